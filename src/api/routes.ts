@@ -1,0 +1,91 @@
+/**
+ * The one route table: upstream path -> parameter schema -> response schema -> default TTL.
+ * The simulator, the cache endpoint and the poll hub all read it; nothing else lists routes.
+ */
+import * as z from 'zod/mini';
+import {
+  quickstatsParamsSchema, rawDataParamsSchema, referrersParamsSchema, summaryParamsSchema,
+  topGeoParamsSchema, toppagesParamsSchema,
+} from './params.ts';
+import {
+  quickstatsResponseSchema, rawDataResponseSchema, referrersResponseSchema, summaryResponseSchema,
+  topGeoResponseSchema, toppagesResponseSchema,
+} from './responses.ts';
+
+/** Real-time data is refreshed and cached upstream every 3 s (spec 1 and 8). */
+export const LIVE_TTL_MS = 3000;
+/** Headline-test raw data changes slowly and is large: never on the 3 s clock. */
+export const RAW_DATA_TTL_MS = 60_000;
+
+export const routes = {
+  toppages: { path: '/live/toppages/v3/', params: toppagesParamsSchema, response: toppagesResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  summary: { path: '/live/summary/v3/', params: summaryParamsSchema, response: summaryResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  referrers: { path: '/live/referrers/v3/', params: referrersParamsSchema, response: referrersResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  top_geo: { path: '/live/top_geo/v1/', params: topGeoParamsSchema, response: topGeoResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  quickstats: { path: '/live/quickstats/v4/', params: quickstatsParamsSchema, response: quickstatsResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  raw_data: { path: '/mab/htapi/v1/experiments/raw_data/', params: rawDataParamsSchema, response: rawDataResponseSchema, ttlMs: RAW_DATA_TTL_MS, live: false },
+} as const;
+
+export type RouteName = keyof typeof routes;
+export type Route<N extends RouteName = RouteName> = (typeof routes)[N];
+export type RouteParams<N extends RouteName> = z.infer<Route<N>['params']>;
+export type RouteResponse<N extends RouteName> = z.infer<Route<N>['response']>;
+
+export const ROUTE_NAMES = Object.keys(routes) as RouteName[];
+
+/** The route whose path matches `pathname`, the trailing slash being optional. */
+export function findRoute(pathname: string): RouteName | undefined {
+  const withSlash = pathname.endsWith('/') ? pathname : `${pathname}/`;
+  return ROUTE_NAMES.find((name) => routes[name].path === withSlash);
+}
+
+/** What a bad query is reported as: the parameter at fault and a sentence about it. */
+export interface ParamProblem {
+  param?: string;
+  message: string;
+}
+
+export type ParseResult<N extends RouteName> =
+  | { success: true; params: RouteParams<N> }
+  | { success: false; problem: ParamProblem };
+
+/**
+ * Validates a query against the route's schema. A parameter given twice is refused rather than
+ * letting one copy win silently, because a cache and its upstream could pick different copies.
+ */
+export function parseQuery<N extends RouteName>(name: N, query: URLSearchParams): ParseResult<N> {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of query) {
+    if (Object.hasOwn(raw, key)) return { success: false, problem: { param: key, message: `${key} is given more than once` } };
+    raw[key] = value;
+  }
+  const result = routes[name].params.safeParse(raw);
+  if (result.success) return { success: true, params: result.data as RouteParams<N> };
+  const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const param = issue.keys[0]!;
+    return { success: false, problem: { param, message: `${param} is not a parameter of ${routes[name].path}` } };
+  }
+  const param = issue.path[0] === undefined ? undefined : String(issue.path[0]);
+  if (param !== undefined && raw[param] === undefined) return { success: false, problem: { param, message: `${param} is required` } };
+  return { success: false, problem: { param, message: param ? `${param} ${issue.message}` : issue.message } };
+}
+
+/**
+ * The canonical query string of parsed parameters: names sorted, lists comma-joined, flags that
+ * are 0 left out (the same as absent). Equal queries give equal strings, so it is the cache key.
+ */
+export function canonicalQuery(params: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const name of Object.keys(params).sort()) {
+    const value = params[name];
+    if (value === undefined || value === 0 && isFlag(name)) continue;
+    query.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return query.toString();
+}
+
+const FLAGS = new Set(['now_on', 'all_platforms', 'loyalty', 'types', 'by_type']);
+function isFlag(name: string): boolean {
+  return FLAGS.has(name);
+}
