@@ -1,0 +1,87 @@
+/**
+ * Runs a Web-standard handler `(Request) => Promise<Response>` on node:http, so the cache
+ * endpoint and the simulated upstream are written once against Request/Response and mount
+ * anywhere. Request bodies are not read: every route here is GET/HEAD.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+
+export type WebHandler = (request: Request) => Promise<Response>;
+
+/** What the handler sees as the client address: `x-pulse-client-ip` is set by us, never trusted from outside. */
+export const CLIENT_IP_HEADER = 'x-pulse-client-ip';
+
+export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  const host = req.headers.host ?? '127.0.0.1';
+  const url = new URL(req.url ?? '/', `http://${host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name === CLIENT_IP_HEADER || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? '');
+  return new Request(url, { method: req.method, headers, signal });
+}
+
+export async function sendWebResponse(response: Response, res: ServerResponse, method?: string): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const setCookies = response.headers.getSetCookie();
+  if (setCookies.length > 0) headers['set-cookie'] = setCookies;
+  res.writeHead(response.status, headers);
+  if (!response.body || method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  body.on('error', () => res.destroy());
+  body.pipe(res);
+}
+
+/** A node:http / Express-style `(req, res)` listener for a Web handler. */
+export function toNodeListener(handler: WebHandler) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    handler(toWebRequest(req, abort.signal))
+      .then((response) => sendWebResponse(response, res, req.method))
+      .catch(() => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(JSON.stringify({ error: { code: 'internal', message: 'internal error' } }));
+        } else res.destroy();
+      });
+  };
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `host:port` (port 0 picks a free one) and resolves once listening. */
+export function listen(handler: WebHandler, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+  const server = createServer(toNodeListener(handler));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        server,
+        url: `http://${shownHost}:${address.port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
