@@ -1,0 +1,79 @@
+/**
+ * Stateless deterministic randomness: every number the model produces is a hash of the seed and
+ * of where it is used (page, step, field), so any step can be computed without replaying the
+ * previous ones and two simulators with the same seed agree.
+ */
+
+/** 32-bit avalanche of one value into a running hash (murmur3 finaliser). */
+function mix(hash: number, value: number): number {
+  let h = Math.imul(hash ^ value, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Unsigned 32-bit hash of a list of integers (non-integers are truncated). */
+export function hash(...values: number[]): number {
+  let h = 0x9e3779b9;
+  for (const value of values) h = mix(h, value | 0);
+  return h;
+}
+
+/** Uniform number in [0, 1) for the given coordinates. */
+export function unit(...values: number[]): number {
+  return hash(...values) / 4294967296;
+}
+
+/** A stable integer for a string (FNV-1a), to use text as a hash coordinate. */
+export function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Smooth value noise in [0, 1): random knots at integer `x`, eased between them. */
+export function smooth(key: number, x: number): number {
+  const knot = Math.floor(x);
+  const t = x - knot;
+  const eased = t * t * (3 - 2 * t);
+  const a = unit(key, knot);
+  return a + (unit(key, knot + 1) - a) * eased;
+}
+
+/** Picks one item of a non-empty list. */
+export function pick<T>(items: readonly T[], ...coordinates: number[]): T {
+  return items[hash(...coordinates) % items.length]!;
+}
+
+/**
+ * Splits a whole number into whole parts proportional to `weights` that add up exactly to
+ * `total` (largest remainder; ties go to the earlier weight so the result is deterministic).
+ */
+export function split(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((acc, weight) => acc + weight, 0);
+  if (total <= 0 || sum <= 0) return weights.map(() => 0);
+  const parts = weights.map((weight) => Math.floor((total * weight) / sum));
+  let left = total - parts.reduce((acc, part) => acc + part, 0);
+  if (left > 0) {
+    const order = weights
+      .map((weight, index) => ({ index, rest: (total * weight) / sum - parts[index]! }))
+      .sort((a, b) => b.rest - a.rest || a.index - b.index);
+    for (const { index } of order) {
+      if (left-- <= 0) break;
+      parts[index]! += 1;
+    }
+  }
+  return parts;
+}
+
+/** Rounds `value` up or down with probability given by its fraction, deterministically. */
+export function roundAt(value: number, ...coordinates: number[]): number {
+  const floor = Math.floor(value);
+  return floor + (unit(...coordinates) < value - floor ? 1 : 0);
+}
+
+/** Multiplies each weight by a factor in [1 - amount, 1 + amount] drawn at the coordinates. */
+export function jitter(weights: readonly number[], amount: number, ...coordinates: number[]): number[] {
+  return weights.map((weight, index) => weight * (1 - amount + 2 * amount * unit(...coordinates, index)));
+}

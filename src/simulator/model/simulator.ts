@@ -1,0 +1,79 @@
+/**
+ * The seeded model of the upstream service: answers any route for any served host at any time,
+ * as a pure function of (seed, host, 3-second step, parameters). It keeps only the latest
+ * snapshot per host, so memory stays bounded however long it runs.
+ */
+import type { RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
+import { rawData } from './experiments.ts';
+import { createSite, type Site } from './site.ts';
+import { computeSnapshot, STEP_MS, type Snapshot, type View } from './snapshot.ts';
+import { quickstats, referrers, summary, toppages, topGeo } from './views.ts';
+
+/** The demo sites; both are valid `host` values (src/api/params.ts). */
+export const DEMO_HOSTS: readonly string[] = ['example.com', 'news.example.org'];
+
+const VIDEO_PREFIX = 'video@';
+
+type LiveRoute = Exclude<RouteName, 'raw_data'>;
+const LIVE_VIEWS: { [N in LiveRoute]: (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N> } = {
+  toppages, summary, referrers, top_geo: topGeo, quickstats,
+};
+
+export interface SimulatorOptions {
+  /** Same seed, same numbers. Default 1. */
+  seed?: number;
+  /** Sites served; default DEMO_HOSTS. */
+  hosts?: readonly string[];
+}
+
+export interface Simulator {
+  readonly seed: number;
+  readonly hosts: readonly string[];
+  /** Whether `host` (a site ID, or `video@` + site ID) is served. */
+  serves(host: string): boolean;
+  /** The 3-second step that `nowMs` falls in; answers are identical within one step. */
+  stepAt(nowMs: number): number;
+  /** The route's response at `nowMs`. Throws a RangeError for a host that is not served. */
+  answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): RouteResponse<N>;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const seed = options.seed ?? 1;
+  const hosts = [...(options.hosts ?? DEMO_HOSTS)].map((host) => host.toLowerCase());
+  const sites = new Map<string, Site>(hosts.map((host, position) => [host, createSite(seed, host, position)]));
+  const latest = new Map<string, Snapshot>();
+
+  function locate(host: string): { site: Site; view: View } | undefined {
+    const lower = host.toLowerCase();
+    const video = lower.startsWith(VIDEO_PREFIX);
+    const site = sites.get(video ? lower.slice(VIDEO_PREFIX.length) : lower);
+    return site && { site, view: video ? 'video' : 'site' };
+  }
+
+  function snapshot(site: Site, view: View, step: number): Snapshot {
+    const id = `${view}:${site.host}`;
+    const cached = latest.get(id);
+    if (cached?.step === step) return cached;
+    const fresh = computeSnapshot(site, step, view);
+    // Keep the newest step only; an older request computes its step without evicting it.
+    if (!cached || cached.step < step) latest.set(id, fresh);
+    return fresh;
+  }
+
+  const stepAt = (nowMs: number) => Math.floor(nowMs / STEP_MS);
+
+  function answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): RouteResponse<N> {
+    const found = locate(params.host);
+    if (!found) throw new RangeError(`host ${params.host} is not served by this simulator`);
+    const step = stepAt(nowMs);
+    if (route === 'raw_data') {
+      if (found.view === 'video') throw new RangeError('video@ hosts only have real-time data');
+      return rawData(found.site, params as RouteParams<'raw_data'>, step * STEP_MS) as RouteResponse<N>;
+    }
+    // TypeScript cannot correlate the route with its builder's parameter type; the table below can.
+    const build = LIVE_VIEWS[route as LiveRoute] as unknown as (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N>;
+    return build(snapshot(found.site, found.view, step), params);
+  }
+
+  return { seed, hosts, serves: (host) => locate(host) !== undefined, stepAt, answer };
+}

@@ -1,0 +1,133 @@
+/**
+ * The simulated upstream service as a Web-standard handler: the six routes at their exact paths,
+ * `X-SVC-AK` auth (or the `apikey` parameter, deprecated on raw data), `jsonp` wrapping, the
+ * per-host rate limit with X-RateLimit headers on every response, and answers that change only
+ * at 3-second steps. Only Request/Response/URL/Headers: it runs in Node, browsers and workers.
+ * The choices the spec leaves open are listed in docs/upstream-assumptions.md.
+ */
+import { findRoute, parseQuery, routes } from '../api/index.ts';
+import { createSimulator, STEP_MS } from './model/index.ts';
+import { SlidingWindowLimiter } from './rate-limit.ts';
+
+export interface UpstreamOptions {
+  /** The key `X-SVC-AK` (or `apikey`) must carry. */
+  apiKey: string;
+  /** Same seed, same numbers. Default 1. */
+  seed?: number;
+  /** Clock in ms, default Date.now; injectable for tests. */
+  now?: () => number;
+  /** Sites served (default DEMO_HOSTS); any other host is refused with 403. */
+  hosts?: readonly string[];
+  /** Requests per minute per host; default 200 (spec 8). */
+  rateLimitPerMinute?: number;
+}
+
+const KEY_HEADER = 'x-svc-ak';
+const RATE_WINDOW_MS = 60_000;
+/** Identifier characters only: the name becomes code in the caller's page. */
+const JSONP_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
+/** Requests that name no served host share one budget. */
+const OTHER_HOSTS = '*';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Compares without stopping at the first difference, so timing does not reveal the key. */
+function sameKey(given: string, expected: string): boolean {
+  let difference = given.length ^ expected.length;
+  for (let i = 0; i < Math.max(given.length, expected.length); i++) {
+    difference |= (given.charCodeAt(i) | 0) ^ (expected.charCodeAt(i) | 0);
+  }
+  return difference === 0;
+}
+
+interface Problem {
+  status: number;
+  code: string;
+  message: string;
+  param?: string;
+  headers?: Record<string, string>;
+}
+
+export function createUpstreamHandler(options: UpstreamOptions): (request: Request) => Promise<Response> {
+  const simulator = createSimulator({ seed: options.seed, hosts: options.hosts });
+  const clock = options.now ?? Date.now;
+  const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
+
+  return async (request) => {
+    const now = clock();
+    const url = new URL(request.url);
+    const hostParam = (url.searchParams.get('host') ?? '').toLowerCase();
+    // video@ hosts count against their site's budget: it is one site ID with a prefix (spec 5.4).
+    const bucket = simulator.serves(hostParam) ? hostParam.replace(/^video@/, '') : OTHER_HOSTS;
+    let remaining = () => limiter.remaining(bucket, now);
+
+    const respond = (status: number, body: string, headers: Record<string, string>): Response =>
+      new Response(body, {
+        status,
+        headers: {
+          'x-ratelimit-limit': String(limiter.limit),
+          'x-ratelimit-remaining': String(remaining()),
+          'x-content-type-options': 'nosniff',
+          ...headers,
+        },
+      });
+    const refuse = ({ status, code, message, param, headers }: Problem): Response =>
+      respond(status, JSON.stringify({ error: param === undefined ? { code, message } : { code, message, param } }), {
+        'content-type': JSON_TYPE,
+        'cache-control': 'no-store',
+        ...headers,
+      });
+
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return refuse({ status: 405, code: 'method_not_allowed', message: `${request.method} is not allowed: use GET`, headers: { allow: 'GET, HEAD' } });
+    }
+    const route = findRoute(url.pathname);
+    if (!route) return refuse({ status: 404, code: 'not_found', message: `no endpoint at ${url.pathname}` });
+    const live = routes[route].live;
+
+    const headerKey = request.headers.get(KEY_HEADER);
+    const queryKey = url.searchParams.get('apikey');
+    const givenKey = headerKey ?? queryKey;
+    if (givenKey === null || givenKey === '') {
+      return refuse({ status: 401, code: 'missing_key', message: 'send the API key in the X-SVC-AK header' });
+    }
+    if (!sameKey(givenKey, options.apiKey)) return refuse({ status: 403, code: 'bad_key', message: 'the API key is not valid' });
+
+    const decision = limiter.take(bucket, now);
+    remaining = () => decision.remaining;
+    if (!decision.allowed) {
+      return refuse({
+        status: 429,
+        code: 'rate_limited',
+        message: `more than ${limiter.limit} requests in a minute for this host`,
+        headers: { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) },
+      });
+    }
+
+    const query = new URLSearchParams(url.search);
+    query.delete('apikey');
+    const jsonp = live ? query.get('jsonp') : null;
+    if (live) query.delete('jsonp');
+    if (jsonp !== null && !JSONP_NAME.test(jsonp)) {
+      return refuse({ status: 400, code: 'bad_param', param: 'jsonp', message: 'jsonp must be a function name made of letters, digits, _ and $' });
+    }
+    const parsed = parseQuery(route, query);
+    if (!parsed.success) return refuse({ status: 400, code: 'bad_param', ...parsed.problem });
+    const host = parsed.params.host;
+    if (!simulator.serves(host)) return refuse({ status: 403, code: 'forbidden_host', param: 'host', message: `the key has no access to ${host}` });
+    if (!live && host.startsWith('video@')) {
+      return refuse({ status: 400, code: 'bad_param', param: 'host', message: 'host video@… is only for real-time endpoints' });
+    }
+
+    const json = JSON.stringify(simulator.answer(route, parsed.params, now));
+    const headers: Record<string, string> = {
+      'content-type': jsonp === null ? JSON_TYPE : 'application/javascript; charset=utf-8',
+      'cache-control': `public, max-age=${live ? Math.ceil((STEP_MS - (now % STEP_MS)) / 1000) : routes[route].ttlMs / 1000}`,
+    };
+    if (!live && queryKey !== null) {
+      headers.deprecation = 'true';
+      headers.warning = '299 - "the apikey query parameter is deprecated for raw data: send the X-SVC-AK header"';
+    }
+    return respond(200, jsonp === null ? json : `${jsonp}(${json});`, headers);
+  };
+}
