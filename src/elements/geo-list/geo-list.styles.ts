@@ -1,0 +1,15 @@
+import { css } from 'lit';
+import { shareListStyles } from '../../internal/share-list.ts';
+
+export const geoListStyles = [
+  shareListStyles,
+  css`
+    :host {
+      --pulse-geo-list-bar-color: var(--_bar);
+    }
+
+    .bar-fill {
+      background: var(--pulse-geo-list-bar-color);
+    }
+  `,
+];

@@ -1,0 +1,20 @@
+import { css } from 'lit';
+import { shareListStyles } from '../../internal/share-list.ts';
+
+export const referrerBarsStyles = [
+  shareListStyles,
+  css`
+    :host {
+      --pulse-referrer-bars-bar-color: var(--_bar);
+      --pulse-referrer-bars-bar-size: 0.625em;
+    }
+
+    .bar {
+      block-size: var(--pulse-referrer-bars-bar-size);
+    }
+
+    .bar-fill {
+      background: var(--pulse-referrer-bars-bar-color);
+    }
+  `,
+];

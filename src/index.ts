@@ -1,0 +1,11 @@
+/**
+ * pulse-widgets: importing this module registers <live-counter>, <top-pages>, <geo-list> and
+ * <referrer-bars>. Each element module also registers itself, for pages that need only one.
+ */
+export { LiveCounter, COUNTER_METRICS, type CounterMetric } from './elements/live-counter/live-counter.ts';
+export { TopPages, type TopPagesColumn } from './elements/top-pages/top-pages.ts';
+export { GeoList, GEO_SEGMENTS, type GeoSegment } from './elements/geo-list/geo-list.ts';
+export { ReferrerBars, describeReferrer, type ReferrerCategory } from './elements/referrer-bars/referrer-bars.ts';
+export { PulseElement, type Theme, type View } from './internal/pulse-element.ts';
+export { PulseDataEvent, PulseErrorEvent } from './internal/events.ts';
+export { configure, getHub, type Clock, type HubOptions, type PollError, type PollSnapshot } from './client/index.ts';

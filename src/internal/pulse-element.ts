@@ -1,0 +1,196 @@
+import { html, LitElement, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import { routes, type RouteName } from '../api/index.ts';
+import { getHub, PollController, routeOf, type PollError, type PollSnapshot } from '../client/index.ts';
+import { Announcer } from './announcer.ts';
+import { PulseDataEvent, PulseErrorEvent } from './events.ts';
+import { inheritedLang } from './format.ts';
+import { baseStyles } from './styles.ts';
+import { updatedLine } from './updated-line.ts';
+
+export type Theme = 'auto' | 'light' | 'dark';
+/** What the body of the card shows. */
+export type View = 'loading' | 'ready' | 'empty' | 'error';
+/** Custom states, styled with `:state(...)`: the view plus two conditions that can add to it. */
+export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused'] as const;
+
+/**
+ * What every pulse-widgets element shares: the `src` subscription to the page's poll hub, custom
+ * states, events, theme, inherited language, the card frame with its loading, empty and error
+ * views, the "updated N s ago" line and the polite live region. A subclass names its route and
+ * renders its data. The parts, properties, states and events below are inherited by every element.
+ *
+ * @csspart base - The card.
+ * @csspart label - The text above the data.
+ * @csspart message - The loading and empty messages.
+ * @csspart error - The error message shown when there is no data.
+ * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
+ * @csspart live - The visually hidden polite live region.
+ *
+ * @cssproperty --pulse-color-text - Text colour.
+ * @cssproperty --pulse-color-muted - Secondary text colour.
+ * @cssproperty --pulse-color-surface - Card background.
+ * @cssproperty --pulse-color-border - Card border.
+ * @cssproperty --pulse-color-accent - Links and highlights.
+ * @cssproperty --pulse-color-bar - Bar fill.
+ * @cssproperty --pulse-color-track - Bar track and rules.
+ * @cssproperty --pulse-color-up - Colour of a rise.
+ * @cssproperty --pulse-color-down - Colour of a fall and of errors.
+ * @cssproperty --pulse-color-warning - Text colour of the out-of-date notice.
+ * @cssproperty --pulse-color-warning-surface - Background of the out-of-date notice.
+ * @cssproperty --pulse-font-family - Font family.
+ * @cssproperty --pulse-font-size - Base font size.
+ * @cssproperty --pulse-radius - Card corner radius.
+ * @cssproperty --pulse-spacing - Card padding and gaps.
+ *
+ * @cssstate loading - No data yet.
+ * @cssstate ready - Showing data.
+ * @cssstate empty - The data has nothing to show.
+ * @cssstate error - No data can be shown; the card says why.
+ * @cssstate stale - The data shown may be out of date.
+ * @cssstate paused - Polling is paused (page hidden or offline).
+ *
+ * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
+ * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export abstract class PulseElement<Data> extends LitElement {
+  static override styles: CSSResultGroup = baseStyles;
+
+  /** The route whose data the element shows; `src` must point at it. */
+  static route: RouteName;
+
+  /**
+   * Registers the element unless the name is taken: a page that loads two copies of the script
+   * gets a warning, not an exception that would stop the rest of the page's scripts.
+   */
+  static define(name: string): void {
+    const existing = customElements.get(name);
+    if (!existing) customElements.define(name, this as unknown as CustomElementConstructor);
+    else if (existing !== (this as unknown)) console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
+  }
+
+  protected readonly poll = new PollController<Data>(this, (next, previous) => this.#receive(next, previous));
+  /** The data shown before the current data (same `src`), for deltas and rank changes. */
+  protected previousData: Data | undefined;
+  readonly #internals = this.attachInternals();
+  readonly #announcer = new Announcer();
+  #sourceProblem: PollError | undefined;
+  #dataUrl: string | undefined;
+
+  /** Address of the resource on the cache endpoint, query included (required). */
+  @property() src = '';
+
+  /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
+  @property({ reflect: true }) theme: Theme = 'auto';
+
+  /** Text above the data; defaults to a description of what is shown. */
+  @property() label = '';
+
+  /** Label used when `label` is empty. */
+  protected abstract get defaultLabel(): string;
+
+  /** What the empty view says. */
+  protected abstract get emptyText(): string;
+
+  protected abstract isEmpty(data: Data): boolean;
+
+  protected abstract renderData(data: Data, locale: string): TemplateResult;
+
+  /** Called when new data arrives; returns what the live region should say, if anything. */
+  protected dataChanged(_data: Data, _previous: Data | undefined, _locale: string): string | undefined {
+    return undefined;
+  }
+
+  /** The address actually polled for `src` (already absolute); elements may rewrite its query. */
+  protected requestUrl(url: URL): URL {
+    return url;
+  }
+
+  /** The element's language for numbers and names: its `lang` or the nearest ancestor's. */
+  protected get locale(): string {
+    return inheritedLang(this);
+  }
+
+  protected get snapshot(): PollSnapshot<Data> {
+    return this.poll.snapshot;
+  }
+
+  protected override willUpdate(_changed: PropertyValues): void {
+    const source = this.#resolveSource();
+    if (source.problem?.message !== this.#sourceProblem?.message) {
+      this.#sourceProblem = source.problem;
+      if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
+    }
+    this.poll.url = source.url;
+    this.#syncStates();
+  }
+
+  #resolveSource(): { url?: string; problem?: PollError } {
+    const route = (this.constructor as typeof PulseElement).route;
+    const expected = `src must be the address of a ${routes[route].path} resource.`;
+    if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
+    let url: URL;
+    try {
+      url = new URL(this.src, document.baseURI);
+    } catch {
+      return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+    }
+    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
+    return { url: this.requestUrl(url).href };
+  }
+
+  #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
+    if (next.data !== undefined && next.data !== previous.data) {
+      this.previousData = this.#dataUrl === this.poll.url ? previous.data : undefined;
+      this.#dataUrl = this.poll.url;
+      const locale = this.locale;
+      this.#announcer.announce(this.dataChanged(next.data, this.previousData, locale), getHub().clock.now());
+      this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
+    }
+    if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
+  }
+
+  protected get view(): View {
+    const { data, error } = this.poll.snapshot;
+    if (this.#sourceProblem) return 'error';
+    if (data === undefined) return error ? 'error' : 'loading';
+    return this.isEmpty(data) ? 'empty' : 'ready';
+  }
+
+  #syncStates(): void {
+    const view = this.view;
+    const { stale, paused } = this.poll.snapshot;
+    const active = new Set<string>([view]);
+    if (stale && view !== 'error') active.add('stale');
+    if (paused) active.add('paused');
+    for (const state of STATES) {
+      if (active.has(state)) this.#internals.states.add(state);
+      else this.#internals.states.delete(state);
+    }
+  }
+
+  #renderBody(view: View, locale: string): TemplateResult {
+    const { data, error } = this.poll.snapshot;
+    switch (view) {
+      case 'loading':
+        return html`<p part="message" class="message loading">Loading…</p>`;
+      case 'error':
+        return html`<p part="error" class="message error">${(this.#sourceProblem ?? error)?.message}</p>`;
+      case 'empty':
+        return html`<p part="message" class="message">${this.emptyText}</p>`;
+      case 'ready':
+        return this.renderData(data!, locale);
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const locale = this.locale;
+    const view = this.view;
+    return html`<div part="base" class="card">
+      <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
+      ${this.#renderBody(view, locale)}
+      <p part="updated" class="updated">${updatedLine(this.poll, locale)}</p>
+      <div part="live" class="visually-hidden" role="status">${this.#announcer.text}</div>
+    </div>`;
+  }
+}

@@ -1,0 +1,63 @@
+import { css, html, type TemplateResult } from 'lit';
+import { bar } from './bar.ts';
+import { formatCount, formatShare } from './format.ts';
+
+/** One line of a ranked list: a name, its count and its share of the whole. */
+export interface ShareItem {
+  readonly key: string;
+  readonly name: string;
+  readonly count: number;
+  readonly share: number;
+}
+
+/** Items from `name -> count` pairs, largest first, shares of `total` (default: their sum). */
+export function shareItems(entries: readonly (readonly [string, number])[], name: (key: string) => string, max: number, total?: number): ShareItem[] {
+  const whole = total && total > 0 ? total : entries.reduce((sum, [, count]) => sum + count, 0);
+  return [...entries]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, max > 0 ? max : undefined)
+    .map(([key, count]) => ({ key, name: name(key), count, share: whole > 0 ? count / whole : 0 }));
+}
+
+/**
+ * A real ordered list, labelled by the card's label. The count says what it counts to
+ * assistive technology; the bar draws the share printed next to it.
+ */
+export function shareList(items: readonly ShareItem[], locale: string, unit: string): TemplateResult {
+  return html`<ol part="list" class="share-list" aria-labelledby="label">
+    ${items.map((item) => html`<li part="item" class="item">
+      <span part="name" class="name">${item.name}</span>
+      <span part="count" class="count">${formatCount(locale, item.count)}<span class="visually-hidden"> ${unit}</span></span>
+      <span part="share" class="count share">${formatShare(locale, item.share)}</span>
+      ${bar(item.share)}
+    </li>`)}
+  </ol>`;
+}
+
+export const shareListStyles = css`
+  .share-list {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+
+  .item {
+    display: grid;
+    grid-template-columns: 1fr auto 3.5em;
+    gap: 0.125em var(--_space);
+    align-items: baseline;
+    padding-block: 0.25em;
+  }
+
+  .name {
+    overflow-wrap: anywhere;
+  }
+
+  .share {
+    color: var(--_muted);
+  }
+
+  .item .bar {
+    grid-column: 1 / -1;
+  }
+`;

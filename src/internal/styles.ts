@@ -1,0 +1,166 @@
+import { css } from 'lit';
+
+/**
+ * Shared tokens and the card every element draws. Tier 1: page-wide `--pulse-*` tokens the
+ * page may set; their light and dark defaults live here (`light-dark()` follows the element's
+ * `color-scheme`, which `theme` sets). Tier 2: per-element properties in each `*.styles.ts`.
+ * Colour pairs meet WCAG AA (4.5:1) on their surface in both schemes.
+ */
+export const baseStyles = css`
+  :host {
+    color-scheme: light dark;
+    --_text: var(--pulse-color-text, light-dark(#1f2328, #e6edf3));
+    --_muted: var(--pulse-color-muted, light-dark(#57606a, #9198a1));
+    --_surface: var(--pulse-color-surface, light-dark(#ffffff, #0d1117));
+    --_border: var(--pulse-color-border, light-dark(#d0d7de, #3d444d));
+    --_accent: var(--pulse-color-accent, light-dark(#0969da, #4493f8));
+    --_bar: var(--pulse-color-bar, light-dark(#54aeff, #1f6feb));
+    --_track: var(--pulse-color-track, light-dark(#eaeef2, #21262d));
+    --_up: var(--pulse-color-up, light-dark(#1a7f37, #3fb950));
+    --_down: var(--pulse-color-down, light-dark(#cf222e, #f85149));
+    --_warning: var(--pulse-color-warning, light-dark(#7d4e00, #d29922));
+    --_warning-surface: var(--pulse-color-warning-surface, light-dark(#fff8c5, #272115));
+    --_radius: var(--pulse-radius, 0.5rem);
+    --_space: var(--pulse-spacing, 0.75rem);
+
+    display: block;
+    color: var(--_text);
+    font-family: var(--pulse-font-family, system-ui, sans-serif);
+    font-size: var(--pulse-font-size, 0.9375rem);
+    line-height: 1.4;
+  }
+
+  :host([theme='light']) {
+    color-scheme: light;
+  }
+
+  :host([theme='dark']) {
+    color-scheme: dark;
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  .card {
+    box-sizing: border-box;
+    block-size: 100%;
+    padding: var(--_space);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+
+  .label {
+    margin: 0 0 calc(var(--_space) / 2);
+    font-weight: 600;
+  }
+
+  .message {
+    margin: 0;
+    color: var(--_muted);
+  }
+
+  .error {
+    padding-inline-start: calc(var(--_space) / 2);
+    border-inline-start: 3px solid var(--_down);
+    color: var(--_text);
+  }
+
+  .loading::after {
+    content: '';
+    display: block;
+    block-size: 0.375em;
+    margin-block-start: calc(var(--_space) / 2);
+    border-radius: 0.25em;
+    background: var(--_track);
+    animation: pulse-fade 1.2s ease-in-out infinite alternate;
+  }
+
+  .updated {
+    margin: calc(var(--_space) / 2) 0 0;
+    color: var(--_muted);
+    font-size: 0.8em;
+  }
+
+  .updated:empty {
+    display: none;
+  }
+
+  :host(:state(stale)) .updated {
+    padding: 0.125em 0.5em;
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_warning-surface);
+    color: var(--_warning);
+    font-weight: 600;
+  }
+
+  .count {
+    font-variant-numeric: tabular-nums;
+    text-align: end;
+    white-space: nowrap;
+  }
+
+  .up {
+    color: var(--_up);
+  }
+
+  .down {
+    color: var(--_down);
+  }
+
+  .bar {
+    display: block;
+    block-size: 0.375em;
+    border-radius: 0.25em;
+    background: var(--_track);
+    overflow: hidden;
+  }
+
+  .bar-fill {
+    display: block;
+    block-size: 100%;
+    background: var(--_bar);
+    transform: scaleX(var(--pulse-fill, 0));
+    transform-origin: left;
+    transition: transform 0.4s ease-out;
+  }
+
+  :host(:dir(rtl)) .bar-fill {
+    transform-origin: right;
+  }
+
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+
+  a {
+    color: var(--_accent);
+  }
+
+  @keyframes pulse-fade {
+    from {
+      opacity: 1;
+    }
+    to {
+      opacity: 0.55;
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .loading::after {
+      animation: none;
+    }
+    .bar-fill {
+      transition: none;
+    }
+  }
+`;
