@@ -95,7 +95,7 @@ export class PollHub {
     if (!resource) {
       resource = this.#createResource(url);
       this.#resources.set(url, resource);
-      if (!this.#paused) this.#request(resource);
+      if (!this.#paused && resource.route) this.#request(resource);
       this.#startClock();
     }
     resource.listeners.add(listener);
