@@ -1,0 +1,29 @@
+/**
+ * `pulse-widgets serve`: one line per configuration problem and a non-zero exit, or one line
+ * saying where it listens and in which mode. Logs are JSON lines on stdout.
+ */
+import { readSettings, USAGE } from './settings.ts';
+import { serve } from './serve.ts';
+
+const result = readSettings(process.argv.slice(2), process.env);
+if ('help' in result) {
+  process.stdout.write(USAGE);
+} else if ('errors' in result) {
+  for (const error of result.errors) console.error(`pulse-widgets: ${error}`);
+  process.exitCode = 2;
+} else {
+  const { settings } = result;
+  try {
+    const running = await serve(settings);
+    const mode = running.mode === 'demo' ? 'demo mode (simulated upstream)' : `upstream ${settings.upstream!.origin}`;
+    console.log(`pulse-widgets: ${mode}, hosts ${running.hosts.join(', ')}; listening on ${running.url}/`);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        void running.close().then(() => process.exit(0));
+      });
+    }
+  } catch (error) {
+    console.error(`pulse-widgets: cannot start: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What `/` shows when no static directory is configured: the routes, with one example URL each
+ * for the first allowed host, so a fresh `npm start` has something to click.
+ */
+import { ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
+import { errorResponse } from './errors.ts';
+import type { WebHandler } from './node-http.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function exampleQuery(name: RouteName, host: string, today: Date): string {
+  const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const extra: Record<RouteName, string> = {
+    toppages: '&limit=10',
+    summary: '&keys=referrer,new',
+    referrers: '&limit=10',
+    top_geo: '&limit=10',
+    quickstats: '',
+    raw_data: `&start=${day(-7)}&end=${day(0)}&tz=UTC&limit=50`,
+  };
+  return `?host=${encodeURIComponent(host)}${extra[name]}`;
+}
+
+export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string }): WebHandler {
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== '/' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return errorResponse(404, 'not_found', `${pathname} is not a route of this endpoint`);
+    }
+    const host = options.hosts[0] ?? 'example.com';
+    const items = ROUTE_NAMES.map((name) => {
+      const url = `${options.prefix}${routes[name].path}${exampleQuery(name, host, new Date())}`;
+      return `<li><code>${escapeHtml(options.prefix + routes[name].path)}</code> — <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`;
+    }).join('\n');
+    const hosts = options.hosts.map((one) => `<code>${escapeHtml(one)}</code>`).join(', ');
+    const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pulse-widgets cache endpoint</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body>
+<h1>pulse-widgets cache endpoint</h1>
+<p>${escapeHtml(options.mode)}. Hosts served: ${hosts}.</p>
+<h2>Routes</h2>
+<ul>
+${items}
+</ul>
+<p>Operations: <a href="${escapeHtml(options.prefix)}/healthz">healthz</a>, <a href="${escapeHtml(options.prefix)}/readyz">readyz</a>, <a href="${escapeHtml(options.prefix)}/metrics">metrics</a>.</p>
+</body></html>
+`;
+    return new Response(request.method === 'HEAD' ? null : html, {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-security-policy': "default-src 'none'",
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  };
+}

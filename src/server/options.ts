@@ -1,0 +1,188 @@
+/**
+ * What the cache endpoint can be told, its defaults, and the checks that refuse a setting that
+ * would break a promise (a timeout not shorter than the TTL, a key that could inject a header).
+ */
+import type { Logger } from 'pino';
+import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
+import { CLIENT_IP_HEADER } from './node-http.ts';
+
+export interface CacheOptions {
+  /** Base URL of the upstream service, e.g. `https://api.example.com`. */
+  upstream: string | URL;
+  /** Sent upstream in `X-SVC-AK` and nowhere else. */
+  apiKey: string;
+  /** Site IDs (`host` values) this endpoint may serve; any other is a 403. */
+  hosts: readonly string[];
+  /** Mount point of every route, e.g. `/pulse`; default none. */
+  prefix?: string;
+  /** Origins allowed to read responses cross-origin (`*` for any); default none: same-origin only. */
+  allowedOrigins?: readonly string[];
+  /** Freshness of live routes, and the wall-clock grid refreshes are aligned to (3000). */
+  liveTtlMs?: number;
+  /** Freshness of raw data (60000). */
+  rawDataTtlMs?: number;
+  /** How long past its freshness a response may still be served when the upstream fails (5 min). */
+  staleWindowMs?: number;
+  /** Upstream timeout of live routes; must be shorter than `liveTtlMs` (2000). */
+  upstreamTimeoutMs?: number;
+  /** Upstream timeout of raw data; must be shorter than `rawDataTtlMs` (20000). */
+  rawDataTimeoutMs?: number;
+  /** Largest upstream body accepted on live routes (1 MiB). */
+  maxBodyBytes?: number;
+  /** Largest upstream body accepted for raw data (8 MiB). */
+  rawDataMaxBytes?: number;
+  /** Entries kept at most (5000). */
+  cacheMaxEntries?: number;
+  /** Bytes kept at most, all stored encodings counted (64 MiB). */
+  cacheMaxBytes?: number;
+  /** Upstream fills per host per budget window (3). */
+  budgetFills?: number;
+  /** Length of a budget window (1000): 3 per 1 s gives at most 183 in any sliding minute. */
+  budgetWindowMs?: number;
+  /** Host cooldown after a 429 or `X-RateLimit-Remaining: 0` that came without `Retry-After` (10000). */
+  cooldownMs?: number;
+  /** First per-key backoff after a failed fill, doubled per failure (1000) … */
+  backoffBaseMs?: number;
+  /** … up to this (30000). */
+  backoffMaxMs?: number;
+  /** How long a request with nothing servable waits for its fill before a 503 (5000). */
+  maxWaitMs?: number;
+  /** Requests per client IP per `clientLimitWindowMs` (60000 per minute); 0 turns the limit off. */
+  clientLimit?: number;
+  clientLimitWindowMs?: number;
+  /** The client IP used by the per-IP limit; default: the address node-http puts in `x-pulse-client-ip`. */
+  clientIp?: (request: Request) => string | undefined;
+  /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
+  rawDataPersonalFields?: boolean;
+  /** pino logger; default: JSON lines on stdout at info level. */
+  logger?: Logger;
+  /** Wall clock in ms (Date.now); tests inject one. */
+  now?: () => number;
+}
+
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts'>> & {
+  upstream: URL;
+  hosts: ReadonlySet<string>;
+  allowedOrigins: ReadonlySet<string>;
+  logger?: Logger;
+};
+
+export const DEFAULTS = {
+  liveTtlMs: LIVE_TTL_MS,
+  rawDataTtlMs: RAW_DATA_TTL_MS,
+  staleWindowMs: 5 * 60_000,
+  upstreamTimeoutMs: 2000,
+  rawDataTimeoutMs: 20_000,
+  maxBodyBytes: 1 << 20,
+  rawDataMaxBytes: 8 << 20,
+  cacheMaxEntries: 5000,
+  cacheMaxBytes: 64 << 20,
+  budgetFills: 3,
+  budgetWindowMs: 1000,
+  cooldownMs: 10_000,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 30_000,
+  maxWaitMs: 5000,
+  // 500 viewers behind one NAT × 4 distinct URLs × 21 ticks in a minute = 42,000; room to spare.
+  clientLimit: 60_000,
+  clientLimitWindowMs: 60_000,
+} as const;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The upstream base: http(s), no credentials, query or fragment; plain http only on loopback (the key would travel in clear). */
+export function upstreamUrl(value: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`upstream "${String(value)}" is not a URL (expected e.g. https://api.example.com)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`upstream must be an http(s) URL, not ${url.protocol}`);
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
+    throw new ConfigError('upstream must use https: the API key would travel in clear text (http is accepted for localhost only)');
+  }
+  if (url.username || url.password) throw new ConfigError('upstream must not contain credentials: the key goes in PULSE_API_KEY');
+  if (url.search || url.hash) throw new ConfigError('upstream must be a base URL without query or fragment');
+  return url;
+}
+
+/** A key that fits in one header value: printable, no CR/LF that could add headers. */
+export function checkApiKey(key: string): string {
+  const trimmed = key.trim();
+  if (trimmed === '') throw new ConfigError('the API key is empty');
+  if (!/^[\x21-\x7e]+$/.test(trimmed)) throw new ConfigError('the API key must be printable ASCII without spaces');
+  return trimmed;
+}
+
+export function checkHosts(hosts: readonly string[]): Set<string> {
+  const checked = new Set<string>();
+  for (const host of hosts) {
+    const result = hostParam.safeParse(host.trim());
+    if (!result.success) throw new ConfigError(`host "${host}" is not a site ID such as example.com`);
+    checked.add(result.data);
+  }
+  if (checked.size === 0) throw new ConfigError('no hosts are allowed: list the site IDs to serve (PULSE_HOSTS)');
+  return checked;
+}
+
+export function checkOrigins(origins: readonly string[]): Set<string> {
+  const checked = new Set<string>();
+  for (const origin of origins) {
+    const trimmed = origin.trim().replace(/\/$/, '');
+    if (trimmed === '*') {
+      checked.add('*');
+      continue;
+    }
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== trimmed || !/^https?:$/.test(parsed.protocol)) {
+      throw new ConfigError(`allowed origin "${origin}" is not an origin such as https://news.example.com`);
+    }
+    checked.add(trimmed);
+  }
+  return checked;
+}
+
+export function checkPrefix(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (trimmed !== '' && !/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new ConfigError(`prefix "${prefix}" must look like /pulse or /api/pulse`);
+  if (/(^|\/)\.\.?(\/|$)/.test(trimmed)) throw new ConfigError(`prefix "${prefix}" must not contain . or .. segments`);
+  return trimmed;
+}
+
+function positive(name: string, value: number, allowZero = false): number {
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
+  return value;
+}
+
+export function resolveOptions(options: CacheOptions): ResolvedOptions {
+  const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
+  for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
+    const value = options[name];
+    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'staleWindowMs');
+  }
+  if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs) throw new ConfigError('upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL');
+  if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs) throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');
+  if (!Number.isInteger(numbers.budgetFills)) throw new ConfigError('budgetFills must be a whole number');
+  return {
+    ...numbers,
+    upstream: upstreamUrl(options.upstream),
+    apiKey: checkApiKey(options.apiKey),
+    hosts: checkHosts(options.hosts),
+    prefix: checkPrefix(options.prefix ?? ''),
+    allowedOrigins: checkOrigins(options.allowedOrigins ?? []),
+    clientIp: options.clientIp ?? ((request) => request.headers.get(CLIENT_IP_HEADER) || undefined),
+    rawDataPersonalFields: options.rawDataPersonalFields ?? false,
+    logger: options.logger,
+    now: options.now ?? Date.now,
+  };
+}

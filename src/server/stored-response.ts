@@ -1,0 +1,104 @@
+/**
+ * A cached upstream answer as it is kept: the JSON body once as identity, gzip and brotli
+ * (compressed once per fill, then served as stored), its ETag and its timing. And the HTTP
+ * response built from it: validators, Age, Cache-Control, Cache-Status (RFC 9211), 304.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+export interface StoredResponse {
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  /** Weak, because the same ETag names all three encodings of one body. */
+  etag: string;
+  /** When the upstream call started (after any budget wait) and when its answer arrived. */
+  startedAt: number;
+  fetchedAt: number;
+  freshUntil: number;
+  /** Bytes held, all encodings. */
+  size: number;
+}
+
+export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>): Promise<StoredResponse> {
+  const identity = Buffer.from(json);
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+  ]);
+  const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+  return { identity, gzip: gzipped, br: brotli, etag, ...timing, size: identity.length + gzipped.length + brotli.length };
+}
+
+/** RFC 9211 vocabulary: a hit, a miss we waited for, or a stale answer and why it is stale. */
+export type CacheStatus =
+  | { kind: 'hit' }
+  | { kind: 'miss' }
+  | { kind: 'stale'; detail: StaleDetail };
+
+export type StaleDetail = 'refreshing' | 'budget' | 'rate-limited' | 'upstream-error';
+
+export const CACHE_NAME = 'pulse-widgets';
+
+export function cacheStatusHeader(status: CacheStatus, ttlSeconds?: number): string {
+  const ttl = ttlSeconds === undefined ? '' : `; ttl=${ttlSeconds}`;
+  if (status.kind === 'hit') return `${CACHE_NAME}; hit${ttl}`;
+  if (status.kind === 'miss') return `${CACHE_NAME}; fwd=miss; fwd-status=200; stored${ttl}`;
+  return `${CACHE_NAME}; fwd=stale; detail=${status.detail}${ttl}`;
+}
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** The best stored encoding the client accepts: br, then gzip, then identity. */
+export function chooseEncoding(acceptEncoding: string | null): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    weights.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return 'identity';
+}
+
+function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * The response for a stored answer. `max-age` minus `Age` is the remaining freshness, which is
+ * how RFC 9111 (4.2.3) has every downstream cache compute it: a stale answer says `max-age=0`.
+ */
+export function respondStored(request: Request, stored: StoredResponse, status: CacheStatus, now: number, headers: Headers): Response {
+  const age = Math.max(0, Math.floor((now - stored.fetchedAt) / 1000));
+  const remaining = Math.floor((stored.freshUntil - now) / 1000);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('etag', stored.etag);
+  headers.set('last-modified', new Date(stored.fetchedAt).toUTCString());
+  headers.set('age', String(age));
+  headers.set('cache-control', `public, max-age=${stored.freshUntil > now ? age + Math.max(0, remaining) : 0}`);
+  headers.set('cache-status', cacheStatusHeader(status, remaining));
+  headers.append('vary', 'Accept-Encoding');
+  headers.set('x-content-type-options', 'nosniff');
+  const ifNoneMatch = request.headers.get('if-none-match');
+  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, stored.etag)) return new Response(null, { status: 304, headers });
+  const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+  const body = encoding === 'br' ? stored.br : encoding === 'gzip' ? stored.gzip : stored.identity;
+  if (encoding !== 'identity') headers.set('content-encoding', encoding);
+  headers.set('content-length', String(body.length));
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+}

@@ -1,0 +1,164 @@
+/**
+ * One upstream call, built from scratch: the configured base URL, the route's path, the canonical
+ * query, and exactly three headers (`X-SVC-AK`, `Accept`, `User-Agent`). Nothing from the client
+ * request travels upstream. Redirects are not followed (undici's `request` has no redirect
+ * handling unless an interceptor adds it), the body is capped by undici's `maxResponseSize`
+ * (checked against Content-Length up front and counted while streaming), and the whole call is
+ * bounded by an AbortSignal timeout shorter than the TTL.
+ *
+ * The answer is accepted only when it is a 200 with a JSON content type, parses, and matches the
+ * route's response schema; anything else is a failure with a reason, and is never cached.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { Agent, errors, request } from 'undici';
+import { routes, type RouteName } from '../api/index.ts';
+
+export const USER_AGENT = `pulse-widgets/${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+
+export type FailureReason =
+  | 'timeout' | 'network' | 'cut' | 'too_large' | 'redirect' | 'rate_limited' | 'status'
+  | 'content_type' | 'bad_json' | 'schema' | 'closed';
+
+/** What the upstream said about its rate limit, whatever the outcome. */
+export interface RateLimitSignals {
+  remaining?: number;
+  retryAfterMs?: number;
+}
+
+export type UpstreamOutcome =
+  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals }
+  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals };
+
+export interface UpstreamClientOptions {
+  base: URL;
+  apiKey: string;
+  liveTimeoutMs: number;
+  rawDataTimeoutMs: number;
+  maxBodyBytes: number;
+  rawDataMaxBytes: number;
+  logger: Logger;
+  /** Called once per call with the route and the status (a number, or the failure reason). */
+  onCall?: (route: RouteName, status: string, seconds: number) => void;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+export class UpstreamClient {
+  readonly #options: UpstreamClientOptions;
+  readonly #live: Agent;
+  readonly #rawData: Agent;
+
+  constructor(options: UpstreamClientOptions) {
+    this.#options = options;
+    const common = { connections: 16, keepAliveTimeout: 10_000 };
+    this.#live = new Agent({ ...common, maxResponseSize: options.maxBodyBytes });
+    this.#rawData = new Agent({ ...common, maxResponseSize: options.rawDataMaxBytes });
+  }
+
+  /** The upstream URL of a route and canonical query: the only place one is built. */
+  url(name: RouteName, query: string): URL {
+    const url = new URL(this.#options.base);
+    url.pathname = url.pathname.replace(/\/+$/, '') + routes[name].path;
+    url.search = query;
+    return url;
+  }
+
+  async get(name: RouteName, query: string, fillSignal?: AbortSignal): Promise<UpstreamOutcome> {
+    const route = routes[name];
+    const timeout = AbortSignal.timeout(route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs);
+    const signal = fillSignal ? AbortSignal.any([timeout, fillSignal]) : timeout;
+    const started = performance.now();
+    let limits: RateLimitSignals = {};
+    let status: number | undefined;
+    let outcome: UpstreamOutcome;
+    let readingBody = false;
+    try {
+      const response = await request(this.url(name, query), {
+        method: 'GET',
+        headers: { 'x-svc-ak': this.#options.apiKey, accept: 'application/json', 'user-agent': USER_AGENT },
+        dispatcher: route.live ? this.#live : this.#rawData,
+        signal,
+      });
+      status = response.statusCode;
+      limits = readLimits(response.headers);
+      const refusal = refuse(response.statusCode, response.headers['content-type']);
+      if (refusal) {
+        await response.body.dump().catch(() => undefined);
+        outcome = { ok: false, reason: refusal, status, ms: 0, limits };
+      } else {
+        readingBody = true;
+        outcome = parse(name, await response.body.text(), status, limits);
+      }
+    } catch (error) {
+      outcome = { ok: false, reason: classify(error, timeout, fillSignal, readingBody), status, ms: 0, limits };
+    }
+    outcome.ms = Math.round(performance.now() - started);
+    this.#report(name, query, outcome);
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#live.close(), this.#rawData.close()]);
+  }
+
+  #report(name: RouteName, query: string, outcome: UpstreamOutcome): void {
+    const fields = {
+      route: name,
+      query,
+      status: outcome.status,
+      ms: outcome.ms,
+      outcome: outcome.ok ? 'ok' : outcome.reason,
+      remaining: outcome.limits.remaining,
+      retryAfterMs: outcome.limits.retryAfterMs,
+    };
+    if (outcome.ok) this.#options.logger.info(fields, 'upstream call');
+    else this.#options.logger.warn(fields, 'upstream call failed');
+    this.#options.onCall?.(name, outcome.ok ? String(outcome.status) : outcome.reason, outcome.ms / 1000);
+  }
+}
+
+function refuse(status: number, contentType: string | string[] | undefined): FailureReason | undefined {
+  if (status === 429) return 'rate_limited';
+  if (status >= 300 && status < 400) return 'redirect';
+  if (status !== 200) return 'status';
+  if (typeof contentType !== 'string' || !JSON_TYPE.test(contentType)) return 'content_type';
+  return undefined;
+}
+
+function parse(name: RouteName, text: string, status: number, limits: RateLimitSignals): UpstreamOutcome {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'bad_json', status, ms: 0, limits };
+  }
+  if (!routes[name].response.safeParse(data).success) return { ok: false, reason: 'schema', status, ms: 0, limits };
+  return { ok: true, data, status, ms: 0, limits };
+}
+
+function classify(error: unknown, timeout: AbortSignal, fillSignal: AbortSignal | undefined, readingBody: boolean): FailureReason {
+  if (fillSignal?.aborted) return 'closed';
+  if (timeout.aborted) return 'timeout';
+  if (error instanceof errors.ResponseExceededMaxSizeError) return 'too_large';
+  return readingBody ? 'cut' : 'network';
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `Retry-After` as seconds or as an HTTP date (compared with the real clock: it is the upstream's). */
+function readLimits(headers: Record<string, string | string[] | undefined>): RateLimitSignals {
+  const limits: RateLimitSignals = {};
+  const remaining = header(headers, 'x-ratelimit-remaining');
+  if (remaining !== undefined && /^\s*\d+\s*$/.test(remaining)) limits.remaining = Number(remaining);
+  const retryAfter = header(headers, 'retry-after');
+  if (retryAfter !== undefined) {
+    const ms = /^\s*\d+\s*$/.test(retryAfter) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - Date.now();
+    if (Number.isFinite(ms) && ms > 0) limits.retryAfterMs = ms;
+  }
+  return limits;
+}
