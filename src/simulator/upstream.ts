@@ -114,7 +114,7 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
     const parsed = parseQuery(route, query);
     if (!parsed.success) return refuse({ status: 400, code: 'bad_param', ...parsed.problem });
     const host = parsed.params.host;
-    if (!simulator.serves(host)) return refuse({ status: 403, code: 'forbidden_host', param: 'host', message: `the key has no access to ${host}` });
+    if (!simulator.serves(host)) return refuse({ status: 403, code: 'forbidden_host', param: 'host', message: `host ${host} is not a site this key has access to` });
     if (!live && host.startsWith('video@')) {
       return refuse({ status: 400, code: 'bad_param', param: 'host', message: 'host video@… is only for real-time endpoints' });
     }

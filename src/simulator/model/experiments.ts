@@ -47,12 +47,12 @@ interface Experiment {
 const seconds = (ms: number) => Math.round(ms / 1000) * 1000;
 
 function experimentsOfDay(site: Site, articles: readonly Page[], day: number): Experiment[] {
-  const count = 1 + (hash(site.key, day, 200) % 3);
+  const count = 2 + (hash(site.key, day, 200) % 3);
   return Array.from({ length: count }, (_, n) => {
     const key = hash(site.key, day, 201, n);
     const createdAt = day * DAY_MS + seconds(unit(key, 1) * 20 * HOUR_MS);
     const activatedAt = createdAt + seconds((2 + 28 * unit(key, 2)) * MINUTE_MS);
-    const completedAt = unit(key, 3) < 0.6 ? activatedAt + seconds((2 + 8 * unit(key, 4)) * HOUR_MS) : null;
+    const completedAt = unit(key, 3) < 0.7 ? activatedAt + seconds((2 + 8 * unit(key, 4)) * HOUR_MS) : null;
     const archivedAt = (completedAt ?? activatedAt + seconds((20 + 30 * unit(key, 5)) * HOUR_MS)) + seconds((1 + 2 * unit(key, 6)) * DAY_MS);
     return {
       id: `${hash(key, 7).toString(16).padStart(8, '0')}${hash(key, 8).toString(16).padStart(8, '0')}`,

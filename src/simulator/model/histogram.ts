@@ -39,21 +39,21 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 export function histogramOf(breaks: readonly number[], hist: number[]): Histogram {
   let numValues = 0;
   let sum = 0;
-  hist.forEach((count, index) => {
-    numValues += count;
-    sum += count * representative(breaks, index);
-  });
+  for (let index = 0; index < hist.length; index++) {
+    numValues += hist[index]!;
+    sum += hist[index]! * representative(breaks, index);
+  }
   let median = 0;
   let seen = 0;
-  for (let index = 0; index < hist.length; index++) {
+  for (let index = 0; index < hist.length && numValues > 0; index++) {
     seen += hist[index]!;
-    if (seen * 2 >= numValues && numValues > 0) {
+    if (seen * 2 >= numValues) {
       median = representative(breaks, index);
       break;
     }
   }
   return {
-    breaks: [...breaks],
+    breaks: breaks.slice(),
     num_values: numValues,
     median: round2(median),
     hist,
@@ -67,7 +67,9 @@ export function histogramOf(breaks: readonly number[], hist: number[]): Histogra
  * fractional bucket index) of the given `width` in buckets.
  */
 export function bellHistogram(breaks: readonly number[], count: number, center: number, width: number): Histogram {
-  const weights = Array.from({ length: breaks.length + 1 }, (_, index) => Math.exp(-((index - center) ** 2) / (2 * width * width)));
+  const weights = new Array<number>(breaks.length + 1);
+  const spread = 2 * width * width;
+  for (let index = 0; index <= breaks.length; index++) weights[index] = Math.exp(-((index - center) ** 2) / spread);
   return histogramOf(breaks, split(count, weights));
 }
 

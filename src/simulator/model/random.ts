@@ -51,18 +51,24 @@ export function pick<T>(items: readonly T[], ...coordinates: number[]): T {
  * `total` (largest remainder; ties go to the earlier weight so the result is deterministic).
  */
 export function split(total: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((acc, weight) => acc + weight, 0);
+  let sum = 0;
+  for (const weight of weights) sum += weight;
   if (total <= 0 || sum <= 0) return weights.map(() => 0);
-  const parts = weights.map((weight) => Math.floor((total * weight) / sum));
-  let left = total - parts.reduce((acc, part) => acc + part, 0);
-  if (left > 0) {
-    const order = weights
-      .map((weight, index) => ({ index, rest: (total * weight) / sum - parts[index]! }))
-      .sort((a, b) => b.rest - a.rest || a.index - b.index);
-    for (const { index } of order) {
-      if (left-- <= 0) break;
-      parts[index]! += 1;
-    }
+  const parts = new Array<number>(weights.length);
+  const rests = new Array<number>(weights.length);
+  let left = total;
+  for (let index = 0; index < weights.length; index++) {
+    const exact = (total * weights[index]!) / sum;
+    parts[index] = Math.floor(exact);
+    rests[index] = exact - parts[index]!;
+    left -= parts[index]!;
+  }
+  // Fewer units are left than there are weights, so picking the largest rest each time is cheap.
+  for (; left > 0; left--) {
+    let best = 0;
+    for (let index = 1; index < rests.length; index++) if (rests[index]! > rests[best]!) best = index;
+    parts[best]! += 1;
+    rests[best] = -1;
   }
   return parts;
 }

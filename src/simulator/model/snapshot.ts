@@ -30,7 +30,7 @@ export interface PageState {
   crowd: number;
   recirc: number;
   performance: number | null;
-  histograms: {
+  readonly histograms: {
     engaged_visit: Histogram;
     engaged_time: Histogram;
     writing_visit: Histogram;
@@ -82,13 +82,14 @@ export function videoViewers(site: Site, page: Page, people: number, step: numbe
 function pageState(site: Site, page: Page, people: number, step: number, view: View): PageState {
   const key = hash(site.key, page.index, view === 'video' ? 1 : 0);
   const drift = (salt: number) => smooth(hash(key, salt), step / 100) - 0.5;
-  const sourceCounts = split(people, jitter(page.sourceWeights, 0.15, key, step, 40));
+  const [direct = 0, links = 0, search = 0, social = 0, internal = 0, subscr = 0] = split(people, jitter(page.sourceWeights, 0.15, key, step, 40));
   const platform = split(people, jitter(page.platformWeights, 0.1, key, step, 41));
   const [read = 0, write = 0, idle = 0] = split(people, jitter(page.activityWeights, 0.2, key, step, 42));
+  let histograms: PageState['histograms'] | undefined;
   return {
     page,
     people,
-    sources: Object.fromEntries(SOURCES.map((source, index) => [source, sourceCounts[index]!])) as Record<Source, number>,
+    sources: { direct, links, search, social, internal, subscr },
     platform,
     platformEngaged: split(people - idle, platform),
     loyalty: split(people, jitter(page.loyaltyWeights, 0.1, key, step, 43)),
@@ -99,13 +100,17 @@ function pageState(site: Site, page: Page, people: number, step: number, view: V
     crowd: roundAt(people * 0.08, key, step, 46),
     recirc: Math.min(people, roundAt(people * page.recirculation, key, step, 47)),
     performance: page.performance === null ? null : Math.round(page.performance + 10 * drift(48)),
-    histograms: {
-      engaged_visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + drift(49), 1.6),
-      engaged_time: bellHistogram(BREAKS.engagedSeconds, people, page.engagement + 2 * drift(50), 2),
-      writing_visit: bellHistogram(BREAKS.visitMinutes, people, 0, 0.5),
-      domload: bellHistogram(BREAKS.domloadSeconds, people, page.loadSpeed + drift(51), 1.2),
-      scroll: bellHistogram(BREAKS.scrollTenths, people, page.scrollDepth + drift(52), 1.8),
-      visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + 1 + drift(53), 1.8),
+    // Histograms are the costly part and most pages are never shown: made on first use.
+    get histograms() {
+      histograms ??= {
+        engaged_visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + drift(49), 1.6),
+        engaged_time: bellHistogram(BREAKS.engagedSeconds, people, page.engagement + 2 * drift(50), 2),
+        writing_visit: bellHistogram(BREAKS.visitMinutes, people, 0, 0.5),
+        domload: bellHistogram(BREAKS.domloadSeconds, people, page.loadSpeed + drift(51), 1.2),
+        scroll: bellHistogram(BREAKS.scrollTenths, people, page.scrollDepth + drift(52), 1.8),
+        visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + 1 + drift(53), 1.8),
+      };
+      return histograms;
     },
     key,
   };

@@ -74,7 +74,12 @@ function commonStats(
   nowOnList: () => { path: string; visitors: number }[],
 ): PageStats {
   const stats: PageStats = {
-    ...histograms,
+    engaged_visit: histograms.engaged_visit,
+    engaged_time: histograms.engaged_time,
+    writing_visit: histograms.writing_visit,
+    domload: histograms.domload,
+    scroll: histograms.scroll,
+    visit: histograms.visit,
     people: totals.people,
     read: totals.read,
     visits: totals.visits,
@@ -101,7 +106,10 @@ function commonStats(
   return stats;
 }
 
-const totalsOf = (state: PageState) => ({ ...state, article: state.page.isArticle ? state.people : 0 });
+const totalsOf = (state: PageState) => ({
+  people: state.people, read: state.read, write: state.write, idle: state.idle, visits: state.visits, crowd: state.crowd,
+  recirc: state.recirc, article: state.page.isArticle ? state.people : 0, performance: state.performance,
+});
 
 /** The value `sort_by` orders top pages by; default most concurrents (spec 4.1). */
 export function sortValue(state: PageState, sortBy: SortBy | undefined): number {
