@@ -1,0 +1,144 @@
+import { expect, fixture } from '@open-wc/testing';
+import '../src/index.ts';
+import type { TopPages } from '../src/index.ts';
+import type { ToppagesResponse } from '../src/api/index.ts';
+import { failOnLitWarnings, freshHub, reply, settle } from './helpers/browser-fakes.ts';
+import { page, tenPages, toppages, URLS } from './helpers/browser-fixtures.ts';
+import { describeCommonBehaviour, text } from './helpers/browser-states.ts';
+
+/** A <top-pages> fed from `feed.body`, which the test changes between ticks. */
+async function topPages(body: ToppagesResponse, attributes: Record<string, string> = {}, src: string = URLS.toppages) {
+  const feed = { body };
+  const { clock, server } = freshHub(() => reply(clock, feed.body));
+  const el = document.createElement('top-pages');
+  el.setAttribute('src', src);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  await fixture(el);
+  await settle();
+  await el.updateComplete;
+  const next = async (next: ToppagesResponse) => {
+    feed.body = next;
+    await clock.toNextTick();
+    await el.updateComplete;
+  };
+  const rows = () => [...el.shadowRoot!.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
+  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim());
+  return { el, server, next, rows, cells };
+}
+
+describe('<top-pages>', () => {
+  failOnLitWarnings();
+
+  describeCommonBehaviour({
+    tag: 'top-pages',
+    src: URLS.toppages,
+    ready: tenPages(),
+    empty: toppages(),
+    readyText: 'Story example.com/a1',
+  });
+
+  it('ranks pages in a table with people as a number and a proportional bar', async () => {
+    const { el, rows, cells } = await topPages(toppages(page('/a', 200), page('/b', 50)));
+    expect(rows()).to.have.length(2);
+    expect(cells('rank')).to.deep.equal(['1', '2']);
+    expect(cells('people')).to.deep.equal(['200', '50']);
+    const fills = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=bar-fill]')].map((fill) => fill.style.getPropertyValue('--pulse-fill'));
+    expect(fills).to.deep.equal(['1', '0.25']);
+    expect(el.shadowRoot!.querySelector('[part=bar]')!.getAttribute('aria-hidden')).to.equal('true');
+  });
+
+  it('links titles from the three forms of path, to the page host or link-base', async () => {
+    const body = toppages(
+      page('/plain', 4, { host: undefined }),
+      page('other.example/with-host', 3),
+      page('http://example.com/absolute?x=1', 2),
+    );
+    const { el } = await topPages(body);
+    const links = () => [...el.shadowRoot!.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    expect(links()).to.deep.equal(['https://example.com/plain', 'https://other.example/with-host', 'http://example.com/absolute?x=1']);
+    el.linkBase = 'https://staging.example.net';
+    await el.updateComplete;
+    expect(links()).to.deep.equal(['https://staging.example.net/plain', 'https://staging.example.net/with-host', 'http://example.com/absolute?x=1']);
+  });
+
+  it('renders hostile titles as text and never links javascript: or data: paths', async () => {
+    (window as unknown as { pwned?: boolean }).pwned = false;
+    const body = toppages(
+      page('javascript:window.pwned=true', 9, { title: '<img src=x onerror="window.pwned=true">' }),
+      page('data:text/html,<script>window.pwned=true</script>', 8, { title: '<script>window.pwned=true</script>' }),
+      page('//evil.example/x', 7, { title: '"><a href="javascript:alert(1)">click</a>' }),
+    );
+    const { el, cells } = await topPages(body);
+    expect(el.shadowRoot!.querySelectorAll('a, img, script')).to.have.length(0);
+    expect(cells('title')).to.deep.equal(['<img src=x onerror="window.pwned=true">', '<script>window.pwned=true</script>', '"><a href="javascript:alert(1)">click</a>']);
+    expect((window as unknown as { pwned?: boolean }).pwned).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('marks rank changes since the previous update as new, up n or down n, in words', async () => {
+    const { next, cells, el } = await topPages(toppages(page('/a', 30), page('/b', 20), page('/c', 10)));
+    expect(el.shadowRoot!.querySelectorAll('[part=rank-change]')).to.have.length(0);
+    await next(toppages(page('/c', 40), page('/a', 30), page('/d', 15), page('/b', 12)));
+    expect(cells('rank')).to.deep.equal(['1▲2, up 2', '2▼1, down 1', '3New', '4▼2, down 2']);
+    const up = el.shadowRoot!.querySelector('[part=rank-change]')!;
+    expect(up.querySelector('[aria-hidden=true]')!.textContent).to.equal('▲2');
+    await next(toppages(page('/c', 40), page('/a', 30), page('/d', 15), page('/b', 12), page('/e', 1)));
+    expect(cells('rank')).to.deep.equal(['1, no change', '2, no change', '3, no change', '4, no change', '5New']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows the optional columns asked for, when the data has them', async () => {
+    const rich = page('/a', 100, {
+      type: 'Article',
+      stats: {
+        people: 100,
+        article: 100,
+        engaged_time: { breaks: [0, 15], num_values: 3, median: 95, hist: [1, 1, 1], avg: 90, sum: 270 },
+        search: 60, social: 30, direct: 10,
+        platform: { d: 70, m: 25, t: 5 },
+        loyalty: { new: 50, returning: 30, loyal: 20 },
+      },
+    });
+    const { el, cells } = await topPages(toppages(rich), { columns: 'sections authors engaged-time sources platform loyalty type' });
+    const headers = [...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent);
+    expect(headers).to.deep.equal(['Rank', 'Page', 'People', 'Sections', 'Authors', 'Engaged time', 'Sources', 'Platforms', 'Loyalty', 'Type']);
+    expect(cells('column')).to.deep.equal(['news', 'Ada', '1.6m', 'Search 60%, Social 30%', 'Desktop 70%, Mobile 25%', 'New 50%, Returning 30%, Loyal 20%', 'Article']);
+    el.columns = 'platform loyalty';
+    await el.updateComplete;
+    expect(cells('column')).to.deep.equal(['Desktop 70%, Mobile 25%', 'New 50%, Returning 30%, Loyal 20%']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('leaves out columns the data does not have', async () => {
+    const { el } = await topPages(toppages(page('/a', 5)), { columns: 'sections platform loyalty type' });
+    expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.deep.equal(['Rank', 'Page', 'People', 'Sections']);
+  });
+
+  it('articles-only asks for more pages with types=1, hides landing pages and keeps the row count', async () => {
+    const pages = Array.from({ length: 12 }, (_, index) => page(`/p${index}`, 100 - index, { type: index % 3 === 0 ? 'LandingPage' : 'Article' }));
+    const { server, rows, cells, el } = await topPages(toppages(...pages), { 'articles-only': '', max: '5' });
+    const polled = new URL(server.requests[0]!.url);
+    expect(polled.searchParams.get('types')).to.equal('1');
+    expect(polled.searchParams.get('limit')).to.equal('15');
+    expect(rows()).to.have.length(5);
+    expect(cells('title')).to.deep.equal(['Story /p1', 'Story /p2', 'Story /p4', 'Story /p5', 'Story /p7']);
+    expect(text(el)).to.contain('Top articles now');
+  });
+
+  it('max limits the rows shown', async () => {
+    const { rows, el } = await topPages(tenPages(), { max: '3' });
+    expect(rows()).to.have.length(3);
+    el.max = 0;
+    await el.updateComplete;
+    expect(rows()).to.have.length(10);
+  });
+
+  it('strip-title removes a given suffix, or any site name after a final separator when empty', async () => {
+    const body = toppages(page('/a', 3, { title: 'Budget vote | Daily News' }), page('/b', 2, { title: 'Storm – live updates - Daily News' }), page('/c', 1, { title: ' | Daily News' }));
+    const { el, cells } = await topPages(body, { 'strip-title': ' | Daily News' });
+    expect(cells('title')).to.deep.equal(['Budget vote', 'Storm – live updates - Daily News', ' | Daily News'.trim()]);
+    el.stripTitle = '';
+    await el.updateComplete;
+    expect(cells('title')).to.deep.equal(['Budget vote', 'Storm – live updates', '| Daily News']);
+  });
+});
