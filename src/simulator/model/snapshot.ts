@@ -99,7 +99,7 @@ function pageState(site: Site, page: Page, people: number, step: number, view: V
     visits: people + roundAt(people * 0.6 * unit(key, step, 44), key, step, 45),
     crowd: roundAt(people * 0.08, key, step, 46),
     recirc: Math.min(people, roundAt(people * page.recirculation, key, step, 47)),
-    performance: page.performance === null ? null : Math.round(page.performance + 10 * drift(48)),
+    performance: page.performance === null ? null : Math.min(100, Math.round(page.performance + 10 * drift(48))),
     // Histograms are the costly part and most pages are never shown: made on first use.
     get histograms() {
       histograms ??= {
