@@ -1,0 +1,80 @@
+/**
+ * Starts Debian's nginx on loopback with the recipe from examples/nginx/, in a throwaway prefix
+ * directory, and stops it by PID. Node tests only.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.ts';
+
+const RECIPE = new URL('../../examples/nginx/pulse-cache.conf', import.meta.url);
+export const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
+
+export interface NginxProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startNginx(options: { upstream: string; apiKey: string; hosts: readonly string[] }): Promise<NginxProcess> {
+  if (!NGINX_BINARY) throw new Error('nginx is not installed (Debian: apt-get install nginx)');
+  const prefix = await mkdtemp(join(tmpdir(), 'pulse-nginx-'));
+  const port = await freePort();
+  const recipe = (await readFile(RECIPE, 'utf8'))
+    .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
+    .replaceAll('__UPSTREAM__', options.upstream)
+    .replaceAll('__CACHE_DIR__', join(prefix, 'cache'));
+  await writeFile(join(prefix, 'pulse-cache.conf'), recipe);
+  await writeFile(join(prefix, 'pulse-key.conf'), `set $pulse_key "${options.apiKey}";\n`, { mode: 0o600 });
+  await writeFile(join(prefix, 'pulse-hosts.conf'), options.hosts.map((host) => `${host} 1;`).join('\n') + '\n');
+  await writeFile(join(prefix, 'nginx.conf'), `
+daemon off;
+master_process on;
+worker_processes 1;
+user root;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${join(prefix, 'client_body')};
+  proxy_temp_path ${join(prefix, 'proxy')};
+  fastcgi_temp_path ${join(prefix, 'fastcgi')};
+  uwsgi_temp_path ${join(prefix, 'uwsgi')};
+  scgi_temp_path ${join(prefix, 'scgi')};
+  include ${join(prefix, 'pulse-cache.conf')};
+}
+`);
+  const check = spawnSync(NGINX_BINARY, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx rejected the recipe: ${check.stderr}`);
+  const child = spawn(NGINX_BINARY, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilListening(url, () => child.exitCode !== null, () => stderr);
+  return {
+    url,
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      await rm(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilListening(url: string, exited: () => boolean, stderr: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (exited()) throw new Error(`nginx exited: ${stderr()}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('nginx did not start listening within 5 s');
+}
