@@ -183,10 +183,13 @@ export class FillCache {
 
   async #fill(key: string, context: FillContext, signal: AbortSignal): Promise<StoredResponse> {
     const state = this.#state(key);
-    state.waitingForBudget = true;
+    const queued = () => {
+      state.waitingForBudget = true;
+      this.#metrics.budgetWaits.inc({ host: context.host });
+    };
     let granted: boolean;
     try {
-      granted = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), () => this.#metrics.budgetWaits.inc({ host: context.host }));
+      granted = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued);
     } finally {
       state.waitingForBudget = false;
     }

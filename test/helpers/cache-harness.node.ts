@@ -1,0 +1,110 @@
+/**
+ * Node tests only. Runs a cache endpoint over real HTTP on 127.0.0.1:0 in front of a fake
+ * upstream, with its pino logs captured, an optional manual clock, and small helpers to read
+ * what tests assert on (upstream count, Cache-Status, bodies).
+ */
+import { Writable } from 'node:stream';
+import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
+import { listen } from '../../src/server/node-http.ts';
+import type { CacheOptions } from '../../src/server/options.ts';
+import { startFakeUpstream, type FakeUpstream } from './fake-upstream.node.ts';
+
+export const API_KEY = 'test-key-5f1c9a7e-never-shown';
+export const HOSTS = ['example.com', 'news.example.org'];
+
+/** A clock tests move by hand; starts on a multiple of every TTL used here. */
+export function manualClock(start = 1_800_000_000_000) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+export interface Harness {
+  url: string;
+  upstream: FakeUpstream;
+  cache: CacheHandler;
+  /** Requests that reached the cache handler. */
+  received: () => number;
+  /** Raw pino lines. */
+  logs: string[];
+  /** Every response header and body seen through `get`, for key-leak checks. */
+  seen: string[];
+  get(path: string, init?: RequestInit): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  cacheStatus: string;
+  json(): unknown;
+}
+
+export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream): Promise<Harness> {
+  const fake = upstream ?? (await startFakeUpstream());
+  const logs: string[] = [];
+  const seen: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const cache = createCacheHandler({
+    upstream: fake.url,
+    apiKey: API_KEY,
+    hosts: HOSTS,
+    logger: createLogger('info', sink),
+    ...options,
+  });
+  let received = 0;
+  const server = await listen((request) => {
+    received += 1;
+    return cache.handle(request);
+  });
+  return {
+    url: server.url,
+    upstream: fake,
+    cache,
+    received: () => received,
+    logs,
+    seen,
+    async get(path, init) {
+      const response = await fetch(`${server.url}${path}`, init);
+      const text = await response.text();
+      response.headers.forEach((value, name) => seen.push(`${name}: ${value}`));
+      seen.push(text);
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        cacheStatus: response.headers.get('cache-status') ?? '',
+        json: () => JSON.parse(text),
+      };
+    },
+    async close() {
+      await server.close();
+      await cache.close();
+      await fake.close();
+    },
+  };
+}
+
+/** Waits for a condition by polling the event loop, bounded: a barrier, not a sleep. */
+export async function until(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Log lines of upstream calls (one per call, success or failure). */
+export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; ms: number; query: string }[] {
+  return logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');
+}
