@@ -1,8 +1,8 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, fixtureSync, html } from '@open-wc/testing';
 import { getHub, replaceEqualDeep, type PollSnapshot } from '../src/client/index.ts';
 import '../src/index.ts';
 import type { LiveCounter, PulseDataEvent, PulseErrorEvent } from '../src/index.ts';
-import { deferred, failOnLitWarnings, freshHub, reply, setOnline, setPageHidden, settle } from './helpers/browser-fakes.ts';
+import { deferred, failOnLitWarnings, freshHub, reply, setOnline, setPageHidden, settle, settleElements } from './helpers/browser-fakes.ts';
 import { bodiesByRoute, quickstats, URLS } from './helpers/browser-fixtures.ts';
 
 const QUICKSTATS = new URL(URLS.quickstats, document.baseURI).href;
@@ -67,13 +67,13 @@ describe('the poll hub', () => {
   it('makes one request per URL per tick: 12 elements on 4 URLs make 4 requests', async () => {
     const body = bodiesByRoute({});
     const { clock, server } = freshHub((request) => reply(clock, body(request.url)));
-    await fixture(html`<div>
+    const root = fixtureSync(html`<div>
       ${[1, 2, 3].map(() => html`<live-counter src=${URLS.quickstats}></live-counter>
         <top-pages src=${URLS.toppages}></top-pages>
         <geo-list src=${URLS.geo}></geo-list>
         <referrer-bars src=${URLS.referrers}></referrer-bars>`)}
     </div>`);
-    await settle();
+    await settleElements(root);
     expect(server.count()).to.equal(4);
     await clock.toNextTick();
     expect(server.count()).to.equal(8);
@@ -238,8 +238,8 @@ describe('the poll hub with elements', () => {
 
   it('keeps the subscription of an element moved in the DOM, without refetching', async () => {
     const { clock, server } = freshHub(() => reply(clock, quickstats(5)));
-    const root = await fixture<HTMLDivElement>(html`<div><section id="a"><live-counter src=${URLS.quickstats}></live-counter></section><section id="b"></section></div>`);
-    await settle();
+    const root = fixtureSync(html`<div><section id="a"><live-counter src=${URLS.quickstats}></live-counter></section><section id="b"></section></div>`);
+    await settleElements(root);
     const el = root.querySelector('live-counter')!;
     root.querySelector('#b')!.append(el);
     await settle();

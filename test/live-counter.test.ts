@@ -1,7 +1,7 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, fixtureSync, html } from '@open-wc/testing';
 import '../src/index.ts';
 import { LiveCounter } from '../src/index.ts';
-import { failOnLitWarnings, freshHub, reply, settle } from './helpers/browser-fakes.ts';
+import { failOnLitWarnings, freshHub, reply, settle, settleElements } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
 import { describeCommonBehaviour, states, text } from './helpers/browser-states.ts';
 
@@ -94,10 +94,9 @@ describe('<live-counter>', () => {
 
   it('formats numbers in the inherited language', async () => {
     const { clock } = freshHub(() => reply(clock, quickstats(1234567)));
-    const root = await fixture(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
-    await settle();
+    const root = fixtureSync(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
+    await settleElements(root);
     const el = root.querySelector('live-counter')!;
-    await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=value]')!.textContent).to.equal('1.234.567');
   });
 

@@ -112,9 +112,14 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
   return { promise, resolve };
 }
 
-/** Replaces the page's hub with a fresh one on a fake clock and fake fetch. */
+/**
+ * Replaces the page's hub with a fresh one on a fake clock and fake fetch, on a page that looks
+ * visible and online (WTR runs test files side by side, so a real tab may well be hidden).
+ */
 export function freshHub(handler: Handler, options: { interval?: number } = {}): { clock: FakeClock; server: FakeServer } {
   getHub().dispose();
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
   const clock = new FakeClock();
   const server = new FakeServer(handler);
   configure({ clock, fetch: server.fetch, random: () => 0.5, ...options });
@@ -149,4 +154,15 @@ export function failOnLitWarnings(): void {
     console.warn = original;
     if (warnings.length > 0) throw new Error(`Unexpected warnings:\n${warnings.join('\n')}`);
   });
+}
+
+/**
+ * Waits for the pulse elements in `root` to render, fetch and render their data. (open-wc's
+ * `fixture` waits a frame for a plain root, and background tabs get no frames: use `fixtureSync`.)
+ */
+export async function settleElements(root: Element): Promise<void> {
+  const elements = () => [...root.querySelectorAll('*')].filter((node) => 'updateComplete' in node) as unknown as { updateComplete: Promise<boolean> }[];
+  await Promise.all(elements().map((el) => el.updateComplete));
+  await settle();
+  await Promise.all(elements().map((el) => el.updateComplete));
 }
