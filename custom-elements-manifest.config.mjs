@@ -4,11 +4,48 @@
  * ("customElements"), Storybook builds its controls and autodocs from it, and
  * scripts/docs-from-cem.mjs writes the attribute tables of docs/usage.md from it.
  */
+
+/**
+ * Our elements register through `Class.define('tag-name')` (which warns instead of throwing when
+ * the name is taken); the analyzer only knows `customElements.define`, so this teaches it ours.
+ */
+function staticDefinePlugin() {
+  return {
+    name: 'pulse-static-define',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return;
+      const { expression: target, name } = node.expression;
+      const [tag] = node.arguments;
+      if (name.text !== 'define' || !ts.isIdentifier(target) || !tag || !ts.isStringLiteral(tag)) return;
+      moduleDoc.exports = [...(moduleDoc.exports ?? []), {
+        kind: 'custom-element-definition',
+        name: tag.text,
+        declaration: { name: target.text, module: moduleDoc.path },
+      }];
+    },
+  };
+}
+
+/** What a page author can use, only: no private or protected members, no static plumbing. */
+function publicApiPlugin() {
+  return {
+    name: 'pulse-public-api',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const declaration of customElementsManifest.modules.flatMap((module) => module.declarations ?? [])) {
+        if (declaration.kind !== 'class') continue;
+        declaration.members = declaration.members?.filter((member) => !member.privacy && !member.static && !member.name.startsWith('#'));
+        declaration.events = declaration.events?.filter((event) => event.name);
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/elements/**/*.ts', 'src/internal/**/*.ts'],
-  exclude: ['**/*.styles.ts', '**/*.test.ts'],
+  exclude: ['**/*.styles.ts'],
   outdir: '.',
   litelement: true,
   // package.json is edited by hand, not by the analyzer.
   packagejson: false,
+  plugins: [staticDefinePlugin(), publicApiPlugin()],
 };
