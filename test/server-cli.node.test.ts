@@ -1,0 +1,162 @@
+/**
+ * `pulse-widgets serve`: settings from environment and flags, one line per configuration error,
+ * and an end-to-end run of the real CLI process in demo mode.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { quickstatsResponseSchema } from '../src/api/index.ts';
+import { readSettings, type ServeSettings } from '../src/server/settings.ts';
+import { DEMO_HOSTS } from '../src/simulator/index.ts';
+
+const BIN = new URL('../bin/pulse-widgets.mjs', import.meta.url).pathname;
+
+function settingsOf(argv: string[], env: Record<string, string> = {}): ServeSettings {
+  const result = readSettings(argv, env);
+  assert.ok('settings' in result, JSON.stringify(result));
+  return result.settings;
+}
+
+function errorsOf(argv: string[], env: Record<string, string> = {}): string[] {
+  const result = readSettings(argv, env);
+  assert.ok('errors' in result, `expected errors, got ${JSON.stringify(result)}`);
+  return result.errors;
+}
+
+describe('settings', () => {
+  test('demo mode by default, with the documented defaults', () => {
+    const settings = settingsOf(['serve']);
+    assert.equal(settings.upstream, undefined);
+    assert.equal(settings.port, 8080);
+    assert.equal(settings.host, '127.0.0.1');
+    assert.equal(settings.staleWindowMs, 300_000);
+    assert.equal(settings.clientLimit, 60_000);
+    assert.equal(settings.rawDataPersonalFields, false);
+    assert.deepEqual(settings.allowedOrigins, []);
+  });
+
+  test('environment, and flags of the same names winning over it', () => {
+    const env = { PULSE_UPSTREAM: 'https://api.example.com', PULSE_API_KEY: 'k-123', PULSE_HOSTS: 'a.example, B.example', PORT: '9000', PULSE_ALLOWED_ORIGINS: 'https://news.example.com' };
+    const fromEnv = settingsOf(['serve'], env);
+    assert.equal(fromEnv.upstream?.href, 'https://api.example.com/');
+    assert.equal(fromEnv.apiKey, 'k-123');
+    assert.deepEqual(fromEnv.hosts, ['a.example', 'b.example']);
+    assert.equal(fromEnv.port, 9000);
+    const flagged = settingsOf(['serve', '--port', '0', '--hosts', 'c.example', '--stale-seconds', '60', '--raw-personal-fields', '--prefix', '/pulse/', '--static', '/srv/site'], env);
+    assert.equal(flagged.port, 0);
+    assert.deepEqual(flagged.hosts, ['c.example']);
+    assert.equal(flagged.staleWindowMs, 60_000);
+    assert.equal(flagged.rawDataPersonalFields, true);
+    assert.equal(flagged.prefix, '/pulse');
+    assert.equal(flagged.staticDir, '/srv/site');
+  });
+
+  test('the key from a file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pulse-key-'));
+    after(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(join(dir, 'key'), 'file-key-9\n');
+    const settings = settingsOf(['serve', '--api-key-file', join(dir, 'key'), '--upstream', 'https://api.example.com', '--hosts', 'a.example']);
+    assert.equal(settings.apiKey, 'file-key-9');
+  });
+
+  const problems: [string, string[], Record<string, string>, RegExp][] = [
+    ['upstream without a key', ['serve'], { PULSE_UPSTREAM: 'https://api.example.com', PULSE_HOSTS: 'a.example' }, /^PULSE_UPSTREAM is set but no key/],
+    ['upstream without hosts', ['serve'], { PULSE_UPSTREAM: 'https://api.example.com', PULSE_API_KEY: 'k' }, /PULSE_HOSTS is not/],
+    ['a bad upstream URL', ['serve', '--upstream', 'not a url'], { PULSE_API_KEY: 'k', PULSE_HOSTS: 'a.example' }, /^PULSE_UPSTREAM \(--upstream\): upstream "not a url" is not a URL/],
+    ['plain http to a remote upstream', ['serve'], { PULSE_UPSTREAM: 'http://api.example.com', PULSE_API_KEY: 'k', PULSE_HOSTS: 'a.example' }, /must use https/],
+    ['a bad port', ['serve', '--port', '80000'], {}, /^PORT \(--port\): must be a whole number from 0 to 65535/],
+    ['a port that is not a number', ['serve'], { PORT: 'http' }, /^PORT \(--port\)/],
+    ['a bad host list', ['serve', '--hosts', 'ok.example,bad host'], {}, /^PULSE_HOSTS \(--hosts\): host "bad host"/],
+    ['a bad origin', ['serve', '--allowed-origins', 'news.example.com'], {}, /^PULSE_ALLOWED_ORIGINS \(--allowed-origins\)/],
+    ['an unknown flag', ['serve', '--colour'], {}, /Unknown option '--colour'/],
+    ['no command', [], {}, /expected the command "serve"/],
+    ['a key with a line break', ['serve'], { PULSE_API_KEY: 'abc\r\nX-Evil: 1' }, /^PULSE_API_KEY: the API key must be printable/],
+    ['a missing key file', ['serve', '--api-key-file', '/nonexistent/key'], {}, /^PULSE_API_KEY_FILE \(--api-key-file\): ENOENT/],
+    ['the Redis tier', ['serve'], { PULSE_REDIS_URL: 'redis://127.0.0.1:6379' }, /^PULSE_REDIS_URL/],
+  ];
+  for (const [name, argv, env, message] of problems) {
+    test(`one clear line for ${name}`, () => {
+      const errors = errorsOf(argv, env);
+      assert.ok(errors.some((line) => message.test(line)), errors.join('\n'));
+      for (const line of errors) assert.doesNotMatch(line, /\n/);
+    });
+  }
+
+  test('--api-key is refused without echoing the key', () => {
+    for (const argv of [['serve', '--api-key', 'sekrit-77'], ['serve', '--api-key=sekrit-77']]) {
+      const [line, ...rest] = errorsOf(argv);
+      assert.equal(rest.length, 0);
+      assert.match(line!, /--api-key is not accepted.*PULSE_API_KEY/);
+      assert.doesNotMatch(line!, /sekrit-77/);
+    }
+  });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(argv: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; done: Promise<Run>; output: () => string } {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
+  const child = spawn(process.execPath, [BIN, ...argv], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<Run>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, done, output: () => stdout };
+}
+
+describe('the CLI process', () => {
+  test('a configuration error: one line on stderr, non-zero exit, nothing started', async () => {
+    const run = await runCli(['serve'], { PULSE_UPSTREAM: 'https://api.example.com', PULSE_HOSTS: 'a.example', PORT: '0' }).done;
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+    assert.match(run.stderr, /^pulse-widgets: PULSE_UPSTREAM is set but no key/);
+    assert.equal(run.stdout, '');
+  });
+
+  test('end to end in demo mode: serves simulator data through the cache, the key never shows', async () => {
+    const demoKey = 'demo-key-e2e-4d1b8c0f';
+    const { child, done, output } = runCli(['serve', '--log-level', 'info'], { PORT: '0', PULSE_API_KEY: demoKey });
+    after(() => {
+      if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
+    });
+    const deadline = Date.now() + 20_000;
+    let match: RegExpExecArray | null = null;
+    while (!(match = /demo mode.*listening on (http:\/\/[\d.]+:\d+)\//.exec(output()))) {
+      assert.ok(Date.now() < deadline && child.exitCode === null, `no start line: ${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const base = match[1]!;
+    const seen: string[] = [];
+    const get = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${base}${path}`, init);
+      const text = await response.text();
+      response.headers.forEach((value, name) => seen.push(`${name}: ${value}`));
+      seen.push(text);
+      return { response, text };
+    };
+    const host = DEMO_HOSTS[0]!;
+    const live = await get(`/live/quickstats/v4/?host=${host}`);
+    assert.equal(live.response.status, 200);
+    assert.ok(quickstatsResponseSchema.safeParse(JSON.parse(live.text)).success);
+    assert.match(live.response.headers.get('cache-status')!, /^pulse-widgets; fwd=miss/);
+    assert.match((await get(`/live/quickstats/v4/?host=${host}`)).response.headers.get('cache-status')!, /^pulse-widgets; hit/);
+    assert.equal((await get(`/live/toppages/v3/?host=${host}&limit=5&apikey=${demoKey}`)).response.status, 400);
+    assert.equal((await get(`/live/toppages/v3/?host=not-served.example`)).response.status, 403);
+    assert.match((await get('/')).text, /\/live\/toppages\/v3\/\?host=/);
+    assert.equal((await get('/healthz')).response.status, 200);
+    assert.match((await get('/metrics')).text, /pulse_upstream_calls_total\{route="quickstats",status="200"\} 1/);
+    process.kill(child.pid!, 'SIGTERM');
+    const run = await done;
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /"msg":"upstream call"/);
+    for (const text of [...seen, run.stdout, run.stderr]) assert.ok(!text.includes(demoKey), `demo key leaked: ${text.slice(0, 120)}`);
+  });
+});
