@@ -1,0 +1,42 @@
+/**
+ * `vite build`               the library: dist/index.js, lit and zod left to the page's bundler.
+ * `vite build --mode demo`   the demo page into dist/demo (served by `pulse-widgets serve --static dist/demo`).
+ * `vite --mode demo`         the demo page with the cache endpoint mounted as a dev-server plugin,
+ *                            in front of the seeded simulator (no key, no network).
+ */
+import { randomBytes } from 'node:crypto';
+import { defineConfig, type Plugin } from 'vite';
+
+/** The cache endpoint on the dev server, filled by the simulator on a loopback port of its own. */
+async function demoCache(): Promise<Plugin[]> {
+  const { pulseWidgetsVitePlugin, listen } = await import('./src/server/index.ts');
+  const { DEMO_HOSTS, createUpstreamHandler } = await import('./src/simulator/index.ts');
+  const apiKey = randomBytes(24).toString('base64url');
+  const simulator = await listen(createUpstreamHandler({ apiKey, hosts: [...DEMO_HOSTS] }), 0, '127.0.0.1');
+  const cache = pulseWidgetsVitePlugin({ upstream: simulator.url, apiKey, hosts: [...DEMO_HOSTS] });
+  const stopSimulator: Plugin = {
+    name: 'pulse-widgets-demo-simulator',
+    configureServer: (server) => void server.httpServer?.once('close', () => void simulator.close()),
+  };
+  return [cache, stopSimulator];
+}
+
+export default defineConfig(async ({ command, mode }) => {
+  if (mode === 'demo') {
+    return {
+      root: 'examples/demo',
+      publicDir: false,
+      server: { host: '127.0.0.1', port: 5173 },
+      plugins: command === 'serve' ? await demoCache() : [],
+      build: { outDir: '../../dist/demo', emptyOutDir: true, target: 'es2022' },
+    };
+  }
+  return {
+    build: {
+      target: 'es2022',
+      emptyOutDir: false,
+      lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
+      rolldownOptions: { external: [/^lit(\/.*)?$/, /^@lit\//, /^zod(\/.*)?$/] },
+    },
+  };
+});
