@@ -16,9 +16,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { listen } from '../src/server/node-http.ts';
+import { createStaticHandler, listen } from '../src/server/index.ts';
 import { findChromium } from './chromium.mjs';
-import { staticSite } from './static-site.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${ROOT}storybook-static`;
@@ -42,7 +41,7 @@ if (!executablePath) {
   console.error('No Chromium found: install one (Debian: `apt-get install chromium`) or set CHROME_PATH.');
   process.exit(1);
 }
-const site = staticSite(OUT);
+const site = await createStaticHandler(OUT);
 // The browser asks for /favicon.ico on its own; Storybook ships only an SVG one.
 const server = await listen((request) => (new URL(request.url).pathname === '/favicon.ico' ? Promise.resolve(new Response(null, { status: 204 })) : site(request)));
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });

@@ -1,0 +1,68 @@
+/**
+ * The CDN modules, for pages with no build step (CMS templates, intranet pages):
+ *   dist/cdn/pulse-widgets.js    registers every element
+ *   dist/cdn/<element>.js        registers that element only
+ * Each file is one self-contained, minified ES module: lit, the poll hub and zod/mini are inside,
+ * so a page needs one <script type="module"> and nothing else. Two of them on one page still
+ * share one poll hub (it lives on globalThis).
+ *
+ *   node scripts/build-cdn.mjs
+ */
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CDN_DIR = `${ROOT}dist/cdn`;
+
+/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element. */
+export async function cdnEntries() {
+  const folders = await readdir(`${ROOT}src/elements`, { withFileTypes: true });
+  const elements = folders.filter((folder) => folder.isDirectory()).map((folder) => folder.name).sort();
+  return [
+    { name: 'pulse-widgets', entry: `${ROOT}src/index.ts` },
+    ...elements.map((name) => ({ name, entry: `${ROOT}src/elements/${name}/${name}.ts` })),
+  ];
+}
+
+/**
+ * Vite's settings for one CDN file. App mode rather than library mode: library mode keeps the
+ * whitespace of ES output even when minifying. One input and no code splitting make the file
+ * self-contained; `strict` entry signatures keep its exports (`configure`, the classes).
+ */
+export function cdnConfig({ name, entry }, { minify = true, write = true } = {}) {
+  return {
+    configFile: false,
+    root: ROOT,
+    publicDir: false,
+    logLevel: 'warn',
+    build: {
+      outDir: CDN_DIR,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify,
+      sourcemap: write,
+      write,
+      modulePreload: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { [name]: entry },
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', entryFileNames: '[name].js', codeSplitting: false },
+      },
+    },
+  };
+}
+
+/** The code of one CDN file, built in memory (for the size benchmark). */
+export async function buildInMemory(target, options) {
+  const [output] = [await build(cdnConfig(target, { ...options, write: false }))].flat();
+  return output.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).code;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { rm } = await import('node:fs/promises');
+  await rm(CDN_DIR, { recursive: true, force: true });
+  for (const target of await cdnEntries()) await build(cdnConfig(target));
+  console.log(`CDN modules written to ${CDN_DIR}`);
+}
