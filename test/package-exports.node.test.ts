@@ -1,0 +1,110 @@
+/**
+ * The package's shape: package.json "exports" and the library build agree entry by entry, the
+ * server is offered to Node only, and no browser entry point can reach server code: the import
+ * graph of each one, walked from its source, holds no Node built-in, nothing under src/server
+ * and no package but the three the widgets run on.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  exports: Record<string, string | Record<string, string>>;
+  types: string;
+  customElements: string;
+};
+/** What the widgets may import in a browser: lit, its task helper and zod (zod/mini). */
+const BROWSER_PACKAGES = new Set(['lit', '@lit/task', 'zod']);
+
+type EntryName = keyof typeof LIB_ENTRIES;
+const ENTRY_NAMES = Object.keys(LIB_ENTRIES) as EntryName[];
+const browserEntries = ENTRY_NAMES.filter((name) => !NODE_ONLY_ENTRIES.includes(name));
+
+/** Specifiers a module really imports at run time (type-only imports and exports vanish). */
+function runtimeImports(source: string): string[] {
+  const found: string[] = [];
+  const statement = /^\s*(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/gm;
+  for (const match of source.matchAll(statement)) if (!match[1]) found.push(match[2]!);
+  for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(match[1]!);
+  return found;
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** Every source file and bare specifier the module at `entry` reaches. */
+function importGraph(entry: string): { files: string[]; packages: Map<string, string> } {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const specifier of runtimeImports(readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+      else packages.set(specifier, relative(ROOT, file));
+    }
+  };
+  visit(resolve(ROOT, entry));
+  return { files: [...files].map((file) => relative(ROOT, file)), packages };
+}
+
+/** The dist file and declaration file the build makes for an entry. */
+function builtFiles(name: EntryName): { js: string; types: string } {
+  return { js: `./dist/${name}.js`, types: `./dist/types/${LIB_ENTRIES[name].replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}` };
+}
+
+test('every library entry has its export, with types, and every export is built', () => {
+  const conditional = Object.entries(pkg.exports).filter((entry): entry is [string, Record<string, string>] => typeof entry[1] === 'object');
+  for (const name of ENTRY_NAMES) {
+    const { js, types } = builtFiles(name);
+    const exported = conditional.find(([, conditions]) => Object.values(conditions).includes(js));
+    assert.ok(exported, `package.json exports ${js}`);
+    assert.equal(exported[1].types, types, `types of ${exported[0]}`);
+  }
+  const built = new Set(ENTRY_NAMES.map((name) => builtFiles(name).js));
+  for (const [subpath, conditions] of conditional) {
+    for (const [condition, file] of Object.entries(conditions)) {
+      if (condition !== 'types') assert.ok(built.has(file), `${subpath} (${condition}) points at ${file}, which vite.lib.config.ts builds`);
+    }
+  }
+  assert.equal(pkg.types, builtFiles('index').types);
+  assert.equal(pkg.customElements, 'custom-elements.json');
+});
+
+test('each element has its own entry, which registers that element', () => {
+  for (const tag of ['live-counter', 'top-pages', 'geo-list', 'referrer-bars'] as const) {
+    assert.deepEqual(pkg.exports[`./${tag}`], { types: builtFiles(tag).types, default: builtFiles(tag).js });
+    assert.match(readFileSync(`${ROOT}${LIB_ENTRIES[tag]}`, 'utf8'), new RegExp(`\\.define\\('${tag}'\\)`));
+  }
+});
+
+test('the server is exported under the "node" condition only', () => {
+  for (const name of NODE_ONLY_ENTRIES) {
+    const { js, types } = builtFiles(name);
+    assert.deepEqual(pkg.exports[`./${name}`], { types, node: js });
+  }
+});
+
+for (const name of browserEntries) {
+  test(`browser entry "${name}" (${LIB_ENTRIES[name]}) never reaches server code`, () => {
+    const { files, packages } = importGraph(LIB_ENTRIES[name]);
+    assert.deepEqual(files.filter((file) => file.startsWith('src/server/')), [], 'no module under src/server');
+    for (const [specifier, importer] of packages) {
+      assert.ok(!specifier.startsWith('node:') && !builtinModules.includes(specifier), `${importer} imports the Node built-in ${specifier}`);
+      assert.ok(BROWSER_PACKAGES.has(packageName(specifier)), `${importer} imports ${specifier}, which is not a browser dependency`);
+    }
+  });
+}
+
+test('the walk sees what it must refuse (so the tests above can fail)', () => {
+  const { files, packages } = importGraph(LIB_ENTRIES.server);
+  assert.ok(files.some((file) => file.startsWith('src/server/')));
+  assert.ok([...packages.keys()].some((specifier) => specifier.startsWith('node:')));
+});
