@@ -51,8 +51,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const logger = options.logger ?? createLogger();
   const cors = new Cors(options.allowedOrigins);
   const clientLimit = options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
-  let cache: FillCache | undefined;
-  const metrics = createMetrics({ bytes: () => cache?.bytes ?? 0, entries: () => cache?.size ?? 0 });
+  // Read at scrape time only, once `fills` exists.
+  const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
   const upstream = new UpstreamClient({
     base: options.upstream,
     apiKey: options.apiKey,
@@ -67,8 +67,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     },
   });
   const budget = new HostBudget(options.budgetFills, options.budgetWindowMs, options.now);
-  cache = new FillCache({ options, upstream, budget, metrics, logger });
-  const fills = cache;
+  const fills = new FillCache({ options, upstream, budget, metrics, logger });
   let closed = false;
 
   const localPath = (url: URL): string | undefined => {

@@ -100,5 +100,5 @@ export function respondStored(request: Request, stored: StoredResponse, status: 
   const body = encoding === 'br' ? stored.br : encoding === 'gzip' ? stored.gzip : stored.identity;
   if (encoding !== 'identity') headers.set('content-encoding', encoding);
   headers.set('content-length', String(body.length));
-  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
 }
