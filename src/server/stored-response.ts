@@ -100,5 +100,6 @@ export function respondStored(request: Request, stored: StoredResponse, status: 
   const body = encoding === 'br' ? stored.br : encoding === 'gzip' ? stored.gzip : stored.identity;
   if (encoding !== 'identity') headers.set('content-encoding', encoding);
   headers.set('content-length', String(body.length));
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+  // Buffers from Buffer.from and zlib are backed by a plain ArrayBuffer, as BodyInit wants.
+  return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
 }
