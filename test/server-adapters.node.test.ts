@@ -3,7 +3,7 @@
  * the standalone server puts at `/`: a built static directory, or the list of routes.
  */
 import assert from 'node:assert/strict';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,20 +15,8 @@ import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { createIndexPage } from '../src/server/index-page.ts';
 import { listen } from '../src/server/node-http.ts';
 import { createStaticHandler } from '../src/server/static-files.ts';
-import { API_KEY, HOSTS } from './helpers/cache-harness.node.ts';
+import { API_KEY, HOSTS, rawRequest } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
-
-function rawGet(base: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(base);
-    request({ hostname, port, path: target, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    }).on('error', reject).end();
-  });
-}
 
 let upstream: FakeUpstream;
 before(async () => {
@@ -53,12 +41,12 @@ describe('middleware', () => {
       server.close(() => resolve());
     }));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const data = await rawGet(base, '/pulse/live/top_geo/v1/?host=example.com');
+    const data = await rawRequest(base, '/pulse/live/top_geo/v1/?host=example.com');
     assert.equal(data.status, 200);
     assert.match(String(data.headers['cache-status']), /^pulse-widgets; fwd=miss/);
-    assert.equal((await rawGet(base, '/pulse/healthz')).status, 200);
-    assert.equal((await rawGet(base, '/')).body, 'the app');
-    assert.equal((await rawGet(base, '/live/top_geo/v1/?host=example.com')).body, 'the app');
+    assert.equal((await rawRequest(base, '/pulse/healthz')).status, 200);
+    assert.equal((await rawRequest(base, '/')).body, 'the app');
+    assert.equal((await rawRequest(base, '/live/top_geo/v1/?host=example.com')).body, 'the app');
   });
 });
 
@@ -83,10 +71,10 @@ describe('Vite plugin', () => {
       await vite.close();
     });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const data = await rawGet(base, '/pulse/live/referrers/v3/?host=example.com');
+    const data = await rawRequest(base, '/pulse/live/referrers/v3/?host=example.com');
     assert.equal(data.status, 200);
     assert.deepEqual(Object.keys(JSON.parse(data.body)), ['referrers']);
-    assert.equal((await rawGet(base, '/pulse/live/referrers/v3/?host=evil.example')).status, 403);
+    assert.equal((await rawRequest(base, '/pulse/live/referrers/v3/?host=evil.example')).status, 403);
   });
 });
 
@@ -115,23 +103,23 @@ describe('static directory', () => {
   });
 
   test('files with their content type and caching', async () => {
-    const index = await rawGet(base, '/');
+    const index = await rawRequest(base, '/');
     assert.equal(index.status, 200);
     assert.equal(index.headers['content-type'], 'text/html; charset=utf-8');
     assert.equal(index.headers['cache-control'], 'no-cache');
-    const asset = await rawGet(base, '/assets/app-3f9a1c2b.js');
+    const asset = await rawRequest(base, '/assets/app-3f9a1c2b.js');
     assert.equal(asset.headers['content-type'], 'text/javascript; charset=utf-8');
     assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(asset.headers['x-content-type-options'], 'nosniff');
-    const css = await rawGet(base, '/style.css');
+    const css = await rawRequest(base, '/style.css');
     assert.equal(css.headers['cache-control'], 'public, max-age=300');
-    const again = await rawGet(base, '/style.css', { 'if-none-match': String(css.headers.etag) });
+    const again = await rawRequest(base, '/style.css', { headers: { 'if-none-match': String(css.headers.etag) } });
     assert.equal(again.status, 304);
   });
 
   for (const target of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2F..%2Fsecret.txt', '/link.txt', '/.env', '/empty/', '/assets/', '/nope.js', '/%00', '/%E0%A4%A']) {
     test(`no way out, no listing, no dotfiles: ${target} → 404`, async () => {
-      const reply = await rawGet(base, target);
+      const reply = await rawRequest(base, target);
       assert.equal(reply.status, 404);
       assert.doesNotMatch(reply.body, /outside|PULSE_API_KEY|app-3f9a1c2b/);
     });
@@ -141,10 +129,10 @@ describe('static directory', () => {
 test('without a static directory, / lists every route with an example URL', async () => {
   const server = await listen(createIndexPage({ prefix: '/pulse', hosts: ['example.com'], mode: 'Demo mode' }));
   after(() => server.close());
-  const page = await rawGet(server.url, '/');
+  const page = await rawRequest(server.url, '/');
   assert.equal(page.status, 200);
   for (const path of ['/live/toppages/v3/', '/live/summary/v3/', '/live/referrers/v3/', '/live/top_geo/v1/', '/live/quickstats/v4/', '/mab/htapi/v1/experiments/raw_data/']) {
     assert.match(page.body, new RegExp(`href="/pulse${path.replaceAll('/', '\\/')}\\?host=example\\.com`));
   }
-  assert.equal((await rawGet(server.url, '/other')).status, 404);
+  assert.equal((await rawRequest(server.url, '/other')).status, 404);
 });

@@ -3,6 +3,7 @@
  * upstream, with its pino logs captured, an optional manual clock, and small helpers to read
  * what tests assert on (upstream count, Cache-Status, bodies).
  */
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
 import { listen } from '../../src/server/node-http.ts';
@@ -107,4 +108,17 @@ export async function until(condition: () => boolean | Promise<boolean>, what = 
 /** Log lines of upstream calls (one per call, success or failure). */
 export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; ms: number; query: string }[] {
   return logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');
+}
+
+/** Sends a request target exactly as written (fetch would normalise `..` and encodings first). */
+export function rawRequest(base: string, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    request({ hostname, port, path: target, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    }).on('error', reject).end();
+  });
 }
