@@ -1,7 +1,9 @@
 /**
  * Writes each element's reference (attributes, events, parts, custom properties, states) into
  * docs/usage.md from custom-elements.json, between `<!-- cem:<tag> -->` and
- * `<!-- /cem:<tag> -->`, so the docs cannot drift from the JSDoc.
+ * `<!-- /cem:<tag> -->`, so the docs cannot drift from the JSDoc. What every element has is
+ * written once, in the `<!-- cem:common -->` block; an element's block repeats a common item only
+ * where the element describes it differently.
  *
  *   node scripts/docs-from-cem.mjs           rewrite docs/usage.md
  *   node scripts/docs-from-cem.mjs --check   exit 1 when docs/usage.md is out of date
@@ -14,10 +16,17 @@ const DOC = new URL('../docs/usage.md', import.meta.url);
 const manifest = JSON.parse(await readFile(MANIFEST, 'utf8'));
 const before = await readFile(DOC, 'utf8');
 const elements = new Map(customElements(manifest).map((element) => [element.tagName, element]));
+const LISTS = ['attributes', 'events', 'cssParts', 'cssProperties', 'cssStates'];
+const base = sharedBase(manifest, [...elements.values()]);
+const common = Object.fromEntries(LISTS.map((list) => [list, shared(base, [...elements.values()], list)]));
+const ownOnly = (element) => ({
+  ...element,
+  ...Object.fromEntries(LISTS.map((list) => [list, (element[list] ?? []).filter((item) => !common[list].some((one) => one.name === item.name && one.description === item.description))])),
+});
 
 const missing = [];
 const after = before.replace(/<!-- cem:([a-z0-9-]+) -->[\s\S]*?<!-- \/cem:\1 -->/g, (_block, tag) => {
-  const element = elements.get(tag);
+  const element = tag === 'common' ? { ...common, members: base.members } : elements.get(tag) && ownOnly(elements.get(tag));
   if (!element) missing.push(tag);
   return `<!-- cem:${tag} -->\n${element ? reference(element) : ''}\n<!-- /cem:${tag} -->`;
 });
@@ -36,6 +45,19 @@ if (process.argv.includes('--check')) {
 function fail(message) {
   console.error(message);
   process.exit(1);
+}
+
+/** The class every element extends (its descriptions are the general ones), else the first element. */
+function sharedBase(cem, all) {
+  const names = new Set(all.map((element) => element.superclass?.name));
+  const [name] = names;
+  const declared = names.size === 1 && cem.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.name === name);
+  return declared || all[0] || {};
+}
+
+/** The items of `list` in `base` that every element has too. */
+function shared(base, all, list) {
+  return (base[list] ?? []).filter((item) => all.every((element) => (element[list] ?? []).some((one) => one.name === item.name)));
 }
 
 function customElements(cem) {
@@ -57,14 +79,14 @@ function reference(element) {
       attribute.description ?? field?.description ?? '',
     ];
   });
-  sections.push(table('Attribute', ['Attribute', 'Property', 'Type', 'Default', 'Description'], attributes));
+  sections.push(table('Attributes', ['Attribute', 'Property', 'Type', 'Default', 'Description'], attributes));
   const events = (element.events ?? []).filter((event) => event.name)
     .map((event) => [code(event.name), code(event.type?.text ?? ''), event.description ?? '']);
-  sections.push(table('Event', ['Event', 'Type', 'Description'], events));
-  sections.push(table('Part', ['Part', 'Description'], named(element.cssParts, (name) => `::part(${name})`)));
-  sections.push(table('Custom property', ['Custom property', 'Default', 'Description'],
+  sections.push(table('Events', ['Event', 'Type', 'Description'], events));
+  sections.push(table('Parts', ['Part', 'Description'], named(element.cssParts, (name) => `::part(${name})`)));
+  sections.push(table('Custom properties', ['Custom property', 'Default', 'Description'],
     (element.cssProperties ?? []).map((property) => [code(property.name), code(property.default ?? ''), property.description ?? ''])));
-  sections.push(table('State', ['State', 'Description'], named(element.cssStates, (name) => `:state(${name})`)));
+  sections.push(table('States', ['State', 'Description'], named(element.cssStates, (name) => `:state(${name})`)));
   return sections.filter(Boolean).join('\n\n');
 }
 
@@ -72,15 +94,17 @@ function named(list, show) {
   return (list ?? []).map((item) => [code(show(item.name)), item.description ?? '']);
 }
 
+/** A Markdown table under a bold heading; columns empty in every row are left out. */
 function table(what, header, rows) {
   if (rows.length === 0) return '';
-  const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
-  return [`**${what}s**`, '', line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  const kept = header.map((_name, column) => column === 0 || rows.some((row) => row[column] !== '')).flatMap((keep, column) => (keep ? [column] : []));
+  const line = (cells) => `| ${kept.map((column) => cell(cells[column])).join(' | ')} |`;
+  return [`**${what}**`, '', line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** One table cell: a single line, pipes escaped. */
+/** One table cell: a single line, pipes escaped, JSDoc `{@link X}` as code. */
 function cell(text) {
-  return String(text).replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+  return String(text).replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`').replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
 }
 
 function code(text) {
