@@ -1,17 +1,13 @@
 /**
  * Sizes of the CDN modules (scripts/build-cdn.mjs): raw (not minified), minified, and the
  * minified file gzipped (level 9) and brotli-compressed (quality 11), as a CDN would serve it.
- * Writes the table into BENCHMARKS.md between `<!-- cdn-sizes -->` and `<!-- /cdn-sizes -->`.
+ * Writes its table into BENCHMARKS.md between `<!-- cdn-sizes -->` and `<!-- /cdn-sizes -->`.
  *
  *   node bench/cdn-size.mjs
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildInMemory, cdnEntries } from '../scripts/build-cdn.mjs';
-
-const REPORT = new URL('../BENCHMARKS.md', import.meta.url);
-const START = '<!-- cdn-sizes -->';
-const END = '<!-- /cdn-sizes -->';
+import { replaceSection } from './report.mjs';
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
 
@@ -24,21 +20,15 @@ for (const target of await cdnEntries()) {
   rows.push(`| \`dist/cdn/${target.name}.js\` | ${kB(raw.length)} | ${kB(min.length)} | ${kB(gzip)} | ${kB(brotli)} |`);
 }
 
-const table = [
-  START,
+const text = [
+  '## CDN bundle sizes',
+  '',
   `Measured by \`node bench/cdn-size.mjs\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}). Each file`,
   'is self-contained: lit, the poll hub and zod/mini are inside. 1 kB = 1000 bytes.',
   '',
   '| CDN file | raw | min | min + gzip | min + brotli |',
   '| --- | --- | --- | --- | --- |',
   ...rows,
-  END,
 ].join('\n');
-console.log(table);
-
-const report = await readFile(REPORT, 'utf8').catch(() => '# Benchmarks\n');
-const section = `## CDN bundle sizes\n\n${table}\n`;
-const updated = report.includes(START)
-  ? report.replace(new RegExp(`${START}[\\s\\S]*?${END}`), table)
-  : `${report.trimEnd()}\n\n${section}`;
-await writeFile(REPORT, updated);
+console.log(text);
+await replaceSection('cdn-sizes', text);
