@@ -5,21 +5,34 @@
  */
 export function replaceEqualDeep<T>(previous: unknown, next: T): T {
   if (Object.is(previous, next)) return previous as T;
-  const bothArrays = Array.isArray(previous) && Array.isArray(next);
-  if (!bothArrays && !(isPlainObject(previous) && isPlainObject(next))) return next;
+  if (Array.isArray(previous) && Array.isArray(next)) return shareArray(previous, next) as T;
+  if (isPlainObject(previous) && isPlainObject(next)) return shareObject(previous, next) as T;
+  return next;
+}
 
-  const before = previous as Record<string, unknown>;
-  const after = next as Record<string, unknown>;
-  const keys = bothArrays ? [...(next as unknown[]).keys()].map(String) : Object.keys(after);
-  const beforeSize = bothArrays ? (previous as unknown[]).length : Object.keys(before).length;
-  const copy: Record<string, unknown> = bothArrays ? ([] as unknown as Record<string, unknown>) : {};
+function shareArray(previous: unknown[], next: unknown[]): unknown[] {
+  const copy = new Array<unknown>(next.length);
   let reused = 0;
-  for (const key of keys) {
-    const value = replaceEqualDeep(before[key], after[key]);
-    copy[key] = value;
-    if (Object.is(value, before[key]) && Object.hasOwn(before, key)) reused++;
+  for (let index = 0; index < next.length; index++) {
+    copy[index] = replaceEqualDeep(previous[index], next[index]);
+    if (copy[index] === previous[index] && index < previous.length) reused++;
   }
-  return (beforeSize === keys.length && reused === beforeSize ? previous : copy) as T;
+  return reused === previous.length && previous.length === next.length ? previous : copy;
+}
+
+function shareObject(previous: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  let nextSize = 0;
+  let reused = 0;
+  for (const key in next) {
+    nextSize++;
+    const value = replaceEqualDeep(previous[key], next[key]);
+    copy[key] = value;
+    if (value === previous[key] && Object.hasOwn(previous, key)) reused++;
+  }
+  let previousSize = 0;
+  for (const _key in previous) previousSize++;
+  return reused === previousSize && previousSize === nextSize ? previous : copy;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,8 +1,8 @@
 /** Numbers, durations, ages and names through `Intl`, with formatters cached per locale. */
 const formatters = new Map<string, unknown>();
 
-function cached<F>(kind: string, locale: string, options: object, make: () => F): F {
-  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+/** One formatter per key: building an Intl formatter costs far more than using one. */
+function cached<F>(key: string, make: () => F): F {
   let formatter = formatters.get(key) as F | undefined;
   if (!formatter) {
     formatter = make();
@@ -12,7 +12,8 @@ function cached<F>(kind: string, locale: string, options: object, make: () => F)
 }
 
 function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  return cached('number', locale, options, () => new Intl.NumberFormat(locale, options));
+  const key = `number|${locale}|${options.style}|${options.unit}|${options.maximumFractionDigits}`;
+  return cached(key, () => new Intl.NumberFormat(locale, options));
 }
 
 /** Counts may be floats (sampled sites): one decimal below 100, whole numbers above. */
@@ -35,21 +36,21 @@ export function formatSeconds(locale: string, seconds: number): string {
 
 /** "3 sec. ago", "2 min. ago" in the locale. */
 export function formatAge(locale: string, ageMs: number): string {
-  const format = cached('relative', locale, {}, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' }));
+  const format = cached(`relative|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' }));
   const seconds = Math.max(0, Math.round(ageMs / 1000));
   if (seconds < 60) return format.format(-seconds, 'second');
   if (seconds < 3600) return format.format(-Math.floor(seconds / 60), 'minute');
   return format.format(-Math.floor(seconds / 3600), 'hour');
 }
 
-/** "A, B and C" in the locale. */
+/** "A, B, C" in the locale. */
 export function formatList(locale: string, items: readonly string[]): string {
-  return cached('list', locale, {}, () => new Intl.ListFormat(locale, { style: 'short', type: 'unit' })).format(items);
+  return cached(`list|${locale}`, () => new Intl.ListFormat(locale, { style: 'short', type: 'unit' })).format(items);
 }
 
 /** The localized name of a country or region code (`FR`, `419`), or undefined when unknown. */
 export function regionName(locale: string, code: string): string | undefined {
-  const names = cached('region', locale, {}, () => new Intl.DisplayNames(locale, { type: 'region', fallback: 'none' }));
+  const names = cached(`region|${locale}`, () => new Intl.DisplayNames(locale, { type: 'region', fallback: 'none' }));
   try {
     return names.of(code.toUpperCase());
   } catch {
@@ -72,9 +73,11 @@ export function inheritedLang(element: Element): string {
 }
 
 function usableLocale(tag: string): string {
-  try {
-    return Intl.getCanonicalLocales(tag)[0] ?? 'en';
-  } catch {
-    return 'en';
-  }
+  return cached(`locale|${tag}`, () => {
+    try {
+      return Intl.getCanonicalLocales(tag)[0] ?? 'en';
+    } catch {
+      return 'en';
+    }
+  });
 }
