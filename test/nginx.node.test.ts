@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { routes } from '../src/api/index.ts';
 import { listen, type RunningServer } from '../src/server/node-http.ts';
 import { createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
-import { NGINX_BINARY, startNginx, type NginxProcess } from './helpers/nginx-process.ts';
+import { NGINX_BINARY, startNginx, type NginxProcess } from './helpers/nginx-process.node.ts';
 
 const API_KEY = 'nginx-test-key-3f9c0d';
 const HOST = DEMO_HOSTS[0]!;

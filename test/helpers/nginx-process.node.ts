@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { freePort } from './free-port.node.ts';
 
 const RECIPE = new URL('../../examples/nginx/pulse-cache.conf', import.meta.url);
 export const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
