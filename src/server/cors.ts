@@ -1,9 +1,9 @@
 /**
  * CORS for the origins the operator listed, and for no one else. No credentials are ever
  * allowed: the endpoint holds no cookies and needs none. The headers the widgets read
- * (ETag, Age, Cache-Status, Retry-After) are exposed; Last-Modified is safelisted already.
+ * (ETag, Age, Date, Cache-Status, Retry-After) are exposed; Last-Modified is safelisted already.
  */
-const EXPOSED = 'ETag, Age, Cache-Status, Retry-After';
+const EXPOSED = 'ETag, Age, Date, Cache-Status, Retry-After';
 
 export class Cors {
   readonly #allowed: ReadonlySet<string>;
