@@ -1,10 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/top-pages/top-pages.ts';
 import { storySrc } from './support/endpoint.ts';
-import { caption, controlsFor, darkPage, narrowColumn, pausedOnceReady, pulseElement, rightToLeft, type Args } from './support/render.ts';
+import { caption, controlsFor, pulseElement, type Args } from './support/render.ts';
+import { commonStories } from './support/states.ts';
 
 const TAG = 'top-pages';
 const render = (args: Args) => pulseElement(TAG, args);
+const common = commonStories(TAG, 'toppages');
 
 const meta: Meta<Args> = {
   title: 'Elements/top-pages',
@@ -19,24 +21,12 @@ type Story = StoryObj<Args>;
 
 /** Live simulator data: rows move and rank changes appear every 3 seconds. */
 export const Live: Story = { tags: ['state:ready'] };
-
-export const Loading: Story = { tags: ['state:loading'], args: { src: storySrc('toppages', {}, 'loading') } };
-
-export const Empty: Story = { tags: ['state:empty'], args: { src: storySrc('toppages', {}, 'empty') } };
-
-export const ErrorState: Story = { name: 'Error', tags: ['state:error'], args: { src: storySrc('toppages', {}, 'error') } };
-
-/** The data is two minutes old: the "updated" line turns into a visible notice. */
-export const Stale: Story = { tags: ['state:stale'], args: { src: storySrc('toppages', {}, 'stale') } };
-
-/** The page went offline after the first data: polling pauses until it is back. */
-export const Paused: Story = { ...pausedOnceReady(TAG) };
-
-export const Dark: Story = {
-  tags: ['state:ready'],
-  args: { theme: 'dark' },
-  render: (args) => darkPage(render(args)),
-};
+export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
+export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
+export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
+export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
+export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
+export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
 
 export const LongTitles: Story = {
   tags: ['state:ready'],
@@ -44,16 +34,12 @@ export const LongTitles: Story = {
 };
 
 export const RightToLeftTitles: Story = {
+  ...common.rightToLeft,
   tags: ['state:ready'],
   args: { src: storySrc('toppages', { limit: 5 }, 'rtl-titles') },
-  render: (args) => rightToLeft(render(args)),
 };
 
-export const NarrowContainer: Story = {
-  tags: ['state:ready'],
-  args: { src: storySrc('toppages', { limit: 5 }) },
-  render: (args) => narrowColumn(render(args)),
-};
+export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'], args: { src: storySrc('toppages', { limit: 5 }) } };
 
 /** Landing pages hidden; the element reads more pages so it still shows ten rows. */
 export const ArticlesOnly: Story = { tags: ['state:ready'], args: { 'articles-only': true } };

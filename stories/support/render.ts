@@ -78,31 +78,6 @@ export async function whenReady(element: Element | null): Promise<void> {
   await (element as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete;
 }
 
-/**
- * The annotations of a "paused" story: once `tag` shows data the page goes offline (as far as
- * the poll hub can tell), so polling pauses; leaving the story brings the page back online.
- */
-export function pausedOnceReady(tag: string) {
-  let backOnline = () => {};
-  return {
-    tags: ['state:paused'],
-    beforeEach: () => () => backOnline(),
-    play: async ({ canvasElement }: { canvasElement: HTMLElement }) => {
-      await whenReady(canvasElement.querySelector(tag));
-      backOnline = goOffline();
-    },
-  };
-}
-
-function goOffline(): () => void {
-  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
-  dispatchEvent(new Event('offline'));
-  return () => {
-    delete (navigator as { onLine?: boolean }).onLine;
-    dispatchEvent(new Event('online'));
-  };
-}
-
 /** A dark page around the content, as a site in dark mode would be. */
 export function darkPage(content: unknown): TemplateResult {
   return html`<div style="background: #010409; color-scheme: dark; padding: 1rem">${content}</div>`;
