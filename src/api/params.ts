@@ -7,23 +7,7 @@
  * itself, the cache endpoint refuses them. They are therefore absent from these schemas.
  */
 import * as z from 'zod/mini';
-
-export const SORT_BY = ['engaged_time', 'new', 'returning', 'social', 'links', 'internal', 'direct', 'search'] as const;
-export const SUMMARY_KEYS = [
-  'pagetimer', 'time_spent', 'domain', 'uid', 'host', 'title', 'new', 'path', 'referrer', 'token',
-  'user', 'window_height', 'scroll_top', 'page_height', 'read', 'write', 'idle',
-] as const;
-export const RAW_DATA_STATUS = ['active', 'archived', 'all'] as const;
-
-/** Bounds that are ours, not the spec's (docs/upstream-assumptions.md). */
-export const LIMITS = {
-  listLimit: 100,
-  rawDataLimit: 5000,
-  rawDataRangeDays: 366,
-  listItems: 20,
-  itemLength: 200,
-  pathLength: 1024,
-} as const;
+import { LIMITS, RAW_DATA_STATUS, SORT_BY, SUMMARY_KEYS } from './constants.ts';
 
 const HOST_PATTERN = /^(?:video@)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 // eslint-disable-next-line no-control-regex

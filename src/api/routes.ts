@@ -7,6 +7,7 @@ import {
   quickstatsParamsSchema, rawDataParamsSchema, referrersParamsSchema, summaryParamsSchema,
   topGeoParamsSchema, toppagesParamsSchema,
 } from './params.ts';
+import { ROUTE_PATHS, type RouteName } from './paths.ts';
 import {
   quickstatsResponseSchema, rawDataResponseSchema, referrersResponseSchema, summaryResponseSchema,
   topGeoResponseSchema, toppagesResponseSchema,
@@ -18,26 +19,18 @@ export const LIVE_TTL_MS = 3000;
 export const RAW_DATA_TTL_MS = 60_000;
 
 export const routes = {
-  toppages: { path: '/live/toppages/v3/', params: toppagesParamsSchema, response: toppagesResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  summary: { path: '/live/summary/v3/', params: summaryParamsSchema, response: summaryResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  referrers: { path: '/live/referrers/v3/', params: referrersParamsSchema, response: referrersResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  top_geo: { path: '/live/top_geo/v1/', params: topGeoParamsSchema, response: topGeoResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  quickstats: { path: '/live/quickstats/v4/', params: quickstatsParamsSchema, response: quickstatsResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  raw_data: { path: '/mab/htapi/v1/experiments/raw_data/', params: rawDataParamsSchema, response: rawDataResponseSchema, ttlMs: RAW_DATA_TTL_MS, live: false },
-} as const;
+  toppages: { path: ROUTE_PATHS.toppages, params: toppagesParamsSchema, response: toppagesResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  summary: { path: ROUTE_PATHS.summary, params: summaryParamsSchema, response: summaryResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  referrers: { path: ROUTE_PATHS.referrers, params: referrersParamsSchema, response: referrersResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  top_geo: { path: ROUTE_PATHS.top_geo, params: topGeoParamsSchema, response: topGeoResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  quickstats: { path: ROUTE_PATHS.quickstats, params: quickstatsParamsSchema, response: quickstatsResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
+  raw_data: { path: ROUTE_PATHS.raw_data, params: rawDataParamsSchema, response: rawDataResponseSchema, ttlMs: RAW_DATA_TTL_MS, live: false },
+} as const satisfies Record<RouteName, unknown>;
 
-export type RouteName = keyof typeof routes;
+export { findRoute, ROUTE_NAMES, ROUTE_PATHS, type RouteName } from './paths.ts';
 export type Route<N extends RouteName = RouteName> = (typeof routes)[N];
 export type RouteParams<N extends RouteName> = z.infer<Route<N>['params']>;
 export type RouteResponse<N extends RouteName> = z.infer<Route<N>['response']>;
-
-export const ROUTE_NAMES = Object.keys(routes) as RouteName[];
-
-/** The route whose path matches `pathname`, the trailing slash being optional. */
-export function findRoute(pathname: string): RouteName | undefined {
-  const withSlash = pathname.endsWith('/') ? pathname : `${pathname}/`;
-  return ROUTE_NAMES.find((name) => routes[name].path === withSlash);
-}
 
 /** What a bad query is reported as: the parameter at fault and a sentence about it. */
 export interface ParamProblem {

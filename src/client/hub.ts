@@ -2,7 +2,8 @@
  * The page-wide poll hub: one clock, one request per distinct URL per tick, whatever the number
  * of elements showing that URL.
  */
-import { findRoute, routes, type RouteName } from '../api/index.ts';
+import { checkResponse } from '../api/check-response.ts';
+import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, NETWORK_ERROR, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
@@ -210,9 +211,8 @@ export class PollHub {
       return;
     }
     if (signal.aborted) return;
-    const parsed = routes[resource.route!].response.safeParse(body);
-    if (!parsed.success) return this.#fail(resource, INVALID_BODY, 0);
-    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, parsed.data));
+    if (checkResponse(resource.route!, body) !== undefined) return this.#fail(resource, INVALID_BODY, 0);
+    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
   }
 
   #succeed(resource: Resource, response: Response, data: unknown): void {
