@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { cssProperties } from './css-properties.ts';
 
 /**
  * A horizontal bar filled to `fraction` of its track. Decorative (`aria-hidden`): every bar sits
@@ -7,5 +7,5 @@ import { styleMap } from 'lit/directives/style-map.js';
  */
 export function bar(fraction: number): TemplateResult {
   const fill = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
-  return html`<span part="bar" class="bar" aria-hidden="true"><span part="bar-fill" class="bar-fill" style=${styleMap({ '--pulse-fill': String(fill) })}></span></span>`;
+  return html`<span part="bar" class="bar" aria-hidden="true"><span part="bar-fill" class="bar-fill" ${cssProperties({ '--pulse-fill': String(fill) })}></span></span>`;
 }

@@ -31,6 +31,25 @@ export function text(el: HTMLElement): string {
   return (el.shadowRoot!.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Records every `style` attribute written through the DOM (what CSP's `style-src-attr` blocks),
+ * until `stop()`. Custom properties set through CSSOM (`style.setProperty`) are not writes.
+ */
+export function recordStyleAttributeWrites(): { seen: string[]; stop: () => void } {
+  const seen: string[] = [];
+  const { setAttribute, setAttributeNS } = Element.prototype;
+  Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
+    if (name.toLowerCase() === 'style') seen.push(`<${this.localName} style="${value}">`);
+    return setAttribute.call(this, name, value);
+  };
+  Element.prototype.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string) {
+    if (name.toLowerCase() === 'style') seen.push(`<${this.localName} style="${value}">`);
+    return setAttributeNS.call(this, namespace, name, value);
+  };
+  const stop = () => Object.assign(Element.prototype, { setAttribute, setAttributeNS });
+  return { seen, stop };
+}
+
 export function describeCommonBehaviour(c: CommonCase): void {
   const tag = unsafeStatic(c.tag);
   const mount = async (src = c.src, attributes = '', wait = true) => {
@@ -64,6 +83,20 @@ export function describeCommonBehaviour(c: CommonCase): void {
       expect(el.getAttribute('theme')).to.equal('dark');
       expect(getComputedStyle(el).colorScheme).to.equal('dark');
       await expect(el).to.be.accessible();
+    });
+
+    it('writes no style attribute, which a strict CSP (style-src-attr) would block', async () => {
+      const { clock } = freshHub(() => reply(clock, c.ready));
+      const writes = recordStyleAttributeWrites();
+      try {
+        const el = await mount();
+        expect(states(el)).to.deep.equal(['ready']);
+        await clock.toNextTick();
+        await el.updateComplete;
+      } finally {
+        writes.stop();
+      }
+      expect(writes.seen).to.deep.equal([]);
     });
 
     it('says when there is nothing to show, accessibly', async () => {
