@@ -15,6 +15,8 @@ import { findChromium } from '../scripts/chromium.mjs';
 const API_KEY = 'e2e-demo-key-7c1d94b0a2';
 const ROOT = new URL('..', import.meta.url).pathname;
 const CHROMIUM = findChromium();
+/** In the page: every custom element of the demo's main area (evaluated there, hence a string). */
+const CARDS = "[...document.querySelectorAll('main *')].filter((el) => el.localName.includes('-'))";
 
 describe('demo page through the real CLI in Chromium', { skip: CHROMIUM ? false : 'no Chromium' }, () => {
   let outDir: string;
@@ -73,13 +75,9 @@ describe('demo page through the real CLI in Chromium', { skip: CHROMIUM ? false 
     });
 
     await page.goto(`${baseUrl}/`);
-    const cards = await page.evaluate(() => [...document.querySelectorAll('main *')].filter((el) => el.localName.includes('-')).length);
+    const cards = await page.evaluate<number>(`${CARDS}.length`);
     assert.ok(cards >= 12, `the demo shows at least 12 cards (${cards})`);
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('main *')].filter((el) => el.localName.includes('-')).every((el) => el.matches(':state(ready), :state(empty)')),
-      undefined,
-      { timeout: 15_000 },
-    );
+    await page.waitForFunction(`${CARDS}.every((el) => el.matches(':state(ready), :state(empty)'))`, undefined, { timeout: 15_000 });
 
     // Watch two full 3 s ticks after the first data arrived.
     const watchFrom = Date.now();
