@@ -4,24 +4,29 @@
  * resolve once; the CDN files (scripts/build-cdn.mjs) are the self-contained alternative.
  * Declarations come from `tsc -p tsconfig.lib.json`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 
+/** The element folders: each is one entry that registers that element only. */
+const ELEMENTS = readdirSync(new URL('src/elements/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
 /** Entry name (dist/<name>.js) -> source. Browser entries never reach src/server (a test checks). */
-export const LIB_ENTRIES = {
+export const LIB_ENTRIES: Record<string, string> = {
   index: 'src/index.ts',
-  'live-counter': 'src/elements/live-counter/live-counter.ts',
-  'top-pages': 'src/elements/top-pages/top-pages.ts',
-  'geo-list': 'src/elements/geo-list/geo-list.ts',
-  'referrer-bars': 'src/elements/referrer-bars/referrer-bars.ts',
+  ...Object.fromEntries(ELEMENTS.map((name) => [name, `src/elements/${name}/${name}.ts`])),
   client: 'src/client/index.ts',
   simulator: 'src/simulator/index.ts',
   server: 'src/server/index.ts',
-} as const;
+};
+
+export const ELEMENT_ENTRIES: readonly string[] = ELEMENTS;
 
 /** Entries that only run in Node (the "node" condition in package.json "exports"). */
-export const NODE_ONLY_ENTRIES: readonly (keyof typeof LIB_ENTRIES)[] = ['server'];
+export const NODE_ONLY_ENTRIES: readonly string[] = ['server'];
 
 const dependencies = Object.keys(JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')).dependencies);
 const external = (id: string) =>

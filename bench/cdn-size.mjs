@@ -3,7 +3,7 @@
  * minified file gzipped (level 9) and brotli-compressed (quality 11), as a CDN would serve it.
  * Writes its table into BENCHMARKS.md between `<!-- cdn-sizes -->` and `<!-- /cdn-sizes -->`.
  *
- *   node bench/cdn-size.mjs
+ *   node --import tsx bench/cdn-size.mjs
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildInMemory, cdnEntries } from '../scripts/build-cdn.mjs';
@@ -12,7 +12,7 @@ import { replaceSection } from './report.mjs';
 const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
 
 const rows = [];
-for (const target of await cdnEntries()) {
+for (const target of cdnEntries()) {
   const raw = Buffer.from(await buildInMemory(target, { minify: false }));
   const min = Buffer.from(await buildInMemory(target, { minify: true }));
   const gzip = gzipSync(min, { level: 9 }).length;
@@ -23,7 +23,7 @@ for (const target of await cdnEntries()) {
 const text = [
   '## CDN bundle sizes',
   '',
-  `Measured by \`node bench/cdn-size.mjs\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}). Each file`,
+  `Measured by \`node --import tsx bench/cdn-size.mjs\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}). Each file`,
   'is self-contained: lit, the poll hub and zod/mini are inside. 1 kB = 1000 bytes.',
   '',
   '| CDN file | raw | min | min + gzip | min + brotli |',

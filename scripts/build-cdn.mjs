@@ -6,22 +6,20 @@
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
  *
- *   node scripts/build-cdn.mjs
+ *   node --import tsx scripts/build-cdn.mjs      (npm run build:cdn)
  */
-import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { ELEMENT_ENTRIES, LIB_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CDN_DIR = `${ROOT}dist/cdn`;
 
-/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element. */
-export async function cdnEntries() {
-  const folders = await readdir(`${ROOT}src/elements`, { withFileTypes: true });
-  const elements = folders.filter((folder) => folder.isDirectory()).map((folder) => folder.name).sort();
+/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element (the library's entries). */
+export function cdnEntries() {
   return [
-    { name: 'pulse-widgets', entry: `${ROOT}src/index.ts` },
-    ...elements.map((name) => ({ name, entry: `${ROOT}src/elements/${name}/${name}.ts` })),
+    { name: 'pulse-widgets', entry: `${ROOT}${LIB_ENTRIES.index}` },
+    ...ELEMENT_ENTRIES.map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
   ];
 }
 
@@ -63,6 +61,6 @@ export async function buildInMemory(target, options) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { rm } = await import('node:fs/promises');
   await rm(CDN_DIR, { recursive: true, force: true });
-  for (const target of await cdnEntries()) await build(cdnConfig(target));
+  for (const target of cdnEntries()) await build(cdnConfig(target));
   console.log(`CDN modules written to ${CDN_DIR}`);
 }

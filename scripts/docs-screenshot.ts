@@ -16,7 +16,7 @@ declare const document: { querySelectorAll(selector: string): Iterable<{ matches
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUTPUT = `${ROOT}docs/images/theming.png`;
 
-const built = spawnSync(process.execPath, ['scripts/build-cdn.mjs'], { cwd: ROOT, stdio: 'inherit' });
+const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: ROOT, stdio: 'inherit' });
 if (built.status !== 0) process.exit(1);
 const executablePath = findChromium();
 if (!executablePath) throw new Error('No Chromium found: set CHROME_PATH');

@@ -38,7 +38,7 @@ let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  const built = spawnSync(process.execPath, ['scripts/build-cdn.mjs'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
   assert.equal(built.status, 0, `CDN build failed:\n${built.stderr}`);
   server = await startCmsExample();
   const executablePath = findChromium();

@@ -5,12 +5,12 @@
  * and no package but the three the widgets run on.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
+import { ELEMENT_ENTRIES, LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
@@ -21,8 +21,7 @@ const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
 /** What the widgets may import in a browser: lit, its task helper and zod (zod/mini). */
 const BROWSER_PACKAGES = new Set(['lit', '@lit/task', 'zod']);
 
-type EntryName = keyof typeof LIB_ENTRIES;
-const ENTRY_NAMES = Object.keys(LIB_ENTRIES) as EntryName[];
+const ENTRY_NAMES = Object.keys(LIB_ENTRIES);
 const browserEntries = ENTRY_NAMES.filter((name) => !NODE_ONLY_ENTRIES.includes(name));
 
 /** Specifiers a module really imports at run time (type-only imports and exports vanish). */
@@ -56,8 +55,8 @@ function importGraph(entry: string): { files: string[]; packages: Map<string, st
 }
 
 /** The dist file and declaration file the build makes for an entry. */
-function builtFiles(name: EntryName): { js: string; types: string } {
-  return { js: `./dist/${name}.js`, types: `./dist/types/${LIB_ENTRIES[name].replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}` };
+function builtFiles(name: string): { js: string; types: string } {
+  return { js: `./dist/${name}.js`, types: `./dist/types/${LIB_ENTRIES[name]!.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}` };
 }
 
 test('every library entry has its export, with types, and every export is built', () => {
@@ -78,10 +77,12 @@ test('every library entry has its export, with types, and every export is built'
   assert.equal(pkg.customElements, 'custom-elements.json');
 });
 
-test('each element has its own entry, which registers that element', () => {
-  for (const tag of ['live-counter', 'top-pages', 'geo-list', 'referrer-bars'] as const) {
-    assert.deepEqual(pkg.exports[`./${tag}`], { types: builtFiles(tag).types, default: builtFiles(tag).js });
+test('each element folder has its own export, which registers that element, and a story file', () => {
+  assert.ok(ELEMENT_ENTRIES.length >= 4, `elements found: ${ELEMENT_ENTRIES}`);
+  for (const tag of ELEMENT_ENTRIES) {
+    assert.deepEqual(pkg.exports[`./${tag}`], { types: builtFiles(tag).types, default: builtFiles(tag).js }, `package.json exports ./${tag}`);
     assert.match(readFileSync(`${ROOT}${LIB_ENTRIES[tag]}`, 'utf8'), new RegExp(`\\.define\\('${tag}'\\)`));
+    assert.ok(existsSync(`${ROOT}stories/${tag}.stories.ts`), `stories/${tag}.stories.ts exists`);
   }
 });
 
@@ -94,7 +95,7 @@ test('the server is exported under the "node" condition only', () => {
 
 for (const name of browserEntries) {
   test(`browser entry "${name}" (${LIB_ENTRIES[name]}) never reaches server code`, () => {
-    const { files, packages } = importGraph(LIB_ENTRIES[name]);
+    const { files, packages } = importGraph(LIB_ENTRIES[name]!);
     assert.deepEqual(files.filter((file) => file.startsWith('src/server/')), [], 'no module under src/server');
     for (const [specifier, importer] of packages) {
       assert.ok(!specifier.startsWith('node:') && !builtinModules.includes(specifier), `${importer} imports the Node built-in ${specifier}`);
@@ -104,7 +105,7 @@ for (const name of browserEntries) {
 }
 
 test('the walk sees what it must refuse (so the tests above can fail)', () => {
-  const { files, packages } = importGraph(LIB_ENTRIES.server);
+  const { files, packages } = importGraph(LIB_ENTRIES.server!);
   assert.ok(files.some((file) => file.startsWith('src/server/')));
   assert.ok([...packages.keys()].some((specifier) => specifier.startsWith('node:')));
 });
