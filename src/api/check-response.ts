@@ -5,7 +5,20 @@
  * A test runs both validators over the simulator's output and malformed samples: they must agree.
  */
 import type { RouteName } from './paths.ts';
-import { RESPONSE_SHAPES, type Shape } from './response-shapes.ts';
+import { RESPONSE_SHAPES } from './response-shapes.ts';
+
+/** The subset of JSON Schema that zod's export of our response schemas uses. */
+export interface Shape {
+  type?: string | readonly string[];
+  properties?: Readonly<Record<string, Shape>>;
+  required?: readonly string[];
+  additionalProperties?: Shape | boolean;
+  propertyNames?: Shape;
+  items?: Shape;
+  anyOf?: readonly Shape[];
+  $ref?: string;
+  $defs?: Readonly<Record<string, Shape>>;
+}
 
 type Defs = Readonly<Record<string, Shape>>;
 
