@@ -1,0 +1,15 @@
+import { css } from 'lit';
+import { shareListStyles } from '../../internal/share-list.ts';
+
+export const platformSplitStyles = [
+  shareListStyles,
+  css`
+    :host {
+      --pulse-platform-split-bar-color: var(--_bar);
+    }
+
+    .bar-fill {
+      background: var(--pulse-platform-split-bar-color);
+    }
+  `,
+];
