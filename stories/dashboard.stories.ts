@@ -9,9 +9,9 @@ interface DashboardArgs {
 }
 
 /**
- * Every element on one page, as an editor's dashboard: they share the page's one poll hub, so the
- * eight widgets below make four requests per tick (two per URL would be eight) and all update in
- * the same instant.
+ * Every element on one page, as an editor's dashboard: they share the page's one poll hub, so
+ * widgets on the same address share one request per tick (the five on quickstats make one), and
+ * all of them update in the same instant.
  */
 const meta: Meta<DashboardArgs> = {
   title: 'Dashboard',
@@ -28,6 +28,10 @@ const meta: Meta<DashboardArgs> = {
       <geo-list theme=${theme} src=${storySrc('top_geo')} segment="cities"></geo-list>
       <referrer-bars theme=${theme} src=${storySrc('referrers')}></referrer-bars>
       <referrer-bars theme=${theme} src=${storySrc('referrers')} grouped></referrer-bars>
+      <traffic-sources theme=${theme} src=${storySrc('quickstats')}></traffic-sources>
+      <engagement-histogram theme=${theme} src=${storySrc('quickstats')}></engagement-histogram>
+      <platform-split theme=${theme} src=${storySrc('quickstats')}></platform-split>
+      <summary-stats theme=${theme} src=${storySrc('summary', { keys: 'pagetimer,time_spent,referrer' })}></summary-stats>
     </div>`,
 };
 export default meta;

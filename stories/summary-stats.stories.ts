@@ -1,0 +1,32 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import '../src/elements/summary-stats/summary-stats.ts';
+import { storySrc } from './support/endpoint.ts';
+import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { commonStories } from './support/states.ts';
+
+const TAG = 'summary-stats';
+const KEYS = { keys: 'pagetimer,time_spent,scroll_top,referrer,title' };
+const common = commonStories(TAG, 'summary');
+
+const meta: Meta<Args> = {
+  title: 'Elements/summary-stats',
+  component: TAG,
+  args: { src: storySrc('summary', KEYS) },
+  argTypes: controlsFor(TAG),
+  render: (args) => pulseElement(TAG, args),
+};
+export default meta;
+
+type Story = StoryObj<Args>;
+
+/** Live simulator data: numeric fields as statistics, categorical ones as their top values. */
+export const Live: Story = { tags: ['state:ready'] };
+export const NumbersOnly: Story = { tags: ['state:ready'], args: { src: storySrc('summary', { keys: 'pagetimer,time_spent,window_height,page_height' }) } };
+export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
+export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
+export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
+export const Stale: Story = { ...common.stale, tags: ['state:stale'], args: { src: storySrc('summary', KEYS, 'stale') } };
+export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
+export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
+export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };
+export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
