@@ -1,0 +1,425 @@
+import { initialState, Task, TaskStatus } from '@lit/task';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { RawDataResponse } from '../../api/index.ts';
+import { pageUrl } from '../../api/page-url.ts';
+import { ROUTE_PATHS } from '../../api/paths.ts';
+import { getHub, routeOf, type PollError, type PollSnapshot } from '../../client/index.ts';
+import { Announcer } from '../../internal/announcer.ts';
+import { cssProperties } from '../../internal/css-properties.ts';
+import { PulseDataEvent, PulseErrorEvent } from '../../internal/events.ts';
+import { formatCount, inheritedLang } from '../../internal/format.ts';
+import { PulseElement, STATES, type Theme, type View } from '../../internal/pulse-element.ts';
+import { baseStyles } from '../../internal/styles.ts';
+import { formatUnit } from '../../internal/units.ts';
+import { updatedLine } from '../../internal/updated-line.ts';
+import { experimentsCsv, groupExperiments, interval, type Experiment } from './experiments.ts';
+import { headlineTestsStyles } from './headline-tests.styles.ts';
+import { loadOnce } from './load-once.ts';
+
+/**
+ * The cache keeps raw data 60 s (RAW_DATA_TTL_MS in src/api/routes.ts, which browser code does
+ * not import because it carries zod): an answer older than that was served stale.
+ */
+const FRESH_FOR_MS = 60_000;
+/** The range shown when neither the attributes nor `src` give one: the last 7 days. */
+const DEFAULT_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+type Loaded = PollSnapshot<RawDataResponse>;
+
+/**
+ * @summary Headline tests (experiments) over a date range, each with its variants, status and
+ * winner: click-through rate and engagement means with their intervals drawn as ranges, and each
+ * variant's probability of being best, paged 25 tests at a time, with a CSV download of the
+ * results. Shows headline-testing raw data v1, loaded once per date range (never polled).
+ *
+ * `src` is the cache endpoint's raw data address with `host` (and possibly other parameters);
+ * the `start`, `end`, `tz` and `status` attributes set those parameters on it. Changing any of
+ * them loads again, abandoning the load in progress.
+ *
+ * @csspart base - The card.
+ * @csspart label - The text above the data.
+ * @csspart message - The loading and empty messages.
+ * @csspart error - The error message shown when there is no data.
+ * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
+ * @csspart live - The visually hidden polite live region.
+ * @csspart summary - The number of tests and variants in the range.
+ * @csspart experiments - The ordered list of tests on this page.
+ * @csspart experiment - One test.
+ * @csspart headline - A test's first headline (always text).
+ * @csspart meta - A test's status, type, dates and page.
+ * @csspart link - The link to the tested page (http and https only).
+ * @csspart variants - A test's table of variants.
+ * @csspart winner - The "Winner" mark of the winning variant.
+ * @csspart range - An interval drawn as a range, with a tick at the mean.
+ * @csspart pagination - The page controls.
+ * @csspart page-button - The previous and next page buttons.
+ * @csspart download - The CSV download link.
+ *
+ * @cssproperty --pulse-color-text - Text colour.
+ * @cssproperty --pulse-color-muted - Secondary text colour.
+ * @cssproperty --pulse-color-surface - Card background.
+ * @cssproperty --pulse-color-border - Card border.
+ * @cssproperty --pulse-color-accent - Links, highlights and the winner mark.
+ * @cssproperty --pulse-color-bar - Interval fill.
+ * @cssproperty --pulse-color-track - Range track and rules.
+ * @cssproperty --pulse-color-up - Colour of a rise.
+ * @cssproperty --pulse-color-down - Colour of a fall and of errors.
+ * @cssproperty --pulse-color-warning - Text colour of the out-of-date notice.
+ * @cssproperty --pulse-color-warning-surface - Background of the out-of-date notice.
+ * @cssproperty --pulse-font-family - Font family.
+ * @cssproperty --pulse-font-size - Base font size.
+ * @cssproperty --pulse-radius - Card corner radius.
+ * @cssproperty --pulse-spacing - Card padding and gaps.
+ * @cssproperty --pulse-headline-tests-range-width - Width of the interval ranges.
+ *
+ * @cssstate loading - Loading the range (a new range replaces what was shown).
+ * @cssstate ready - Showing tests.
+ * @cssstate empty - No test in the range.
+ * @cssstate error - The range could not be loaded; the card says why.
+ * @cssstate stale - The cache answered with data older than its 60 s lifetime.
+ * @cssstate paused - Waiting for the page to be visible and online before loading.
+ *
+ * @fires pulse-data - The range was loaded ({@link PulseDataEvent}).
+ * @fires pulse-error - The range could not be loaded or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export class HeadlineTests extends LitElement {
+  static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
+
+  /** Registers the element unless the name is taken (the shared `define()`). */
+  static readonly define = PulseElement.define;
+
+  readonly #internals = this.attachInternals();
+  readonly #announcer = new Announcer(0);
+  #url: string | undefined;
+  #problem: PollError | undefined;
+  #waiting: Loaded | undefined;
+  #loaded: Loaded | undefined;
+  #experiments: { data: RawDataResponse; list: Experiment[] } | undefined;
+  #csv: { data: RawDataResponse; href: string } | undefined;
+
+  readonly #load = new Task(this, {
+    task: ([url]: readonly [string | undefined], { signal }) => {
+      this.#waiting = undefined;
+      return url ? loadOnce<RawDataResponse>(url, signal, (waiting) => this.#wait(waiting)) : initialState;
+    },
+    args: () => [this.#url] as const,
+    onComplete: (loaded) => this.#complete(loaded),
+    onError: (error) => this.dispatchEvent(new PulseErrorEvent(error as PollError, false)),
+  });
+
+  /** Address of the raw data resource on the cache endpoint, with `host` (required). */
+  @property() src = '';
+
+  /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
+  @property({ reflect: true }) theme: Theme = 'auto';
+
+  /** Text above the data; defaults to "Headline tests". */
+  @property() label = '';
+
+  /** First day, YYYY-MM-DD, in `tz` (default: `src`'s, else 6 days before `end`). */
+  @property() start = '';
+
+  /** Last day, YYYY-MM-DD, inclusive (default: `src`'s, else today in `tz`). */
+  @property() end = '';
+
+  /** Olson time zone of the days, such as Europe/Paris (default: `src`'s, else the reader's). */
+  @property() tz = '';
+
+  /** Which tests: `active`, `archived` or `all` (default: `src`'s, else all). */
+  @property() status = '';
+
+  /** Tests listed per page. */
+  @property({ type: Number, attribute: 'page-size' }) pageSize = 25;
+
+  /** The page of tests shown, from 1. */
+  @state() private page = 1;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The CSV link is revoked on disconnect; a reconnected element makes a new one.
+    this.requestUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.#csv) URL.revokeObjectURL(this.#csv.href);
+    this.#csv = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const source = this.#resolveSource();
+    if (source.problem?.message !== this.#problem?.message) {
+      this.#problem = source.problem;
+      if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
+    }
+    if (source.url !== this.#url) {
+      this.#url = source.url;
+      this.#loaded = undefined;
+      this.page = 1;
+    }
+    if (changed.has('pageSize')) this.page = 1;
+    this.#prepareCsv();
+  }
+
+  protected override update(changed: PropertyValues<this>): void {
+    this.#syncStates();
+    super.update(changed);
+  }
+
+  /** `src` with the attributes' parameters, filling in a default range and time zone. */
+  #resolveSource(): { url?: string; problem?: PollError } {
+    const expected = `src must be the address of a ${ROUTE_PATHS.raw_data} resource.`;
+    if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
+    let url: URL;
+    try {
+      url = new URL(this.src, document.baseURI);
+    } catch {
+      return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+    }
+    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== 'raw_data') return { problem: { kind: 'source', message: expected } };
+    const query = url.searchParams;
+    const tz = this.tz || query.get('tz') || Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const end = this.end || query.get('end') || today(tz, getHub().clock.now());
+    const start = this.start || query.get('start') || daysBefore(end, DEFAULT_DAYS - 1);
+    const status = this.status || query.get('status');
+    query.set('start', start);
+    query.set('end', end);
+    query.set('tz', tz);
+    if (status) query.set('status', status);
+    return { url: url.href };
+  }
+
+  #wait(waiting: Loaded): void {
+    this.#waiting = waiting;
+    this.requestUpdate();
+  }
+
+  #complete(loaded: Loaded): void {
+    const age = getHub().clock.now() - (loaded.updatedAt ?? Infinity);
+    this.#loaded = { ...loaded, stale: age > FRESH_FOR_MS, paused: false };
+    const count = this.#experimentsOf(loaded.data!).length;
+    this.#announcer.announce(`${count} headline tests loaded`, getHub().clock.now());
+    this.dispatchEvent(new PulseDataEvent(loaded.data!, loaded.updatedAt));
+  }
+
+  get #view(): View {
+    if (this.#problem) return 'error';
+    switch (this.#load.status) {
+      case TaskStatus.ERROR:
+        return 'error';
+      case TaskStatus.COMPLETE:
+        return this.#loaded?.data?.data.length ? 'ready' : 'empty';
+      default:
+        return 'loading';
+    }
+  }
+
+  /** What the "updated" line and the states read, as the polling elements' snapshot. */
+  get #snapshot(): Loaded {
+    const view = this.#view;
+    if ((view === 'ready' || view === 'empty') && this.#loaded) return this.#loaded;
+    const error = view === 'error' ? (this.#problem ?? (this.#load.error as PollError)) : undefined;
+    return { data: undefined, error, stale: false, paused: view === 'loading' && this.#waiting?.paused === true, updatedAt: undefined };
+  }
+
+  #syncStates(): void {
+    const snapshot = this.#snapshot;
+    const active = new Set<string>([this.#view]);
+    if (snapshot.stale) active.add('stale');
+    if (snapshot.paused) active.add('paused');
+    for (const name of STATES) {
+      if (active.has(name)) this.#internals.states.add(name);
+      else this.#internals.states.delete(name);
+    }
+  }
+
+  #experimentsOf(data: RawDataResponse): Experiment[] {
+    if (this.#experiments?.data !== data) this.#experiments = { data, list: groupExperiments(data.data) };
+    return this.#experiments.list;
+  }
+
+  /** One object URL per loaded answer, for the download link; the previous one is released. */
+  #prepareCsv(): void {
+    const data = this.#view === 'ready' ? this.#loaded?.data : undefined;
+    if (this.#csv?.data === data) return;
+    if (this.#csv) URL.revokeObjectURL(this.#csv.href);
+    this.#csv = data && { data, href: URL.createObjectURL(new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data))], { type: 'text/csv;charset=utf-8' })) };
+  }
+
+  #goTo(page: number, pages: number): void {
+    if (page < 1 || page > pages) return;
+    this.page = page;
+    this.#announcer.announce(`Page ${page} of ${pages}`, getHub().clock.now());
+  }
+
+  #renderRange(value: number, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
+    const [low, high] = scale;
+    const at = (amount: number) => (high > low ? (amount - low) / (high - low) : 0.5).toFixed(4);
+    return html`<span class="mean-value">${format(value)}</span>
+      ${bounds
+        ? html`<span class="bounds">${format(bounds[0])} – ${format(bounds[1])}</span>
+          <span part="range" class="range" aria-hidden="true">
+            <span class="interval" ${cssProperties({ '--pulse-from': at(bounds[0]), '--pulse-to': at(bounds[1]) })}></span>
+            <span class="tick" ${cssProperties({ '--pulse-at': at(value) })}></span>
+          </span>`
+        : nothing}`;
+  }
+
+  #renderExperiment(experiment: Experiment, index: number, locale: string, date: (iso: string | null) => string): TemplateResult {
+    const { record, variants } = experiment;
+    const ctr = scaleOf(variants.map((row) => [row.ctr_mean, interval(row.ctr_intervals)]));
+    const engagement = scaleOf(variants.map((row) => [row.engagement_mean, interval(row.engagement_intervals)]));
+    const percent = (value: number) => formatUnit(locale, value * 100, 'percent');
+    const count = (value: number) => formatCount(locale, value);
+    const link = pageUrl(record.path, record.host);
+    const id = `experiment-${index}`;
+    return html`<li part="experiment" class="experiment">
+      <p part="headline" class="headline" id=${id}>${variants[0]?.content || record.path}</p>
+      <p part="meta" class="meta">
+        <span class="status">${capitalise(record.status)}</span>
+        <span>${record.content_type || record.type}</span>
+        <span>Created ${date(record.created_at)}</span>
+        ${record.completed_at ? html`<span>Completed ${date(record.completed_at)}</span>` : nothing}
+        ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path}</span>`}
+      </p>
+      <div class="scroller">
+        <table part="variants" aria-labelledby=${id}>
+          <thead>
+            <tr>
+              <th scope="col">Variant</th>
+              <th scope="col">Click-through rate</th>
+              <th scope="col">Engagement</th>
+              <th scope="col" class="number">Probability best</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${variants.map((row) => html`<tr>
+              <th scope="row" class="variant">
+                <span class="content">${row.content}</span>
+                <span class="variant-id">${row.variant_id}</span>
+                ${record.winning_variant !== null && row.variant_id === record.winning_variant ? html`<span part="winner" class="winner">Winner</span>` : nothing}
+              </th>
+              <td>${this.#renderRange(row.ctr_mean, interval(row.ctr_intervals), ctr, percent)}</td>
+              <td>${this.#renderRange(row.engagement_mean, interval(row.engagement_intervals), engagement, count)}</td>
+              <td class="number">${percent(row.probability)}</td>
+            </tr>`)}
+          </tbody>
+        </table>
+      </div>
+    </li>`;
+  }
+
+  #renderPagination(page: number, pages: number): TemplateResult | typeof nothing {
+    if (pages <= 1) return nothing;
+    // aria-disabled rather than disabled: the button keeps focus when it reaches the last page.
+    return html`<nav part="pagination" class="pagination" aria-label="Pages of headline tests">
+      <button part="page-button" type="button" aria-disabled=${String(page <= 1)} @click=${() => this.#goTo(page - 1, pages)}>Previous</button>
+      <span class="page-status">Page ${page} of ${pages}</span>
+      <button part="page-button" type="button" aria-disabled=${String(page >= pages)} @click=${() => this.#goTo(page + 1, pages)}>Next</button>
+    </nav>`;
+  }
+
+  #renderData(data: RawDataResponse, locale: string): TemplateResult {
+    const experiments = this.#experimentsOf(data);
+    const size = Math.max(1, Math.floor(this.pageSize) || 25);
+    const pages = Math.ceil(experiments.length / size);
+    const page = Math.min(Math.max(1, this.page), pages);
+    const first = (page - 1) * size;
+    const url = new URL(this.#url!);
+    const date = dateFormatter(locale, url.searchParams.get('tz')!);
+    return html`<p part="summary" class="summary">
+        ${formatCount(locale, experiments.length)} tests, ${formatCount(locale, data.data.length)} variants,
+        ${url.searchParams.get('start')} to ${url.searchParams.get('end')} (${url.searchParams.get('tz')})
+      </p>
+      <ol part="experiments" class="experiments" start=${first + 1} aria-labelledby="label">
+        ${experiments.slice(first, first + size).map((experiment, index) => this.#renderExperiment(experiment, first + index, locale, date))}
+      </ol>
+      ${this.#renderPagination(page, pages)}
+      ${this.#csv
+        ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>Download CSV (${formatCount(locale, data.data.length)} variants)</a>`
+        : nothing}`;
+  }
+
+  #renderBody(view: View, locale: string): TemplateResult {
+    switch (view) {
+      case 'loading':
+        return html`<p part="message" class="message loading">Loading…</p>`;
+      case 'error':
+        return html`<p part="error" class="message error">${this.#snapshot.error?.message}</p>`;
+      case 'empty':
+        return html`<p part="message" class="message">No headline tests in this range.</p>`;
+      case 'ready':
+        return this.#renderData(this.#loaded!.data!, locale);
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const locale = inheritedLang(this);
+    return html`<div part="base" class="card">
+      <p part="label" class="label" id="label">${this.label || 'Headline tests'}</p>
+      ${this.#renderBody(this.#view, locale)}
+      <p part="updated" class="updated">${updatedLine({ snapshot: this.#snapshot }, locale)}</p>
+      <div part="live" class="visually-hidden" role="status">${this.#announcer.text}</div>
+    </div>`;
+  }
+}
+
+/** The span every variant's range is drawn on: all means and intervals, a little padded. */
+function scaleOf(points: readonly (readonly [number, (readonly [number, number]) | undefined])[]): readonly [number, number] {
+  const values = points.flatMap(([mean, bounds]) => (bounds ? [mean, ...bounds] : [mean])).filter(Number.isFinite);
+  if (values.length === 0) return [0, 1];
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const pad = (high - low) * 0.05;
+  return [low - pad, high + pad];
+}
+
+/** Today's date, YYYY-MM-DD, in `tz` (UTC when the runtime does not know `tz`; the cache then says why). */
+function today(tz: string, now: number): string {
+  let timeZone = tz;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    timeZone = 'UTC';
+  }
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** `date` minus `days`, YYYY-MM-DD; `date` itself when it is not a date (the cache says why). */
+function daysBefore(date: string, days: number): string {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(time) ? new Date(time - days * DAY_MS).toISOString().slice(0, 10) : date;
+}
+
+function dateFormatter(locale: string, timeZone: string): (iso: string | null) => string {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone });
+  } catch {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  }
+  return (iso) => {
+    const time = iso ? Date.parse(iso) : NaN;
+    return Number.isFinite(time) ? format.format(time) : '–';
+  };
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `headline-tests-example.com-2025-06-01-2025-06-07.csv`, only safe characters. */
+function csvName(url: URL): string {
+  const parts = ['headline-tests', url.searchParams.get('host'), url.searchParams.get('start'), url.searchParams.get('end')];
+  return `${parts.filter(Boolean).join('-').replace(/[^\w.@-]/g, '_')}.csv`;
+}
+
+HeadlineTests.define('headline-tests');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'headline-tests': HeadlineTests;
+  }
+}
