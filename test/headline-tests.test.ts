@@ -165,4 +165,124 @@ describe('<headline-tests>', () => {
       expect(writes.seen).to.deep.equal([]);
     });
   });
+
+  it('groups variants under their test, with status, winner, CTR and engagement with intervals, and probability', async () => {
+    const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(2)));
+    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, 2025-06-01 to 2025-06-07 (Europe/Paris)']);
+    expect(all('[part=headline]')).to.deep.equal(['Headline e1 v0', 'Headline e2 v0']);
+    expect(all('[part=meta]')[0]).to.equal('Completed headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1');
+    expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=link]')!.href).to.equal('https://example.com/news/e1');
+    const table = el.shadowRoot!.querySelector('[part=variants]')!;
+    expect(table.getAttribute('aria-labelledby')).to.equal('experiment-0');
+    const rows = [...table.querySelectorAll('tbody tr')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim());
+    expect(rows).to.deep.equal([
+      'Headline e1 v0 v0 4% 3.5% – 4.5% 40 38 – 42 10%',
+      'Headline e1 v1 v1 Winner 6% 5.5% – 6.5% 40 38 – 42 90%',
+    ]);
+    const interval = table.querySelector<HTMLElement>('tbody tr:last-child .interval')!;
+    expect(Number(interval.style.getPropertyValue('--pulse-from'))).to.be.within(0.6, 0.7);
+    expect(Number(interval.style.getPropertyValue('--pulse-to'))).to.be.within(0.9, 1);
+  });
+
+  it('aborts the load in progress when an attribute changes, and shows only the newest range', async () => {
+    // Like a real fetch, the held request ends only when it is aborted.
+    const held = (request: Request) => new Promise<Response>((_resolve, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+    const { el, server, settled } = await headlineTests((request, clock) => (request.url.includes('start=2025-06-01') ? held(request) : reply(clock, rawData(3))), { wait: false });
+    await el.updateComplete;
+    expect(server.count()).to.equal(1);
+    el.start = '2025-06-05';
+    await settled();
+    expect(server.count()).to.equal(2);
+    expect(server.requests[0]!.signal.aborted).to.equal(true);
+    expect(states(el)).to.deep.equal(['ready']);
+    expect(text(el)).to.contain('3 tests');
+    el.status = 'active';
+    await settled();
+    expect(new URL(server.requests[2]!.url).searchParams.get('status')).to.equal('active');
+  });
+
+  it('defaults to the last 7 days in the time zone when neither attributes nor src give a range', async () => {
+    const { server } = await headlineTests((_request, clock) => reply(clock, rawData()), { attributes: 'tz="UTC"' });
+    const query = new URL(server.requests[0]!.url).searchParams;
+    expect([query.get('start'), query.get('end'), query.get('tz')]).to.deep.equal(['2024-12-26', '2025-01-01', 'UTC']);
+    const fromSrc = await headlineTests((_request, clock) => reply(clock, rawData()), { attributes: '', src: `${SRC}&start=2025-02-01&end=2025-02-02&tz=Asia/Tokyo` });
+    expect(Object.fromEntries(new URL(fromSrc.server.requests[0]!.url).searchParams)).to.include({ start: '2025-02-01', end: '2025-02-02', tz: 'Asia/Tokyo' });
+  });
+
+  it('shows 25 tests a page, with pagination controls that keep focus and announce the page', async () => {
+    const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(60)));
+    expect(el.shadowRoot!.querySelectorAll('[part=experiment]')).to.have.length(25);
+    expect(all('.page-status')).to.deep.equal(['Page 1 of 3']);
+    const [previous, next] = el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=page-button]');
+    expect(previous!.getAttribute('aria-disabled')).to.equal('true');
+    next!.focus();
+    next!.click();
+    await el.updateComplete;
+    next!.click();
+    await el.updateComplete;
+    expect(all('.page-status')).to.deep.equal(['Page 3 of 3']);
+    expect(all('[part=headline]')[0]).to.equal('Headline e51 v0');
+    expect(el.shadowRoot!.querySelector('ol')!.getAttribute('start')).to.equal('51');
+    expect(next!.getAttribute('aria-disabled')).to.equal('true');
+    expect(el.shadowRoot!.activeElement).to.equal(next);
+    next!.click();
+    await el.updateComplete;
+    expect(all('.page-status')).to.deep.equal(['Page 3 of 3']);
+    expect(all('[part=live]')).to.deep.equal(['Page 3 of 3']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('renders hundreds of variants by rendering one page of them', async () => {
+    const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(300)));
+    expect(all('[part=summary]')[0]).to.contain('300 tests, 600 variants');
+    expect(el.shadowRoot!.querySelectorAll('tbody tr')).to.have.length(50);
+  });
+
+  it('renders hostile headlines, paths and ids as text, and links only http(s) pages', async () => {
+    const hostile = rawData(1);
+    hostile.data[0] = { ...hostile.data[0]!, content: '<img src=x onerror=alert(1)>', variant_id: '"><script>alert(1)</script>', path: 'javascript:alert(1)' };
+    const { el, all } = await headlineTests((_request, clock) => reply(clock, hostile));
+    expect(all('[part=headline]')).to.deep.equal(['<img src=x onerror=alert(1)>']);
+    expect(el.shadowRoot!.querySelectorAll('img, script')).to.have.length(0);
+    expect(el.shadowRoot!.querySelector('[part=link]')).to.equal(null);
+    expect(all('[part=meta]')[0]).to.contain('javascript:alert(1)');
+  });
+
+  it('offers what it shows as a CSV download, safe from formula injection', async () => {
+    const body = rawData(1);
+    body.data[0] = { ...body.data[0]!, content: '=HYPERLINK("http://evil.example","click")' };
+    const { el } = await headlineTests((_request, clock) => reply(clock, body));
+    const link = el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=download]')!;
+    expect(link.download).to.equal('headline-tests-example.com-2025-06-01-2025-06-07.csv');
+    expect(link.href).to.match(/^blob:/);
+    const csv = await (await fetch(link.href)).text();
+    const lines = csv.replace(/^\ufeff/, '').split('\r\n');
+    expect(lines[0]).to.equal('experiment_id,status,type,path,created_at,completed_at,winning_variant,variant_id,content,ctr_mean,ctr_low,ctr_high,engagement_mean,engagement_low,engagement_high,probability');
+    expect(lines[1]).to.contain(`"v0","'=HYPERLINK(""http://evil.example"",""click"")",0.04,0.035,0.045,40,38,42,0.1`);
+    expect(lines).to.have.length(4);
+    el.remove();
+    await fetch(link.href).then(() => expect.fail('the object URL is released on disconnect'), () => undefined);
+  });
+
+  it('works on a video@ host like any other', async () => {
+    const { el, server } = await headlineTests((_request, clock) => reply(clock, rawData(1)), { src: '/mab/htapi/v1/experiments/raw_data/?host=video@example.com' });
+    expect(states(el)).to.deep.equal(['ready']);
+    expect(new URL(server.requests[0]!.url).searchParams.get('host')).to.equal('video@example.com');
+  });
+});
+
+describe('headline-tests CSV and grouping', () => {
+  it('quotes text, doubles quotes and neutralises formula starts', () => {
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'plain', 'a "b"'].map((cell) => csvCell(cell))).to.deep.equal([
+      `"'=1+1"`, `"'+1"`, `"'-1"`, `"'@SUM(A1)"`, `"'\tx"`, '"plain"', '"a ""b"""',
+    ]);
+    expect([0.5, -2, null, undefined, Number.NaN].map((cell) => csvCell(cell))).to.deep.equal(['0.5', '-2', '', '', '']);
+  });
+
+  it('groups rows by experiment in the order sent, and writes one CSV row per variant', () => {
+    const rows = [variant('b', 'v0'), variant('a', 'v0'), variant('b', 'v1')];
+    const experiments = groupExperiments(rows);
+    expect(experiments.map((experiment) => [experiment.id, experiment.variants.length])).to.deep.equal([['b', 2], ['a', 1]]);
+    expect(experimentsCsv(experiments).split('\r\n')).to.have.length(5);
+  });
 });
