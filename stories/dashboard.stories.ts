@@ -32,6 +32,7 @@ const meta: Meta<DashboardArgs> = {
       <engagement-histogram theme=${theme} src=${storySrc('quickstats')}></engagement-histogram>
       <platform-split theme=${theme} src=${storySrc('quickstats')}></platform-split>
       <summary-stats theme=${theme} src=${storySrc('summary', { keys: 'pagetimer,time_spent,referrer' })}></summary-stats>
+      <headline-tests theme=${theme} src=${storySrc('raw_data')} page-size="3" style="grid-column: 1 / -1"></headline-tests>
     </div>`,
 };
 export default meta;

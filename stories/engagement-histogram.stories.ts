@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import '../src/elements/engagement-histogram/engagement-histogram.ts';
 import { HISTOGRAMS } from '../src/elements/engagement-histogram/histogram-scale.ts';
+import '../src/elements/engagement-histogram/engagement-histogram.ts';
 import { storySrc } from './support/endpoint.ts';
 import { controlsFor, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
@@ -11,7 +11,7 @@ const common = commonStories(TAG, 'quickstats');
 const meta: Meta<Args> = {
   title: 'Elements/engagement-histogram',
   component: TAG,
-  args: { src: storySrc('quickstats') },
+  args: { src: storySrc('quickstats'), histogram: 'engaged_time' },
   argTypes: controlsFor(TAG, { histogram: Object.keys(HISTOGRAMS) }),
   render: (args) => pulseElement(TAG, args),
 };
@@ -19,12 +19,14 @@ export default meta;
 
 type Story = StoryObj<Args>;
 
-/** Live simulator data: engaged time of the people on the site now. */
+/** Live engaged time: seconds, then minutes; the solid line is the median, the dashed one the average. */
 export const EngagedTime: Story = { tags: ['state:ready'] };
-export const ScrollDepth: Story = { tags: ['state:ready'], args: { histogram: 'scroll' } };
-export const PageLoadTime: Story = { tags: ['state:ready'], args: { histogram: 'domload' } };
-/** The numbers behind the columns, as a table. */
-export const WithTable: Story = { tags: ['state:ready'], args: { 'show-table': true } };
+/** Scroll depth in 10 % steps, with the table shown. */
+export const ScrollWithTable: Story = { tags: ['state:ready'], args: { histogram: 'scroll', 'show-table': true } };
+/** Quickstats DOM load time: milliseconds from the service, shown in seconds. */
+export const DomLoad: Story = { tags: ['state:ready'], args: { histogram: 'domload' } };
+/** Minutes per visit on one page (`path=` on quickstats). */
+export const VisitsOnOnePage: Story = { tags: ['state:ready'], args: { histogram: 'visit', src: storySrc('quickstats', { path: '/news/' }) } };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };

@@ -10,7 +10,7 @@ const common = commonStories(TAG, 'quickstats');
 const meta: Meta<Args> = {
   title: 'Elements/platform-split',
   component: TAG,
-  args: { src: storySrc('quickstats') },
+  args: { src: storySrc('quickstats'), breakdown: 'platform' },
   argTypes: controlsFor(TAG, { breakdown: Object.keys(BREAKDOWNS) }),
   render: (args) => pulseElement(TAG, args),
 };
@@ -18,9 +18,11 @@ export default meta;
 
 type Story = StoryObj<Args>;
 
-/** Live simulator data: desktop, mobile, tablet and app. */
+/** Live simulator data by platform: the element adds `all_platforms=1` itself; unnamed letters show as themselves. */
 export const Platforms: Story = { tags: ['state:ready'] };
-export const EngagedByPlatform: Story = { tags: ['state:ready'], args: { breakdown: 'platform_engaged' } };
+/** Only those engaging now (`platform_engaged`). */
+export const EngagedPlatforms: Story = { tags: ['state:ready'], args: { breakdown: 'platform_engaged', max: 4 } };
+/** New, returning and loyal visitors (the element adds `loyalty=1`). */
 export const Loyalty: Story = { tags: ['state:ready'], args: { breakdown: 'loyalty' } };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
@@ -29,4 +31,4 @@ export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
 export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
 export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
 export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };
-export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
+export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'], args: { breakdown: 'loyalty' } };

@@ -5,7 +5,7 @@ import { controlsFor, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'summary-stats';
-const KEYS = { keys: 'pagetimer,time_spent,scroll_top,referrer,title' };
+const KEYS = { keys: 'time_spent,pagetimer,page_height,read,referrer,new' };
 const common = commonStories(TAG, 'summary');
 
 const meta: Meta<Args> = {
@@ -19,9 +19,10 @@ export default meta;
 
 type Story = StoryObj<Args>;
 
-/** Live simulator data: numeric fields as statistics, categorical ones as their top values. */
+/** Live numeric and categorical summaries of the keys named in `src`. */
 export const Live: Story = { tags: ['state:ready'] };
-export const NumbersOnly: Story = { tags: ['state:ready'], args: { src: storySrc('summary', { keys: 'pagetimer,time_spent,window_height,page_height' }) } };
+/** Categorical keys only, ten values each. */
+export const TopValues: Story = { tags: ['state:ready'], args: { src: storySrc('summary', { keys: 'title,referrer' }), max: 10 } };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };

@@ -18,10 +18,12 @@ export default meta;
 
 type Story = StoryObj<Args>;
 
-/** Live simulator data: direct, search, social, links, internal and subscriptions. */
+/** Live simulator data: the six sources of everyone on the site, largest first. */
 export const Live: Story = { tags: ['state:ready'] };
-/** Only the sources named in `sources`. */
-export const SearchAndSocial: Story = { tags: ['state:ready'], args: { sources: 'search social' } };
+/** Only the sources an editor watches. */
+export const ChosenSources: Story = { tags: ['state:ready'], args: { sources: 'search social links' } };
+/** One page's visitors (`path=` on quickstats). */
+export const OnePage: Story = { tags: ['state:ready'], args: { src: storySrc('quickstats', { path: '/news/' }) } };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };

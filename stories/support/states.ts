@@ -56,7 +56,7 @@ export function commonStories(tag: string, route: RouteName) {
 }
 
 /** Makes the page look offline to the poll hub; the returned function brings it back. */
-function goOffline(): () => void {
+export function goOffline(): () => void {
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
   dispatchEvent(new Event('offline'));
   return () => {

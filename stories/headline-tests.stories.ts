@@ -1,0 +1,37 @@
+import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import '../src/elements/headline-tests/headline-tests.ts';
+import { storySrc } from './support/endpoint.ts';
+import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { commonStories, goOffline } from './support/states.ts';
+
+const TAG = 'headline-tests';
+const common = commonStories(TAG, 'raw_data');
+
+const meta: Meta<Args> = {
+  title: 'Elements/headline-tests',
+  component: TAG,
+  args: { src: storySrc('raw_data'), tz: 'Europe/Paris' },
+  argTypes: controlsFor(TAG, { status: ['', 'active', 'archived', 'all'] }),
+  render: (args) => pulseElement(TAG, args),
+};
+export default meta;
+
+type Story = StoryObj<Args>;
+
+/** The simulator's tests of the last seven days, loaded once (raw data is never polled). */
+export const LastSevenDays: Story = { tags: ['state:ready'] };
+export const ActiveOnly: Story = { tags: ['state:ready'], args: { status: 'active' } };
+/** Five tests per page, to see the page controls. */
+export const Paged: Story = { tags: ['state:ready'], args: { 'page-size': 5 } };
+export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
+export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
+export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
+export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
+/** Offline before the first load: the element waits for the page to be back online. */
+export const Paused: Story = {
+  tags: ['state:paused'],
+  beforeEach: () => goOffline(),
+};
+export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
+export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };
+export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
