@@ -115,13 +115,16 @@ export abstract class PulseElement<Data> extends LitElement {
     return this.poll.snapshot;
   }
 
-  protected override willUpdate(_changed: PropertyValues): void {
-    const source = this.#resolveSource();
-    if (source.problem?.message !== this.#sourceProblem?.message) {
-      this.#sourceProblem = source.problem;
-      if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
+  protected override willUpdate(changed: PropertyValues): void {
+    // New data alone changes no property, and so not the address: no URL parsing on every tick.
+    if (changed.size > 0) {
+      const source = this.#resolveSource();
+      if (source.problem?.message !== this.#sourceProblem?.message) {
+        this.#sourceProblem = source.problem;
+        if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
+      }
+      this.poll.url = source.url;
     }
-    this.poll.url = source.url;
     this.#syncStates();
   }
 

@@ -1,0 +1,17 @@
+/**
+ * Memoises a pure function of one key. Forgets everything once it holds `limit` results, so
+ * memory stays bounded while the values that repeat from one tick to the next (the same titles,
+ * paths, counts and percentages) cost a lookup instead of an `Intl` call or a URL parse.
+ */
+export function memoize<K, V>(compute: (key: K) => V, limit = 2000): (key: K) => V {
+  const results = new Map<K, V>();
+  return (key) => {
+    let result = results.get(key);
+    if (result === undefined && !results.has(key)) {
+      if (results.size >= limit) results.clear();
+      result = compute(key);
+      results.set(key, result);
+    }
+    return result as V;
+  };
+}
