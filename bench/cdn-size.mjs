@@ -24,7 +24,7 @@ const text = [
   '## CDN bundle sizes',
   '',
   `Measured by \`node --import tsx bench/cdn-size.mjs\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}). Each file`,
-  'is self-contained: lit, the poll hub and zod/mini are inside. 1 kB = 1000 bytes.',
+  'is self-contained: lit and the poll hub are inside. 1 kB = 1000 bytes.',
   '',
   '| CDN file | raw | min | min + gzip | min + brotli |',
   '| --- | --- | --- | --- | --- |',

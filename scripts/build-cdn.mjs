@@ -2,7 +2,7 @@
  * The CDN modules, for pages with no build step (CMS templates, intranet pages):
  *   dist/cdn/pulse-widgets.js    registers every element
  *   dist/cdn/<element>.js        registers that element only
- * Each file is one self-contained, minified ES module: lit, the poll hub and zod/mini are inside,
+ * Each file is one self-contained, minified ES module: lit and the poll hub are inside,
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
  *
