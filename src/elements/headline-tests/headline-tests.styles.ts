@@ -47,6 +47,12 @@ export const headlineTestsStyles = css`
     overflow-x: auto;
   }
 
+  /* Focusable so a keyboard can scroll a table wider than a narrow card. */
+  .scroller:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+  }
+
   table {
     inline-size: 100%;
     border-collapse: collapse;

@@ -284,7 +284,7 @@ export class HeadlineTests extends LitElement {
         ${record.completed_at ? html`<span>Completed ${date(record.completed_at)}</span>` : nothing}
         ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path}</span>`}
       </p>
-      <div class="scroller">
+      <div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
         <table part="variants" aria-labelledby=${id}>
           <thead>
             <tr>

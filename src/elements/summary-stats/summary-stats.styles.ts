@@ -9,6 +9,12 @@ export const summaryStatsStyles = css`
     overflow-x: auto;
   }
 
+  /* Focusable so a keyboard can scroll a table wider than a narrow card. */
+  .scroller:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+  }
+
   .scroller + .scroller {
     margin-block-start: var(--_space);
   }

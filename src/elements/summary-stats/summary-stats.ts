@@ -125,9 +125,9 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
 
   #renderNumbers(members: [string, SummaryMember][], locale: string): TemplateResult | typeof nothing {
     if (members.length === 0) return nothing;
-    return html`<div class="scroller">
+    return html`<div class="scroller" tabindex="0" role="region" aria-labelledby="numbers">
       <table part="numbers">
-        <caption>Measurements</caption>
+        <caption id="numbers">Measurements</caption>
         <thead>
           <tr>
             <th scope="col">Field</th>
@@ -162,13 +162,15 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
     return value === '' ? '(none)' : value;
   }
 
-  #renderValues(key: string, member: SummaryMember, locale: string): TemplateResult {
+  #renderValues(key: string, member: SummaryMember, index: number, locale: string): TemplateResult {
     const values = Object.entries(member.data).sort((a, b) => b[1] - a[1]);
     const shown = this.max > 0 ? values.slice(0, this.max) : values;
     const others = values.slice(shown.length).reduce((sum, [, count]) => sum + count, 0);
-    return html`<div class="scroller">
+    // Ids from the position, never from keys the answer chose.
+    const id = `values-${index}`;
+    return html`<div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
       <table part="values">
-        <caption>${KEYS[key]?.name ?? key}</caption>
+        <caption id=${id}>${KEYS[key]?.name ?? key}</caption>
         <thead>
           <tr><th scope="col">Value</th><th scope="col" class="number">Visitors</th></tr>
         </thead>
@@ -192,7 +194,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
     const members = this.#members(data);
     const numeric = members.filter(([, member]) => isNumeric(member));
     const categorical = members.filter(([, member]) => !isNumeric(member) && Object.keys(member.data).length > 0);
-    return html`${this.#renderNumbers(numeric, locale)}${categorical.map(([key, member]) => this.#renderValues(key, member, locale))}`;
+    return html`${this.#renderNumbers(numeric, locale)}${categorical.map(([key, member], index) => this.#renderValues(key, member, index, locale))}`;
   }
 }
 
