@@ -8,24 +8,12 @@ import { ClientLimit } from '../src/server/client-limit.ts';
 import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { CLIENT_IP_HEADER } from '../src/server/node-http.ts';
 import { DEFAULTS } from '../src/server/options.ts';
-import { API_KEY, HOSTS, startHarness } from './helpers/cache-harness.node.ts';
+import { API_KEY, HOSTS, maxInSlidingWindow, startHarness } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
 
 const SCALE = 20;
 const WINDOW_MS = 1000 / SCALE;
 const MINUTE_MS = 60_000 / SCALE;
-
-/** The most calls in any interval [t, t + span] that starts at a call. */
-function maxInSlidingWindow(times: readonly number[], span: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  let end = 0;
-  for (let start = 0; start < sorted.length; start += 1) {
-    while (end < sorted.length && sorted[end]! <= sorted[start]! + span) end += 1;
-    most = Math.max(most, end - start);
-  }
-  return most;
-}
 
 test('15 keys of one host competing: at most 183 calls in any sliding minute, shared fairly', async () => {
   const h = await startHarness({

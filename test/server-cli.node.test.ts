@@ -75,7 +75,9 @@ describe('settings', () => {
     ['no command', [], {}, /expected the command "serve"/],
     ['a key with a line break', ['serve'], { PULSE_API_KEY: 'abc\r\nX-Evil: 1' }, /^PULSE_API_KEY: the API key must be printable/],
     ['a missing key file', ['serve', '--api-key-file', '/nonexistent/key'], {}, /^PULSE_API_KEY_FILE \(--api-key-file\): ENOENT/],
-    ['the Redis tier', ['serve'], { PULSE_REDIS_URL: 'redis://127.0.0.1:6379' }, /^PULSE_REDIS_URL/],
+    ['a Redis URL that is not redis://', ['serve'], { PULSE_REDIS_URL: 'http://127.0.0.1:6379' }, /^PULSE_REDIS_URL \(--redis-url\): the Redis URL must start with redis:\/\//],
+    ['a Redis password in a flag', ['serve', '--redis-url', 'redis://:hunter2@127.0.0.1:6379'], {}, /^--redis-url must not carry a password/],
+    ['a bad instance count', ['serve'], { PULSE_INSTANCES: 'three' }, /^PULSE_INSTANCES \(--instances\): must be a whole number/],
   ];
   for (const [name, argv, env, message] of problems) {
     test(`one clear line for ${name}`, () => {

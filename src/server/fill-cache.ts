@@ -12,13 +12,22 @@
  * since their last fill are refilled at that moment (refresh-ahead), so a widget polling at the
  * tick finds data fetched a few hundred milliseconds earlier instead of one tick old. Keys nobody
  * polls are never refreshed.
+ *
+ * With a shared tier (Redis), this process's entries are a local copy of the shared ones: a key
+ * that is not fresh here is first read from Redis, and a fill starts only for the instance that
+ * takes the key's lease; the others wait for the entry it publishes (never calling the upstream
+ * themselves) and answer 503 if it does not come within `maxWaitMs`. Refresh-ahead runs the same
+ * way on every instance that was polled, so exactly one refreshes and the others pick its entry
+ * up before the tick. When Redis is unreachable, each instance fills alone within its budget share.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { routes, type RawDataResponse, type RouteName } from '../api/index.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
+import type { SharedTier } from './shared-tier.ts';
 import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from './stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
 
@@ -38,12 +47,14 @@ interface KeyState {
   /** No fill for this key before then (per-key backoff after failures). */
   retryAt: number;
   waitingForBudget: boolean;
+  /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
+  filling: boolean;
   refresh?: ReturnType<typeof setTimeout>;
 }
 
 class FillError extends Error {
   override name = 'FillError';
-  constructor(readonly reason: FailureReason | 'unwanted') {
+  constructor(readonly reason: FailureReason | 'unwanted' | 'lease_lost' | 'shared_backoff' | 'shared_wait') {
     super(`fill failed: ${reason}`);
   }
 }
@@ -59,6 +70,8 @@ export interface FillCacheParts {
   budget: HostBudget;
   metrics: CacheMetrics;
   logger: Logger;
+  /** Entries, leases and the budget shared with other instances; without it this process fills alone. */
+  shared?: SharedTier;
 }
 
 export class FillCache {
@@ -67,11 +80,16 @@ export class FillCache {
   readonly #budget: HostBudget;
   readonly #metrics: CacheMetrics;
   readonly #logger: Logger;
+  readonly #shared?: SharedTier;
   readonly #now: () => number;
   readonly #entries: LRUCache<string, StoredResponse, FillContext>;
   readonly #keys: LRUCache<string, KeyState>;
   /** Per host, a moving average of upstream latency: how early a refresh-ahead must start. */
   readonly #latency = new Map<string, number>();
+  /** Shared-tier reads in flight, one per key however many requests wait on it. */
+  readonly #reads = new Map<string, Promise<StoredResponse | undefined>>();
+  /** How often a waiter looks for the entry another instance is filling. */
+  readonly #pollMs: number;
   #closed = false;
 
   constructor(parts: FillCacheParts) {
@@ -80,14 +98,16 @@ export class FillCache {
     this.#budget = parts.budget;
     this.#metrics = parts.metrics;
     this.#logger = parts.logger;
+    this.#shared = parts.shared;
     this.#now = parts.options.now;
+    this.#pollMs = Math.min(50, Math.max(5, this.#options.liveTtlMs / 60));
     this.#entries = new LRUCache<string, StoredResponse, FillContext>({
       max: this.#options.cacheMaxEntries,
       maxSize: this.#options.cacheMaxBytes,
       sizeCalculation: (stored) => stored.size,
       allowStale: true,
       noDeleteOnFetchRejection: true,
-      fetchMethod: (key, _stale, { signal, context }) => this.#fill(key, context, signal),
+      fetchMethod: (key, stale, { signal, context }) => this.#fill(key, context, signal, stale),
       dispose: (_stored, key, reason) => {
         if (reason === 'evict' || reason === 'delete') this.#stopRefresh(key);
       },
@@ -107,10 +127,11 @@ export class FillCache {
   }
 
   async lookup(key: string, context: FillContext): Promise<Lookup> {
-    const now = this.#now();
     const state = this.#state(key);
-    state.lastRequestedAt = now;
-    const current = this.#entries.get(key);
+    state.lastRequestedAt = this.#now();
+    let current = this.#entries.get(key);
+    if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
+    const now = this.#now();
     if (current && now < current.freshUntil) {
       this.#planRefresh(key, context, state, current);
       return { kind: 'stored', stored: current, status: { kind: 'hit' } };
@@ -135,6 +156,7 @@ export class FillCache {
     this.#closed = true;
     for (const state of this.#keys.values()) clearTimeout(state.refresh);
     this.#budget.close();
+    this.#shared?.close();
     this.#entries.clear();
     await this.#upstream.close();
   }
@@ -142,7 +164,7 @@ export class FillCache {
   #state(key: string): KeyState {
     let state = this.#keys.get(key);
     if (!state) {
-      state = { lastRequestedAt: 0, failures: 0, retryAt: 0, waitingForBudget: false };
+      state = { lastRequestedAt: 0, failures: 0, retryAt: 0, waitingForBudget: false, filling: false };
       this.#keys.set(key, state);
     }
     return state;
@@ -177,12 +199,67 @@ export class FillCache {
 
   /** Someone asked within the last interval: a queued fill for a key nobody wants is dropped. */
   #wanted(route: RouteName, state: KeyState): boolean {
-    const window = Math.max(routes[route].live ? this.#options.liveTtlMs : this.#options.rawDataTtlMs, this.#options.maxWaitMs);
+    const window = Math.max(this.#ttlMs(route), this.#options.maxWaitMs);
     return this.#now() - state.lastRequestedAt <= window;
   }
 
-  async #fill(key: string, context: FillContext, signal: AbortSignal): Promise<StoredResponse> {
+  async #fill(key: string, context: FillContext, signal: AbortSignal, stale: StoredResponse | undefined): Promise<StoredResponse> {
     const state = this.#state(key);
+    state.filling = true;
+    try {
+      return this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
+    } finally {
+      state.filling = false;
+    }
+  }
+
+  /** The shared copy of a key that is not fresh here, if it is newer than ours; kept locally unless a fill of ours is running. */
+  async #adopt(key: string, context: FillContext, state: KeyState, current: StoredResponse | undefined): Promise<StoredResponse | undefined> {
+    let read = this.#reads.get(key);
+    if (!read) {
+      read = this.#shared!.read(this.#sharedKey(key, context.route)).finally(() => this.#reads.delete(key));
+      this.#reads.set(key, read);
+    }
+    const shared = await read;
+    if (!shared || (current && shared.fetchedAt <= current.fetchedAt)) return current;
+    if (!state.filling) this.#entries.set(key, shared);
+    return shared;
+  }
+
+  /**
+   * Takes the key's lease and fills, or waits for the entry of the instance that holds it: a
+   * waiter never calls the upstream itself, it gives up at `maxWaitMs`. A lease that expires
+   * (its holder died) is taken over. Redis unreachable: this instance fills alone.
+   */
+  async #fillShared(key: string, context: FillContext, state: KeyState, signal: AbortSignal, stale: StoredResponse | undefined): Promise<StoredResponse> {
+    const shared = this.#shared!;
+    const sharedKey = this.#sharedKey(key, context.route);
+    const deadline = this.#now() + this.#options.maxWaitMs;
+    for (;;) {
+      const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + this.#timeoutMs(context.route));
+      this.#metrics.leases.inc({ outcome: claim.kind });
+      if (claim.kind === 'offline') return this.#callUpstream(context, state, signal);
+      if (claim.kind === 'won') {
+        try {
+          return await this.#callUpstream(context, state, signal, { sharedKey, token: claim.token });
+        } catch (error) {
+          if (error instanceof FillError && error.reason === 'lease_lost') continue;
+          throw error;
+        }
+      }
+      if (claim.kind === 'backoff') {
+        state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
+        throw new FillError('shared_backoff');
+      }
+      const entry = await shared.read(sharedKey);
+      if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
+      const left = deadline - this.#now();
+      if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
+      await sleep(Math.min(claim.ms, this.#pollMs, left));
+    }
+  }
+
+  async #callUpstream(context: FillContext, state: KeyState, signal: AbortSignal, lease?: { sharedKey: string; token: string }): Promise<StoredResponse> {
     const queued = () => {
       state.waitingForBudget = true;
       this.#metrics.budgetWaits.inc({ host: context.host });
@@ -194,11 +271,12 @@ export class FillCache {
       state.waitingForBudget = false;
     }
     if (!granted) throw new FillError('unwanted');
+    if (lease && (await this.#shared!.confirm(lease.sharedKey, lease.token, this.#ttlMs(context.route))) === false) throw new FillError('lease_lost');
     const startedAt = this.#now();
     const outcome = await this.#upstream.get(context.route, context.query, signal);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
     if (!outcome.ok) {
-      if (outcome.reason !== 'closed') this.#backOff(state);
+      if (outcome.reason !== 'closed') await this.#backOff(state, lease?.sharedKey);
       throw new FillError(outcome.reason);
     }
     state.failures = 0;
@@ -206,13 +284,30 @@ export class FillCache {
     const previous = this.#latency.get(context.host);
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(this.#forClients(context.route, outcome.data));
-    return storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil: this.#freshUntil(context, startedAt) });
+    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil: this.#freshUntil(context, startedAt) });
+    if (lease) await this.#shared!.write(lease.sharedKey, stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
+    return stored;
   }
 
-  #backOff(state: KeyState): void {
+  /** Per-key backoff; with a lease, shared: the lease turns into the backoff for every instance. */
+  async #backOff(state: KeyState, sharedKey?: string): Promise<void> {
     state.failures += 1;
     const delay = Math.min(this.#options.backoffMaxMs, this.#options.backoffBaseMs * 2 ** (state.failures - 1));
-    state.retryAt = this.#now() + delay;
+    const shared = sharedKey === undefined ? undefined : await this.#shared!.fail(sharedKey, this.#options.backoffBaseMs, this.#options.backoffMaxMs);
+    state.retryAt = this.#now() + (shared ?? delay);
+  }
+
+  #ttlMs(route: RouteName): number {
+    return routes[route].live ? this.#options.liveTtlMs : this.#options.rawDataTtlMs;
+  }
+
+  #timeoutMs(route: RouteName): number {
+    return routes[route].live ? this.#options.upstreamTimeoutMs : this.#options.rawDataTimeoutMs;
+  }
+
+  /** Raw data kept with personal fields must never reach an instance that strips them. */
+  #sharedKey(key: string, route: RouteName): string {
+    return route === 'raw_data' && this.#options.rawDataPersonalFields ? `${key}#personal` : key;
   }
 
   #obeyRateLimit(host: string, limits: RateLimitSignals, reason: FailureReason | undefined): void {

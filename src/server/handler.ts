@@ -9,10 +9,11 @@ import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
 import { FillCache, type Lookup } from './fill-cache.ts';
-import { HostBudget } from './host-budget.ts';
+import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
+import { SharedSlots, SharedTier } from './shared-tier.ts';
 import { respondStored } from './stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
@@ -21,7 +22,7 @@ export interface CacheHandler {
   handle: WebHandler;
   /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
   owns(url: URL): boolean;
-  /** Stops refresh timers, drops queued fills and closes upstream connections. */
+  /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
   close(): Promise<void>;
   /** The Prometheus registry behind `/metrics`. */
   registry: ReturnType<typeof createMetrics>['registry'];
@@ -66,8 +67,19 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       metrics.upstreamSeconds.observe({ route }, seconds);
     },
   });
-  const budget = new HostBudget(options.budgetFills, options.budgetWindowMs, options.now);
-  const fills = new FillCache({ options, upstream, budget, metrics, logger });
+  const shared = options.redisUrl === undefined ? undefined : new SharedTier({
+    url: options.redisUrl,
+    prefix: options.redisPrefix,
+    timeoutMs: options.redisTimeoutMs,
+    logger,
+    onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
+  });
+  if (shared) metrics.sharedTierUp.set(0);
+  const slots = shared
+    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances)
+    : new WindowSlots(options.budgetFills, options.budgetWindowMs);
+  const budget = new HostBudget(slots, options.now);
+  const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
   const localPath = (url: URL): string | undefined => {

@@ -11,35 +11,69 @@
  * cooldown ends. Written here rather than with rate-limiter-flexible's queue because a waiter
  * whose clients all left must be dropped without spending a slot, and because windows must be
  * aligned on the same injectable clock the cache uses.
+ *
+ * Who counts the slots is a `SlotSource`: this process alone (`WindowSlots`), or every instance
+ * together through Redis (`SharedSlots` in shared-tier.ts).
  */
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';
 }
 
+/** A slot taken now, or how long to wait before asking again (and whether a cooldown is why). */
+export type SlotAnswer = { granted: true } | { granted: false; waitMs: number; coolingDown: boolean };
+
+export interface SlotSource {
+  take(host: string, now: number): SlotAnswer | Promise<SlotAnswer>;
+  /** Tells the other instances about a cooldown, if there are any. */
+  cooldown?(host: string, ms: number): void;
+}
+
+/** `fills` per clock-aligned window of `windowMs`, counted in this process. */
+export class WindowSlots implements SlotSource {
+  readonly #fills: number;
+  readonly #windowMs: number;
+  readonly #windows = new Map<string, { start: number; used: number }>();
+
+  constructor(fills: number, windowMs: number) {
+    this.#fills = fills;
+    this.#windowMs = windowMs;
+  }
+
+  take(host: string, now: number): SlotAnswer {
+    const start = now - (now % this.#windowMs);
+    let window = this.#windows.get(host);
+    if (!window || window.start !== start) {
+      window = { start, used: 0 };
+      this.#windows.set(host, window);
+    }
+    if (window.used >= this.#fills) return { granted: false, waitMs: start + this.#windowMs - now, coolingDown: false };
+    window.used += 1;
+    return { granted: true };
+  }
+}
+
 interface Waiter {
   wanted: () => boolean;
+  waited?: () => void;
   resolve: (granted: boolean) => void;
   reject: (error: Error) => void;
 }
 
 interface HostState {
-  windowStart: number;
-  used: number;
   cooldownUntil: number;
   queue: Waiter[];
+  pumping: boolean;
   timer?: ReturnType<typeof setTimeout>;
 }
 
 export class HostBudget {
-  readonly #fills: number;
-  readonly #windowMs: number;
+  readonly #slots: SlotSource;
   readonly #now: () => number;
   readonly #hosts = new Map<string, HostState>();
   #closed = false;
 
-  constructor(fills: number, windowMs: number, now: () => number) {
-    this.#fills = fills;
-    this.#windowMs = windowMs;
+  constructor(slots: SlotSource, now: () => number) {
+    this.#slots = slots;
     this.#now = now;
   }
 
@@ -51,10 +85,8 @@ export class HostBudget {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
     const state = this.#state(host);
     return new Promise<boolean>((resolve, reject) => {
-      const waiter = { wanted, resolve, reject };
-      state.queue.push(waiter);
-      this.#pump(host, state);
-      if (state.queue.includes(waiter)) waited?.();
+      state.queue.push({ wanted, waited, resolve, reject });
+      void this.#pump(host, state);
     });
   }
 
@@ -62,6 +94,7 @@ export class HostBudget {
   cooldown(host: string, until: number): void {
     const state = this.#state(host);
     state.cooldownUntil = Math.max(state.cooldownUntil, until);
+    this.#slots.cooldown?.(host, until - this.#now());
   }
 
   cooldownUntil(host: string): number {
@@ -79,37 +112,50 @@ export class HostBudget {
   #state(host: string): HostState {
     let state = this.#hosts.get(host);
     if (!state) {
-      state = { windowStart: 0, used: 0, cooldownUntil: 0, queue: [] };
+      state = { cooldownUntil: 0, queue: [], pumping: false };
       this.#hosts.set(host, state);
     }
     return state;
   }
 
-  #pump(host: string, state: HostState): void {
-    while (state.queue.length > 0) {
-      const now = this.#now();
-      if (now < state.cooldownUntil) return this.#wake(host, state, state.cooldownUntil - now);
-      const windowStart = now - (now % this.#windowMs);
-      if (windowStart !== state.windowStart) {
-        state.windowStart = windowStart;
-        state.used = 0;
+  /** Grants slots to the head of the queue while there are any; one pump per host at a time. */
+  async #pump(host: string, state: HostState): Promise<void> {
+    if (state.pumping || state.timer !== undefined) return;
+    state.pumping = true;
+    try {
+      while (state.queue.length > 0 && !this.#closed) {
+        const head = state.queue[0]!;
+        if (!head.wanted()) {
+          state.queue.shift();
+          head.resolve(false);
+          continue;
+        }
+        const now = this.#now();
+        const answer: SlotAnswer = now < state.cooldownUntil
+          ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
+          : await this.#slots.take(host, now);
+        if (!answer.granted) {
+          if (answer.coolingDown) state.cooldownUntil = Math.max(state.cooldownUntil, now + answer.waitMs);
+          this.#wake(host, state, answer.waitMs);
+          return;
+        }
+        state.queue.shift();
+        head.resolve(true);
       }
-      if (state.used >= this.#fills) return this.#wake(host, state, windowStart + this.#windowMs - now);
-      const waiter = state.queue.shift()!;
-      if (!waiter.wanted()) {
-        waiter.resolve(false);
-        continue;
-      }
-      state.used += 1;
-      waiter.resolve(true);
+    } finally {
+      state.pumping = false;
     }
   }
 
+  /** Everyone still queued has now waited; the pump runs again when the wait is over. */
   #wake(host: string, state: HostState, delayMs: number): void {
-    if (state.timer !== undefined) return;
+    for (const waiter of state.queue) {
+      waiter.waited?.();
+      waiter.waited = undefined;
+    }
     state.timer = setTimeout(() => {
       state.timer = undefined;
-      this.#pump(host, state);
+      void this.#pump(host, state);
     }, Math.max(1, delayMs));
     state.timer.unref();
   }

@@ -19,6 +19,8 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     upstreamSeconds: new Histogram({ name: 'pulse_upstream_duration_seconds', help: 'Upstream call duration.', labelNames: ['route'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers }),
     budgetWaits: new Counter({ name: 'pulse_budget_waits_total', help: 'Fills that queued for the per-host upstream budget.', labelNames: ['host'], registers }),
     clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limit.', registers }),
+    leases: new Counter({ name: 'pulse_shared_leases_total', help: 'Shared-tier fill leases by outcome: won (this instance fills), held (another one does), backoff, offline (filled alone).', labelNames: ['outcome'], registers }),
+    sharedTierUp: new Gauge({ name: 'pulse_shared_tier_up', help: '1 while the shared tier (Redis) is reachable; absent without one.', registers }),
     cacheBytes: new Gauge({
       name: 'pulse_cache_bytes', help: 'Bytes held by the cache, all stored encodings.', registers,
       collect() {

@@ -52,6 +52,17 @@ export interface CacheOptions {
   clientLimitWindowMs?: number;
   /** The client IP used by the per-IP limit; default: the address node-http puts in `x-pulse-client-ip`. */
   clientIp?: (request: Request) => string | undefined;
+  /**
+   * Redis URL of the shared tier (`redis://host:6379`, `rediss://` for TLS): instances on one
+   * Redis share entries, a fill lease per key and the per-host budget. Unset: this process alone.
+   */
+  redisUrl?: string;
+  /** Namespace of the shared tier's keys ('pulse-widgets:'): one per deployment sharing a Redis. */
+  redisPrefix?: string;
+  /** Longest wait for one Redis command before acting alone (250). */
+  redisTimeoutMs?: number;
+  /** How many instances share the budget: while Redis is unreachable each one keeps to budget / instances (3). */
+  instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
   rawDataPersonalFields?: boolean;
   /** pino logger; default: JSON lines on stdout at info level. */
@@ -60,7 +71,8 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl'>> & {
+  redisUrl?: string;
   upstream: URL;
   hosts: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
@@ -86,6 +98,9 @@ export const DEFAULTS = {
   // 500 viewers behind one NAT × 4 distinct URLs × 21 ticks in a minute = 42,000; room to spare.
   clientLimit: 60_000,
   clientLimitWindowMs: 60_000,
+  redisTimeoutMs: 250,
+  // Three instances alone on 1 fill a second each still make at most 183 calls a minute.
+  instances: 3,
 } as const;
 
 export class ConfigError extends Error {
@@ -152,6 +167,19 @@ export function checkOrigins(origins: readonly string[]): Set<string> {
   return checked;
 }
 
+/** A Redis URL for node-redis: redis: or rediss:, host required. */
+export function checkRedisUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379)');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis:// or rediss://, not ${url.protocol}//`);
+  if (url.hostname === '') throw new ConfigError('the Redis URL has no host');
+  return value;
+}
+
 export function checkPrefix(prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
   if (trimmed !== '' && !/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new ConfigError(`prefix "${prefix}" must look like /pulse or /api/pulse`);
@@ -173,6 +201,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
   if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs) throw new ConfigError('upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL');
   if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs) throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');
   if (!Number.isInteger(numbers.budgetFills)) throw new ConfigError('budgetFills must be a whole number');
+  if (!Number.isInteger(numbers.instances)) throw new ConfigError('instances must be a whole number');
   return {
     ...numbers,
     upstream: upstreamUrl(options.upstream),
@@ -182,6 +211,8 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     allowedOrigins: checkOrigins(options.allowedOrigins ?? []),
     clientIp: options.clientIp ?? ((request) => request.headers.get(CLIENT_IP_HEADER) || undefined),
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
+    redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
+    redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     logger: options.logger,
     now: options.now ?? Date.now,
   };

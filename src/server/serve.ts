@@ -46,6 +46,8 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     rawDataPersonalFields: settings.rawDataPersonalFields,
     clientLimit: settings.clientLimit,
     cacheMaxBytes: settings.cacheMaxBytes,
+    redisUrl: settings.redisUrl,
+    instances: settings.instances,
     logger,
   });
   const site: WebHandler = settings.staticDir

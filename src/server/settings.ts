@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { checkApiKey, checkHosts, checkOrigins, checkPrefix, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
+import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
 
 export interface ServeSettings {
   /** Unset: demo mode, the simulator runs in-process. */
@@ -26,6 +26,10 @@ export interface ServeSettings {
   clientLimit: number;
   cacheMaxBytes: number;
   logLevel: string;
+  /** The shared tier; unset: this instance alone. */
+  redisUrl?: string;
+  /** Instances sharing the budget (the share each keeps while Redis is unreachable). */
+  instances: number;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -46,6 +50,8 @@ Every option can also be set in the environment (flag wins):
   --raw-personal-fields      PULSE_RAW_PERSONAL_FIELDS=1  keep user_email/user_id in raw data
   --client-limit <n>         PULSE_CLIENT_LIMIT     requests per minute per client IP (60000; 0 = off)
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
+  --redis-url <url>          PULSE_REDIS_URL        share cache, fill leases and budget with other instances (redis://host:6379)
+  --instances <n>            PULSE_INSTANCES        instances sharing the budget, for when Redis is unreachable (3)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -63,6 +69,8 @@ const FLAGS = {
   'raw-personal-fields': 'PULSE_RAW_PERSONAL_FIELDS',
   'client-limit': 'PULSE_CLIENT_LIMIT',
   'cache-mb': 'PULSE_CACHE_MB',
+  'redis-url': 'PULSE_REDIS_URL',
+  instances: 'PULSE_INSTANCES',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -121,7 +129,11 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     }) ?? fallback;
   };
 
-  if (env.PULSE_REDIS_URL) errors.push('PULSE_REDIS_URL: the shared Redis tier is not part of this version; unset it');
+  const redisSetting = setting('redis-url');
+  if (values['redis-url'] !== undefined && /^rediss?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
+    errors.push('--redis-url must not carry a password: arguments are visible to every user (ps); set PULSE_REDIS_URL instead');
+  }
+  const redisUrl = redisSetting === undefined ? undefined : check('redis-url', () => checkRedisUrl(redisSetting));
   const upstreamSetting = setting('upstream');
   const upstream = upstreamSetting === undefined ? undefined : check('upstream', () => upstreamUrl(upstreamSetting));
 
@@ -163,6 +175,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     clientLimit: wholeNumber('client-limit', DEFAULTS.clientLimit),
     cacheMaxBytes: Math.max(1, wholeNumber('cache-mb', DEFAULTS.cacheMaxBytes / 2 ** 20)) * 2 ** 20,
     logLevel,
+    redisUrl,
+    instances: Math.max(1, wholeNumber('instances', DEFAULTS.instances, 1000)),
   };
   return errors.length > 0 ? { errors } : { settings };
 }

@@ -40,6 +40,48 @@ export async function storeBody(json: string, timing: Pick<StoredResponse, 'star
   return { identity, gzip: gzipped, br: brotli, etag, ...timing, size: identity.length + gzipped.length + brotli.length };
 }
 
+/**
+ * One stored answer as one binary value for the shared tier: a 4-byte length, a JSON header
+ * (validator, timing, encoding lengths), then the three bodies back to back. One value, so a
+ * reader never sees the bodies of one fill with the timing of another.
+ */
+export function packStored(stored: StoredResponse): Buffer {
+  const { etag, startedAt, fetchedAt, freshUntil } = stored;
+  const header = Buffer.from(JSON.stringify({ etag, startedAt, fetchedAt, freshUntil, lengths: [stored.identity.length, stored.gzip.length, stored.br.length] }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([length, header, stored.identity, stored.gzip, stored.br]);
+}
+
+/**
+ * The inverse of `packStored`; `undefined` for anything that is not one of its values. The bytes
+ * are copied once into their own memory: a reply buffer may be a slice of a larger socket chunk.
+ */
+export function unpackStored(reply: Buffer): StoredResponse | undefined {
+  const packed = Buffer.allocUnsafeSlow(reply.length);
+  reply.copy(packed);
+  try {
+    const headerEnd = 4 + packed.readUInt32BE(0);
+    const header = JSON.parse(packed.subarray(4, headerEnd).toString()) as Pick<StoredResponse, 'etag' | 'startedAt' | 'fetchedAt' | 'freshUntil'> & { lengths: [number, number, number] };
+    const [identityLength, gzipLength, brLength] = header.lengths;
+    if (headerEnd + identityLength + gzipLength + brLength !== packed.length) return undefined;
+    const gzipStart = headerEnd + identityLength;
+    const brStart = gzipStart + gzipLength;
+    return {
+      identity: packed.subarray(headerEnd, gzipStart),
+      gzip: packed.subarray(gzipStart, brStart),
+      br: packed.subarray(brStart),
+      etag: header.etag,
+      startedAt: header.startedAt,
+      fetchedAt: header.fetchedAt,
+      freshUntil: header.freshUntil,
+      size: packed.length - headerEnd,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /** RFC 9211 vocabulary: a hit, a miss we waited for, or a stale answer and why it is stale. */
 export type CacheStatus =
   | { kind: 'hit' }

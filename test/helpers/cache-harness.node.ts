@@ -105,6 +105,18 @@ export async function until(condition: () => boolean | Promise<boolean>, what = 
   }
 }
 
+/** The most calls in any interval [t, t + span] that starts at a call. */
+export function maxInSlidingWindow(times: readonly number[], span: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let end = 0;
+  for (let start = 0; start < sorted.length; start += 1) {
+    while (end < sorted.length && sorted[end]! <= sorted[start]! + span) end += 1;
+    most = Math.max(most, end - start);
+  }
+  return most;
+}
+
 /** Log lines of upstream calls (one per call, success or failure). */
 export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; ms: number; query: string }[] {
   return logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');

@@ -1,0 +1,227 @@
+/**
+ * The shared tier: several cache instances on one Redis (`PULSE_REDIS_URL`) make one upstream
+ * fill per key per TTL between them and share one per-host budget.
+ *
+ * - Entries: every stored encoding, the ETag and the timing, as one value kept for the freshness
+ *   plus the stale window, so any instance can serve what another one fetched.
+ * - A lease per key (`SET NX PX`): the instance that takes it fills; it is never deleted, only
+ *   left to expire, and once the budget grants the call it is set to expire exactly one TTL
+ *   later, so no other instance can start a fill for that key within the TTL. A failed fill
+ *   turns it into a shared backoff.
+ * - The budget: 3 fills per window per host counted by a Lua script on Redis's own clock
+ *   (`TIME`), so instance clocks cannot disagree about which window it is; cooldowns are shared
+ *   as keys that expire.
+ *
+ * Redis is a helper, not a dependency: every command is bounded by a short timeout and fails
+ * fast while the connection is down (no offline queue), and each caller then acts alone, with
+ * the budget cut to its share (`SharedSlots`). node-redis reconnects by itself; sharing resumes
+ * with the first command after it does. The API key is never written to Redis.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { createClient, RESP_TYPES } from 'redis';
+import type { SlotAnswer, SlotSource } from './host-budget.ts';
+import { WindowSlots } from './host-budget.ts';
+import { packStored, unpackStored, type StoredResponse } from './stored-response.ts';
+
+export type LeaseClaim =
+  | { kind: 'won'; token: string }
+  | { kind: 'held'; ms: number }
+  /** The last fill of this key failed: nobody tries again before `ms`. */
+  | { kind: 'backoff'; ms: number }
+  | { kind: 'offline' };
+
+export interface SharedTierOptions {
+  url: string;
+  /** Namespace of every key, so unrelated deployments can share one Redis. */
+  prefix: string;
+  /** Longest wait for one command before acting alone. */
+  timeoutMs: number;
+  logger: Logger;
+  /** Told when sharing starts and stops (for the metrics gauge). */
+  onOnline?: (online: boolean) => void;
+}
+
+/** Reconnect quickly after a short outage, then every second at most. */
+const RECONNECT_MAX_MS = 1000;
+
+const TAKE_LEASE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1, 0, 0} end
+return {0, redis.call('PTTL', KEYS[1]), redis.call('GET', KEYS[1]) == 'backoff' and 1 or 0}`;
+
+const CONFIRM_LEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+/** Doubles per consecutive failure, whichever instance failed: the count lives in Redis. */
+const FAIL_LEASE = `
+local failures = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2] * 4)
+local delay = math.floor(math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) * 2 ^ (failures - 1)))
+redis.call('SET', KEYS[1], 'backoff', 'PX', delay)
+return delay`;
+
+const WRITE_ENTRY = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('DEL', KEYS[2])
+return 1`;
+
+/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown}. */
+const TAKE_SLOT = `
+local cooling = redis.call('PTTL', KEYS[2])
+if cooling > 0 then return {0, cooling, 1} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local windowMs = tonumber(ARGV[2])
+local window = math.floor(now / windowMs)
+if tonumber(redis.call('HGET', KEYS[1], 'window')) ~= window then
+  redis.call('HSET', KEYS[1], 'window', window, 'used', 0)
+  redis.call('PEXPIRE', KEYS[1], windowMs * 2)
+end
+if tonumber(redis.call('HGET', KEYS[1], 'used')) >= tonumber(ARGV[1]) then return {0, windowMs - now % windowMs, 0} end
+redis.call('HINCRBY', KEYS[1], 'used', 1)
+return {1, 0, 0}`;
+
+/** Keeps the longer of two cooldowns. */
+const COOL_DOWN = `
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+return 1`;
+
+export class SharedTier {
+  readonly #prefix: string;
+  readonly #logger: Logger;
+  readonly #onOnline?: (online: boolean) => void;
+  readonly #client;
+  readonly #commands;
+  readonly #binary;
+  #online = false;
+  #closed = false;
+
+  constructor(options: SharedTierOptions) {
+    this.#prefix = options.prefix;
+    this.#logger = options.logger;
+    this.#onOnline = options.onOnline;
+    this.#client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: Math.max(options.timeoutMs, 1000), reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) },
+    });
+    this.#commands = this.#client.withCommandOptions({ timeout: options.timeoutMs });
+    this.#binary = this.#client.withCommandOptions({ timeout: options.timeoutMs, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } });
+    this.#client.on('ready', () => this.#setOnline(true));
+    this.#client.on('error', () => this.#setOnline(false));
+    this.#client.on('end', () => this.#setOnline(false));
+    // Resolves once connected, however long Redis takes to appear; until then every call acts alone.
+    this.#client.connect().catch(() => undefined);
+  }
+
+  get online(): boolean {
+    return this.#online && this.#client.isReady;
+  }
+
+  /** The shared entry of `key`, or `undefined` when there is none or Redis cannot say. */
+  async read(key: string): Promise<StoredResponse | undefined> {
+    const reply = await this.#run(() => this.#binary.get(this.#key('entry', key)));
+    return Buffer.isBuffer(reply) ? unpackStored(reply) : undefined;
+  }
+
+  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
+  async write(key: string, stored: StoredResponse, keepMs: number): Promise<void> {
+    await this.#run(() => this.#commands.eval(WRITE_ENTRY, { keys: [this.#key('entry', key), this.#key('failures', key)], arguments: [packStored(stored), String(Math.ceil(keepMs))] }));
+  }
+
+  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
+  async claim(key: string, ms: number): Promise<LeaseClaim> {
+    const token = randomUUID();
+    const reply = await this.#run(() => this.#commands.eval(TAKE_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ms))] }));
+    if (!Array.isArray(reply)) return { kind: 'offline' };
+    const [won, pttl, backoff] = reply.map(Number) as [number, number, number];
+    if (won === 1) return { kind: 'won', token };
+    return { kind: backoff === 1 ? 'backoff' : 'held', ms: Math.max(1, pttl) };
+  }
+
+  /**
+   * Called when the budget grants the upstream call: the lease now lasts exactly `ttlMs`.
+   * `false` if another instance took it meanwhile (this one waited longer than its lease).
+   */
+  async confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'> {
+    const reply = await this.#run(() => this.#commands.eval(CONFIRM_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ttlMs))] }));
+    return reply === undefined ? 'offline' : Number(reply) === 1;
+  }
+
+  /** The fill failed: the lease becomes a backoff for every instance. Answers its length. */
+  async fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined> {
+    const reply = await this.#run(() => this.#commands.eval(FAIL_LEASE, { keys: [this.#key('lease', key), this.#key('failures', key)], arguments: [String(baseMs), String(maxMs)] }));
+    return reply === undefined ? undefined : Number(reply);
+  }
+
+  async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
+    const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host)], arguments: [String(fills), String(windowMs)] }));
+    if (!Array.isArray(reply)) return undefined;
+    const [granted, waitMs, coolingDown] = reply.map(Number) as [number, number, number];
+    return granted === 1 ? { granted: true } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
+  }
+
+  async cooldown(host: string, ms: number): Promise<void> {
+    await this.#run(() => this.#commands.eval(COOL_DOWN, { keys: [this.#key('cooldown', host)], arguments: [String(Math.ceil(ms))] }));
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#setOnline(false);
+    this.#client.destroy();
+  }
+
+  #key(kind: string, name: string): string {
+    return `${this.#prefix}${kind}:${name}`;
+  }
+
+  /** One command, or `undefined` at once when Redis is unreachable, slow or closed. */
+  async #run<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (this.#closed || !this.#client.isReady) return undefined;
+    try {
+      return await command();
+    } catch (error) {
+      this.#logger.debug({ err: (error as Error).message }, 'shared tier command failed: acting alone');
+      return undefined;
+    }
+  }
+
+  #setOnline(online: boolean): void {
+    if (online === this.#online || (online && this.#closed)) return;
+    this.#online = online;
+    this.#onOnline?.(online);
+    if (this.#closed) return;
+    if (online) this.#logger.info('shared tier connected: instances share entries, leases and the budget');
+    else this.#logger.warn('shared tier unreachable: this instance acts alone on its share of the budget until Redis is back');
+  }
+}
+
+/**
+ * The budget counted in Redis across instances, and while Redis is unreachable, this instance's
+ * share of it counted here: one fill per `windowMs × instances / fills`. N instances acting
+ * alone then make at most 60 000 × fills / windowMs + N calls in any sliding minute: 183 for 3
+ * instances of the default 3 per second (a minute overlaps at most 61 windows of each).
+ */
+export class SharedSlots implements SlotSource {
+  readonly #tier: SharedTier;
+  readonly #fills: number;
+  readonly #windowMs: number;
+  readonly #alone: WindowSlots;
+
+  constructor(tier: SharedTier, fills: number, windowMs: number, instances: number) {
+    this.#tier = tier;
+    this.#fills = fills;
+    this.#windowMs = windowMs;
+    this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
+  }
+
+  async take(host: string, now: number): Promise<SlotAnswer> {
+    return (await this.#tier.takeSlot(host, this.#fills, this.#windowMs)) ?? this.#alone.take(host, now);
+  }
+
+  cooldown(host: string, ms: number): void {
+    void this.#tier.cooldown(host, ms);
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The shared tier on a real redis-server (started here on a free loopback port, stopped after):
+ * several cache endpoints in one process, each with its own Redis connection and its own HTTP
+ * server, in front of one counting fake upstream. Clocks are real (Redis expires leases on its
+ * own) and scaled down: TTLs of a few hundred ms, budget windows of 50 ms (a "minute" is 3 s).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createClient } from 'redis';
+import { API_KEY, maxInSlidingWindow, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
+import { jsonResponse, startFakeUpstream, validResponse, type FakeUpstream, type UpstreamCall } from './helpers/fake-upstream.node.ts';
+import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
+
+const SCALE = 20;
+const WINDOW_MS = 1000 / SCALE;
+const MINUTE_MS = 60_000 / SCALE;
+const TTL_MS = 3000 / SCALE;
+
+/**
+ * Fills of one key are a TTL apart at the source (the lease); measured at the fake upstream, a
+ * busy event loop can delay one arrival by tens of ms. Without the lease they are ms apart.
+ */
+const ONE_TTL_APART = 0.6;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const keyOf = (call: UpstreamCall) => `${call.url.pathname}${call.url.search}`;
+
+/** The shortest time between two upstream calls for the same key. */
+function shortestGap(calls: readonly UpstreamCall[]): number {
+  const last = new Map<string, number>();
+  let shortest = Infinity;
+  for (const call of calls) {
+    const previous = last.get(keyOf(call));
+    if (previous !== undefined) shortest = Math.min(shortest, call.at - previous);
+    last.set(keyOf(call), call.at);
+  }
+  return shortest;
+}
+
+async function sharedUp(h: Harness): Promise<boolean> {
+  const metric = await h.cache.registry.getSingleMetric('pulse_shared_tier_up')?.get();
+  return metric?.values[0]?.value === 1;
+}
+
+/** Polls every path, each poller going round the instances, until `stopAt`; counts answers by status. */
+async function poll(instances: readonly Harness[], paths: readonly string[], everyMs: number, stopAt: number) {
+  const statuses = new Map<number, number>();
+  await Promise.all(paths.map(async (path, p) => {
+    for (let turn = p; Date.now() < stopAt; turn += 1) {
+      const reply = await instances[turn % instances.length]!.get(path);
+      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      await sleep(everyMs);
+    }
+  }));
+  return statuses;
+}
+
+describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it' }, () => {
+  let redis: RedisProcess;
+  let tests = 0;
+
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(() => redis?.close());
+
+  /** `count` endpoints on one Redis and one fake upstream, each with its own connection; resolves once all share. */
+  async function instances(count: number, options: Parameters<typeof startHarness>[0] = {}, upstream?: FakeUpstream): Promise<Harness[]> {
+    const fake = upstream ?? (await startFakeUpstream());
+    tests += 1;
+    const started = await Promise.all(Array.from({ length: count }, () => startHarness({
+      redisUrl: redis.url,
+      redisPrefix: `test-${tests}:`,
+      instances: count,
+      clientLimit: 0,
+      ...options,
+    }, fake)));
+    after(() => Promise.all(started.map((h) => h.close())));
+    await until(async () => (await Promise.all(started.map(sharedUp))).every(Boolean), 'every instance connected to Redis', 10_000);
+    return started;
+  }
+
+  for (const count of [2, 3]) {
+    test(`${count} instances under a cold herd: one upstream call per key, the same body everywhere, nothing of the key in Redis`, async () => {
+      // Timeouts far longer than a busy machine needs to get the whole herd waiting.
+      const herd = await instances(count, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 });
+      const upstream = herd[0]!.upstream;
+      const paths = ['/live/quickstats/v4/?host=example.com', '/live/toppages/v3/?host=example.com&limit=5', '/live/referrers/v3/?host=news.example.org'];
+      const release = upstream.hold();
+      const replies = paths.map((path) => herd.flatMap((h) => Array.from({ length: 10 }, () => h.get(path))));
+      const total = paths.length * count * 10;
+      await until(() => herd.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length, `${total} requests waiting on ${paths.length} calls`, 8000);
+      release();
+      for (const [p, path] of paths.entries()) {
+        const answers = await Promise.all(replies[p]!);
+        assert.ok(answers.every((reply) => reply.status === 200), `${path}: ${answers.map((reply) => reply.status).join(' ')}`);
+        assert.equal(new Set(answers.map((reply) => reply.text)).size, 1, `${path}: every instance answers the same fill`);
+      }
+      assert.equal(upstream.calls.length, paths.length, 'one call per key for the whole herd');
+
+      const client = createClient({ url: redis.url });
+      await client.connect();
+      try {
+        const keys = await client.keys(`test-${tests}:*`);
+        assert.equal(keys.filter((key) => key.startsWith(`test-${tests}:entry:`)).length, paths.length, keys.join(', '));
+        for (const key of keys) {
+          const value = (await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : await client.get(key);
+          assert.ok(!`${key} ${value}`.includes(API_KEY), `${key} holds the API key`);
+        }
+      } finally {
+        client.destroy();
+      }
+    });
+  }
+
+  test('refresh-ahead across three instances: one fill per key per TTL, every TTL, served everywhere', async () => {
+    // A budget of 3 fills per 100 ms: enough for 3 keys every 300 ms, so only the leases limit fills.
+    const trio = await instances(3, { liveTtlMs: 300, upstreamTimeoutMs: 200, budgetWindowMs: 100 });
+    const upstream = trio[0]!.upstream;
+    const paths = ['/live/quickstats/v4/?host=example.com', '/live/toppages/v3/?host=example.com&limit=5', '/live/referrers/v3/?host=news.example.org'];
+    const startedAt = Date.now();
+    const statuses = await poll(trio, paths, 40, startedAt + 1500);
+    const elapsed = Date.now() - startedAt;
+    const gap = shortestGap(upstream.calls);
+    console.log(`3 instances, 3 keys, ${elapsed} ms of polling: ${upstream.calls.length} fills (TTL 300 ms), shortest gap per key ${gap} ms, answers ${[...statuses].map(([status, n]) => `${n}×${status}`).join(' ')}`);
+    assert.deepEqual([...statuses.keys()], [200]);
+    assert.ok(gap >= ONE_TTL_APART * 300, `two fills of one key ${gap} ms apart`);
+    assert.ok(upstream.calls.length <= paths.length * Math.ceil(elapsed / 300 + 1), `${upstream.calls.length} fills`);
+    assert.ok(upstream.calls.length >= paths.length * 3, `${upstream.calls.length} fills: leases expire and keys are refilled`);
+  });
+
+  test('two instances, 15 competing keys: at most 183 calls in any sliding minute between them', async () => {
+    const pair = await instances(2, {
+      liveTtlMs: TTL_MS,
+      upstreamTimeoutMs: 140,
+      budgetWindowMs: WINDOW_MS,
+      backoffBaseMs: 1000 / SCALE,
+      backoffMaxMs: 30_000 / SCALE,
+      maxWaitMs: 5000 / SCALE,
+    });
+    const upstream = pair[0]!.upstream;
+    const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
+    const statuses = await poll(pair, paths, TTL_MS / 3, Date.now() + MINUTE_MS + 700);
+    const most = maxInSlidingWindow(upstream.calls.map((call) => call.at), MINUTE_MS);
+    const fromEach = pair.map((h) => upstreamLogLines(h.logs).length);
+    console.log(`shared budget: ${upstream.calls.length} calls (${fromEach.join(' + ')} by instance); max ${most} in a sliding "minute" (${MINUTE_MS} ms); answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
+    assert.ok(most <= 183, `${most} calls in one sliding minute`);
+    assert.ok(most >= 90, `${most}: the budget was actually under pressure`);
+    assert.ok(fromEach.every((calls) => calls > 0), 'both instances filled');
+    assert.ok(shortestGap(upstream.calls) >= TTL_MS * ONE_TTL_APART, 'never two fills of one key within a TTL');
+  });
+
+  test('Redis killed mid-run: every answer still 200, each instance within its share of the budget; back: shared again', async () => {
+    const trio = await instances(3, {
+      liveTtlMs: TTL_MS,
+      upstreamTimeoutMs: 140,
+      budgetWindowMs: WINDOW_MS,
+      maxWaitMs: 5000 / SCALE,
+      staleWindowMs: 60_000,
+    });
+    const upstream = trio[0]!.upstream;
+    // 6 keys a TTL want 40 fills a second: more than one instance's share (1 per 50 ms), less than the shared budget.
+    const paths = Array.from({ length: 6 }, (_, i) => `/live/referrers/v3/?host=example.com&limit=${i + 1}`);
+    const phase = async (ms: number) => {
+      const from = upstream.calls.length;
+      const statuses = await poll(trio, paths, TTL_MS / 3, Date.now() + ms);
+      return { statuses, calls: upstream.calls.slice(from) };
+    };
+
+    const shared = await phase(800);
+    assert.deepEqual([...shared.statuses.keys()], [200]);
+    assert.ok(shortestGap(shared.calls) >= TTL_MS * ONE_TTL_APART, 'shared: one fill per key per TTL');
+
+    await redis.kill();
+    try {
+      const logsBefore = trio.map((h) => upstreamLogLines(h.logs).length);
+      const alone = await phase(1200);
+      const aloneTimes = trio.map((h, i) => upstreamLogLines(h.logs).slice(logsBefore[i]).map((line) => line.time));
+      const mostAlone = aloneTimes.map((times) => maxInSlidingWindow(times, 1000));
+      console.log(`Redis down 1.2 s: answers ${[...alone.statuses].map(([s, n]) => `${n}×${s}`).join(' ')}; ${alone.calls.length} calls; max per instance in any 1 s: ${mostAlone.join(', ')} (share: 21)`);
+      assert.deepEqual([...alone.statuses.keys()], [200], 'stale or fresh, never an error');
+      // The share grants at most 21 in any 1 s; log times are completions, one of which can run late.
+      assert.ok(mostAlone.every((most) => most <= 1000 / WINDOW_MS + 2), `over the share: ${mostAlone.join(', ')}`);
+      assert.ok(Math.max(...mostAlone) >= 5, 'the instances did fill alone');
+    } finally {
+      await redis.restart();
+    }
+    await until(async () => (await Promise.all(trio.map(sharedUp))).every(Boolean), 'every instance reconnected', 5000);
+    await phase(2 * TTL_MS); // fills started alone before the reconnect land during this
+    const again = await phase(800);
+    console.log(`Redis back: ${again.calls.length} calls in 800 ms for ${paths.length} keys, shortest gap per key ${shortestGap(again.calls)} ms`);
+    assert.deepEqual([...again.statuses.keys()], [200]);
+    assert.ok(shortestGap(again.calls) >= TTL_MS * ONE_TTL_APART, 'shared again: one fill per key per TTL');
+  });
+
+  test('a cold waiter on another instance never calls the upstream: it gets the entry, or a 503 with Retry-After', async () => {
+    const [a, b] = await instances(2, { liveTtlMs: 3000, upstreamTimeoutMs: 1000, maxWaitMs: 300 });
+    const upstream = a!.upstream;
+    const path = '/live/top_geo/v1/?host=example.com';
+    const release = upstream.hold();
+    const first = a!.get(path);
+    await upstream.arrived(1);
+    const waiter = await b!.get(path);
+    assert.equal(waiter.status, 503);
+    assert.ok(Number(waiter.headers.get('retry-after')) >= 1);
+    assert.equal((waiter.json() as { error: { code: string } }).error.code, 'upstream_unavailable');
+    release();
+    await first;
+    await until(async () => (await b!.get(path)).status === 200, 'the entry A published');
+    assert.equal(upstream.calls.length, 1);
+    assert.match((await b!.get(path)).cacheStatus, /^pulse-widgets; hit/);
+  });
+
+  test('failures and cooldowns are shared: a backoff or a 429 on one instance stops the others too', async () => {
+    const [a, b] = await instances(2, { liveTtlMs: 3000, upstreamTimeoutMs: 1000, maxWaitMs: 300, backoffBaseMs: 5000 });
+    const upstream = a!.upstream;
+    upstream.respond = (request, call, index) => new URL(request.url).searchParams.get('limit') === '2'
+      ? jsonResponse({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '30' } })
+      : index === 0 ? new Response('broken', { status: 500 }) : validResponse(request, call, index);
+
+    assert.equal((await a!.get('/live/quickstats/v4/?host=example.com')).status, 503);
+    const backedOff = await b!.get('/live/quickstats/v4/?host=example.com');
+    assert.equal(backedOff.status, 503);
+    assert.ok(Number(backedOff.headers.get('retry-after')) >= 4, `Retry-After ${backedOff.headers.get('retry-after')}: the shared backoff`);
+    assert.equal(upstream.calls.length, 1, 'no second try during the backoff');
+
+    const limited = await a!.get('/live/toppages/v3/?host=news.example.org&limit=2');
+    assert.equal((limited.json() as { error: { code: string } }).error.code, 'upstream_rate_limited');
+    const other = await b!.get('/live/toppages/v3/?host=news.example.org&limit=3');
+    assert.equal(other.status, 503);
+    assert.equal((other.json() as { error: { code: string } }).error.code, 'upstream_rate_limited');
+    assert.equal(upstream.calls.length, 2, 'the other instance waited out the cooldown');
+  });
+});
