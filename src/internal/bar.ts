@@ -1,4 +1,4 @@
-import { html, type TemplateResult } from 'lit';
+import { css, html, type TemplateResult } from 'lit';
 import { cssProperties } from './css-properties.ts';
 
 /**
@@ -9,3 +9,33 @@ export function bar(fraction: number): TemplateResult {
   const fill = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   return html`<span part="bar" class="bar" aria-hidden="true"><span part="bar-fill" class="bar-fill" ${cssProperties({ '--pulse-fill': String(fill) })}></span></span>`;
 }
+
+/** The styles of `bar()`, for the elements that draw bars (the base styles leave them out). */
+export const barStyles = css`
+  .bar {
+    display: block;
+    block-size: 0.375em;
+    border-radius: 0.25em;
+    background: var(--_track);
+    overflow: hidden;
+  }
+
+  .bar-fill {
+    display: block;
+    block-size: 100%;
+    background: var(--_bar);
+    transform: scaleX(var(--pulse-fill, 0));
+    transform-origin: left;
+    transition: transform 0.4s ease-out;
+  }
+
+  :host(:dir(rtl)) .bar-fill {
+    transform-origin: right;
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .bar-fill {
+      transition: none;
+    }
+  }
+`;

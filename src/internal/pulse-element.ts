@@ -1,6 +1,6 @@
 import { html, LitElement, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import { routes, type RouteName } from '../api/index.ts';
+import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { getHub, PollController, routeOf, type PollError, type PollSnapshot } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
@@ -130,7 +130,7 @@ export abstract class PulseElement<Data> extends LitElement {
 
   #resolveSource(): { url?: string; problem?: PollError } {
     const route = (this.constructor as typeof PulseElement).route;
-    const expected = `src must be the address of a ${routes[route].path} resource.`;
+    const expected = `src must be the address of a ${ROUTE_PATHS[route]} resource.`;
     if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
     let url: URL;
     try {

@@ -1,5 +1,5 @@
 import { css, html, type TemplateResult } from 'lit';
-import { bar } from './bar.ts';
+import { bar, barStyles } from './bar.ts';
 import { formatCount, formatShare } from './format.ts';
 
 /** One line of a ranked list: a name, its count and its share of the whole. */
@@ -35,6 +35,8 @@ export function shareList(items: readonly ShareItem[], locale: string, unit: str
 }
 
 export const shareListStyles = css`
+  ${barStyles}
+
   .share-list {
     margin: 0;
     padding: 0;

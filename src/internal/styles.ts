@@ -109,27 +109,6 @@ export const baseStyles = css`
     color: var(--_down);
   }
 
-  .bar {
-    display: block;
-    block-size: 0.375em;
-    border-radius: 0.25em;
-    background: var(--_track);
-    overflow: hidden;
-  }
-
-  .bar-fill {
-    display: block;
-    block-size: 100%;
-    background: var(--_bar);
-    transform: scaleX(var(--pulse-fill, 0));
-    transform-origin: left;
-    transition: transform 0.4s ease-out;
-  }
-
-  :host(:dir(rtl)) .bar-fill {
-    transform-origin: right;
-  }
-
   .visually-hidden {
     position: absolute;
     inline-size: 1px;
@@ -158,9 +137,6 @@ export const baseStyles = css`
   @media (prefers-reduced-motion: reduce) {
     .loading::after {
       animation: none;
-    }
-    .bar-fill {
-      transition: none;
     }
   }
 `;

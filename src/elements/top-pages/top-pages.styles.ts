@@ -1,6 +1,9 @@
 import { css } from 'lit';
+import { barStyles } from '../../internal/bar.ts';
 
 export const topPagesStyles = css`
+  ${barStyles}
+
   :host {
     --pulse-top-pages-row-gap: 0.375em;
     --pulse-top-pages-bar-width: 5em;
@@ -64,5 +67,6 @@ export const topPagesStyles = css`
   .detail {
     color: var(--_muted);
     font-size: 0.875em;
+    overflow-wrap: anywhere;
   }
 `;

@@ -1,6 +1,8 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import { LIMITS, pageUrl, type PageStats, type RouteName, type ToppagesResponse, type TopPage } from '../../api/index.ts';
+import { LIMITS } from '../../api/constants.ts';
+import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
+import { pageUrl } from '../../api/page-url.ts';
 import { newLeader } from '../../internal/announcer.ts';
 import { bar } from '../../internal/bar.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
