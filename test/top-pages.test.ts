@@ -22,7 +22,7 @@ async function topPages(body: ToppagesResponse, attributes: Record<string, strin
     await el.updateComplete;
   };
   const rows = () => [...el.shadowRoot!.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
-  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim());
+  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part~=${part}]`)].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim());
   return { el, server, next, rows, cells };
 }
 
@@ -140,5 +140,81 @@ describe('<top-pages>', () => {
     el.stripTitle = '';
     await el.updateComplete;
     expect(cells('title')).to.deep.equal(['Budget vote', 'Storm – live updates', '| Daily News']);
+  });
+  describe('custom metrics, recirculation and filters', () => {
+    const METRICS_SRC = '/live/toppages/v3/?host=example.com&limit=10&metrics=_pw,_rv,_cmp,video_state';
+
+    it('shows each metric asked for in src as a column, by type, in the order asked', async () => {
+      const metrics = {
+        _cmp: { visitors: 40, unique: 4, top: [{ value: 'spring-sale', visitors: 20 }, { value: 'newsletter', visitors: 12 }, { value: 'podcast', visitors: 5 }, { value: 'partner', visitors: 3 }] },
+        _pw: [30, 0, 8, 2],
+        _rv: { count: 40, sum: 94.5, avg: 2.3625, min: 0.5, max: 4 },
+        video_state: { playing: 3, paused: 1, ended: 0 },
+      };
+      const { el, cells } = await topPages(toppages(page('/a', 50, { metrics })), { 'metric-names': '{"_pw": "Paywall", "_rv": "Reader value"}', 'metric-labels': '{"_pw": ["free", "metered", "registration"]}' }, METRICS_SRC);
+      const headers = [...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent);
+      expect(headers).to.deep.equal(['Rank', 'Page', 'People', 'Paywall', 'Reader value', '_cmp', 'video_state']);
+      expect(cells('metric')).to.deep.equal([
+        'free 30, registration 8, #3 2',
+        'avg 2.36, sum 94.5',
+        'spring-sale 20, newsletter 12, podcast 5',
+        'playing 3, paused 1',
+      ]);
+      expect(el.shadowRoot!.querySelectorAll('[part~=column]')).to.have.length(4);
+      await expect(el).to.be.accessible();
+    });
+
+    it('leaves a metric cell empty for a page without it or a number metric nobody reported', async () => {
+      const body = toppages(
+        page('/a', 50, { metrics: { _rv: { count: 0, sum: 0, avg: null, min: null, max: null } } }),
+        page('/b', 40, { metrics: {} }),
+        page('/c', 30),
+      );
+      const { cells } = await topPages(body, {}, METRICS_SRC);
+      expect(cells('metric')).to.deep.equal(['', '', '']);
+    });
+
+    it('renders hostile metric values, labels and names as text', async () => {
+      (window as unknown as { pwned?: boolean }).pwned = false;
+      const hostile = '<img src=x onerror="window.pwned=true">';
+      const metrics = { _cmp: { visitors: 5, unique: 1, top: [{ value: hostile, visitors: 5 }] }, _pw: [4], video_state: { [hostile]: 2 } };
+      const { el, cells } = await topPages(
+        toppages(page('/a', 50, { metrics })),
+        { 'metric-names': JSON.stringify({ _cmp: '<b>Campaign</b>' }), 'metric-labels': JSON.stringify({ _pw: ['<script>window.pwned=true</script>'] }) },
+        METRICS_SRC,
+      );
+      expect(el.shadowRoot!.querySelectorAll('img, script, b')).to.have.length(0);
+      expect(cells('metric')).to.deep.equal(['<script>window.pwned=true</script> 4', `${hostile} 5`, `${hostile} 2`]);
+      expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.include('<b>Campaign</b>');
+      expect((window as unknown as { pwned?: boolean }).pwned).to.equal(false);
+    });
+
+    it('ignores metric-names and metric-labels that are not the documented JSON', async () => {
+      const metrics = { _pw: [1, 2] };
+      const { el, cells } = await topPages(toppages(page('/a', 50, { metrics })), { 'metric-names': 'not json', 'metric-labels': '{"_pw": "free"}' }, METRICS_SRC);
+      expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.include('_pw');
+      expect(cells('metric')).to.deep.equal(['#0 1, #1 2']);
+    });
+
+    it('links where readers go next (now_on=1) when asked for the now-on column, http(s) only', async () => {
+      const stats = { people: 50, article: 50, now_on: [{ path: 'example.com/next', visitors: 6 }, { path: 'javascript:alert(1)', visitors: 4 }, { path: '/third', visitors: 2 }, { path: '/fourth', visitors: 1 }] };
+      const { el, cells, server } = await topPages(toppages(page('/a', 50, { stats })), { columns: 'now-on' }, '/live/toppages/v3/?host=example.com&now_on=1');
+      expect(new URL(server.requests[0]!.url).searchParams.get('now_on')).to.equal('1');
+      expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.include('Read next');
+      expect(cells('column')).to.deep.equal(['/next 6, javascript:alert(1) 4, /third 2']);
+      const links = [...el.shadowRoot!.querySelectorAll('td.detail a')].map((a) => a.getAttribute('href'));
+      expect(links).to.deep.equal(['https://example.com/next', 'https://example.com/third']);
+      await expect(el).to.be.accessible();
+    });
+
+    it('passes several sections, several authors and exclude_people on to the service, also with articles-only', async () => {
+      const src = '/live/toppages/v3/?host=example.com&section=politics,world%20news&author=Ada,Grace%20Hopper&exclude_people=5&limit=4';
+      const { server } = await topPages(tenPages(), { 'articles-only': '' }, src);
+      const polled = new URL(server.requests[0]!.url).searchParams;
+      expect(polled.get('section')).to.equal('politics,world news');
+      expect(polled.get('author')).to.equal('Ada,Grace Hopper');
+      expect(polled.get('exclude_people')).to.equal('5');
+      expect(polled.get('limit')).to.equal('12');
+    });
   });
 });
