@@ -1,4 +1,10 @@
-/** Enumerations and bounds of the query parameters, free of zod so browser code can read them. */
+/** Enumerations, bounds and lifetimes of the contract, free of zod so browser code can read them. */
+
+/** Real-time data is refreshed and cached upstream every 3 s (spec 1 and 8). */
+export const LIVE_TTL_MS = 3000;
+/** Headline-test raw data changes slowly and is large: never on the 3 s clock. */
+export const RAW_DATA_TTL_MS = 60_000;
+
 export const SORT_BY = ['engaged_time', 'new', 'returning', 'social', 'links', 'internal', 'direct', 'search'] as const;
 export const SUMMARY_KEYS = [
   'pagetimer', 'time_spent', 'domain', 'uid', 'host', 'title', 'new', 'path', 'referrer', 'token',

@@ -7,16 +7,12 @@ import {
   quickstatsParamsSchema, rawDataParamsSchema, referrersParamsSchema, summaryParamsSchema,
   topGeoParamsSchema, toppagesParamsSchema,
 } from './params.ts';
+import { LIVE_TTL_MS, RAW_DATA_TTL_MS } from './constants.ts';
 import { ROUTE_PATHS, type RouteName } from './paths.ts';
 import {
   quickstatsResponseSchema, rawDataResponseSchema, referrersResponseSchema, summaryResponseSchema,
   topGeoResponseSchema, toppagesResponseSchema,
 } from './responses.ts';
-
-/** Real-time data is refreshed and cached upstream every 3 s (spec 1 and 8). */
-export const LIVE_TTL_MS = 3000;
-/** Headline-test raw data changes slowly and is large: never on the 3 s clock. */
-export const RAW_DATA_TTL_MS = 60_000;
 
 export const routes = {
   toppages: { path: ROUTE_PATHS.toppages, params: toppagesParamsSchema, response: toppagesResponseSchema, ttlMs: LIVE_TTL_MS, live: true },

@@ -2,6 +2,7 @@ import { initialState, Task, TaskStatus } from '@lit/task';
 import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { RawDataResponse } from '../../api/index.ts';
+import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
 import { ROUTE_PATHS } from '../../api/paths.ts';
 import { getHub, routeOf, type PollError, type PollSnapshot } from '../../client/index.ts';
@@ -17,11 +18,6 @@ import { experimentsCsv, groupExperiments, interval, type Experiment } from './e
 import { headlineTestsStyles } from './headline-tests.styles.ts';
 import { loadOnce } from './load-once.ts';
 
-/**
- * The cache keeps raw data 60 s (RAW_DATA_TTL_MS in src/api/routes.ts, which browser code does
- * not import because it carries zod): an answer older than that was served stale.
- */
-const FRESH_FOR_MS = 60_000;
 /** The range shown when neither the attributes nor `src` give one: the last 7 days. */
 const DEFAULT_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -198,7 +194,8 @@ export class HeadlineTests extends LitElement {
 
   #complete(loaded: Loaded): void {
     const age = getHub().clock.now() - (loaded.updatedAt ?? Infinity);
-    this.#loaded = { ...loaded, stale: age > FRESH_FOR_MS, paused: false };
+    // The cache keeps raw data RAW_DATA_TTL_MS: an answer older than that was served stale.
+    this.#loaded = { ...loaded, stale: age > RAW_DATA_TTL_MS, paused: false };
     const count = this.#experimentsOf(loaded.data!).length;
     this.#announcer.announce(`${count} headline tests loaded`, getHub().clock.now());
     this.dispatchEvent(new PulseDataEvent(loaded.data!, loaded.updatedAt));
