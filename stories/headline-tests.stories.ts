@@ -10,7 +10,8 @@ const common = commonStories(TAG, 'raw_data');
 const meta: Meta<Args> = {
   title: 'Elements/headline-tests',
   component: TAG,
-  args: { src: storySrc('raw_data'), tz: 'Europe/Paris' },
+  // Five tests per page keeps the stories light and shows the page controls; the default is 25.
+  args: { src: storySrc('raw_data'), tz: 'Europe/Paris', 'page-size': 5 },
   argTypes: controlsFor(TAG, { status: ['', 'active', 'archived', 'all'] }),
   render: (args) => pulseElement(TAG, args),
 };
@@ -20,9 +21,9 @@ type Story = StoryObj<Args>;
 
 /** The simulator's tests of the last seven days, loaded once (raw data is never polled). */
 export const LastSevenDays: Story = { tags: ['state:ready'] };
+/** The element's default page: 25 tests. */
+export const TwentyFivePerPage: Story = { tags: ['state:ready'], args: { 'page-size': 25 } };
 export const ActiveOnly: Story = { tags: ['state:ready'], args: { status: 'active' } };
-/** Five tests per page, to see the page controls. */
-export const Paged: Story = { tags: ['state:ready'], args: { 'page-size': 5 } };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
