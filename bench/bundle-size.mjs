@@ -1,7 +1,8 @@
 /**
- * Bundle size, minified + gzipped (level 9), of what a page loads: every element with lit, and
- * <live-counter> alone, built exactly like the CDN files (scripts/build-cdn.mjs). Then where the
- * bytes go: lit alone, zod/mini with the contract's route table, and our own code.
+ * Bundle size, minified + gzipped (level 9), of what a page loads, built exactly like the CDN
+ * files (scripts/build-cdn.mjs): the four card elements with lit, <live-counter> alone, every
+ * element. Then where the bytes go: lit alone, the contract's browser part, and our own code
+ * with lit (and the contract) left out.
  * Writes its table into BENCHMARKS.md between `<!-- bundle-size -->` and `<!-- /bundle-size -->`.
  *
  *   node bench/bundle-size.mjs
@@ -9,42 +10,72 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildInMemory } from '../scripts/build-cdn.mjs';
+import { register } from 'tsx/esm/api';
+import { build } from 'vite';
 import { replaceSection } from './report.mjs';
+
+// scripts/build-cdn.mjs reads the element list from vite.lib.config.ts.
+register();
+const { cdnConfig } = await import('../scripts/build-cdn.mjs');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROBES = `${ROOT}.tmp/bundle-probes`;
+const CARDS = ['live-counter', 'top-pages', 'geo-list', 'referrer-bars'];
+const LIT = [/^lit(\/.*)?$/, /^@lit\//];
+const API = /(^|\/)api\/[\w-]+\.ts$/;
 
-/** Entries that contain one ingredient only, to see what each costs. */
-const INGREDIENTS = {
-  'lit (LitElement, html, css, decorators, async directive, styleMap)': `export { LitElement, html, css, nothing } from 'lit';
+/** Entries made for the measurement (the CDN has no "four cards" file). */
+const PROBE_SOURCES = {
+  'four-cards': `${CARDS.map((name) => `export * from '${ROOT}src/elements/${name}/${name}.ts';`).join('\n')}
+export { configure } from '${ROOT}src/client/index.ts';`,
+  lit: `export { LitElement, html, css, nothing, noChange } from 'lit';
 export { property } from 'lit/decorators.js';
-export { AsyncDirective } from 'lit/async-directive.js';
-export { styleMap } from 'lit/directives/style-map.js';`,
-  'zod/mini + route table (`routes`, `findRoute` from src/api)': `export { routes, findRoute } from '${ROOT}src/api/routes.ts';`,
-  'zod/mini + the 4 response schemas only': `export { quickstatsResponseSchema, toppagesResponseSchema, referrersResponseSchema, topGeoResponseSchema } from '${ROOT}src/api/responses.ts';`,
+export { Directive, directive } from 'lit/directive.js';
+export { AsyncDirective } from 'lit/async-directive.js';`,
+  api: `export { checkResponse } from '${ROOT}src/api/check-response.ts';
+export { findRoute } from '${ROOT}src/api/paths.ts';`,
 };
+
+await mkdir(PROBES, { recursive: true });
+const probe = async (name) => {
+  const entry = `${PROBES}/${name}.ts`;
+  await writeFile(entry, `${PROBE_SOURCES[name]}\n`);
+  return entry;
+};
+
+/** Minified code of one entry, built like a CDN file, with `external` modules left out. */
+async function minified(name, entry, external = []) {
+  const config = cdnConfig({ name, entry }, { write: false });
+  config.build.rolldownOptions.external = (id) => external.some((pattern) => pattern.test(id));
+  const [output] = [await build(config)].flat();
+  return output.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).code;
+}
 
 const gzipped = (code) => gzipSync(Buffer.from(code), { level: 9 }).length;
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const bundles = [
-  { label: 'All four elements with lit, hub and zod (`src/index.ts`)', name: 'pulse-widgets', entry: `${ROOT}src/index.ts`, budget: 20_000 },
-  { label: '`<live-counter>` alone, with lit, hub and zod', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, budget: 12_000 },
+  { label: 'The four card elements with lit and the hub', name: 'four-cards', entry: await probe('four-cards'), budget: 20_000 },
+  { label: '`<live-counter>` alone, with lit and the hub (`dist/cdn/live-counter.js`)', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, budget: 12_000 },
+  { label: 'Every element (`src/index.ts`, `dist/cdn/pulse-widgets.js`)', name: 'pulse-widgets', entry: `${ROOT}src/index.ts` },
 ];
 const rows = ['| Bundle | min | min+gz | Budget (gz) | |', '|---|---|---|---|---|'];
 for (const { label, name, entry, budget } of bundles) {
-  const code = await buildInMemory({ name, entry }, { minify: true });
+  const code = await minified(name, entry);
   const gz = gzipped(code);
-  rows.push(`| ${label} | ${kB(code.length)} | ${kB(gz)} | ${kB(budget)} | ${gz <= budget ? 'met' : `missed (${(gz / budget).toFixed(2)}× budget)`} |`);
+  const verdict = budget === undefined ? '' : gz <= budget ? 'met' : `missed (${(gz / budget).toFixed(2)}× budget)`;
+  rows.push(`| ${label} | ${kB(code.length)} | ${kB(gz)} | ${budget === undefined ? '' : kB(budget)} | ${verdict} |`);
 }
 
-await mkdir(PROBES, { recursive: true });
+const ingredients = [
+  { label: 'lit (LitElement, html, css, decorators, directives)', name: 'lit', entry: await probe('lit') },
+  { label: 'Contract, browser part (`checkResponse` with the response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
+  { label: 'Our code for the four cards (hub, base element, elements, styles), lit and contract left out', name: 'four-cards', entry: await probe('four-cards'), external: [...LIT, API] },
+  { label: 'Our code for `<live-counter>` alone, lit and contract left out', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, external: [...LIT, API] },
+];
 const parts = ['| Ingredient, bundled alone | min | min+gz |', '|---|---|---|'];
-for (const [label, source] of Object.entries(INGREDIENTS)) {
-  const entry = `${PROBES}/${label.replace(/\W+/g, '-')}.ts`;
-  await writeFile(entry, `${source}\n`);
-  const code = await buildInMemory({ name: 'probe', entry }, { minify: true });
+for (const { label, name, entry, external } of ingredients) {
+  const code = await minified(name, entry, external);
   parts.push(`| ${label} | ${kB(code.length)} | ${kB(gzipped(code))} |`);
 }
 
