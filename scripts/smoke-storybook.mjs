@@ -192,7 +192,10 @@ function describeElements() {
 }
 
 async function axeViolations(page) {
-  await page.addScriptTag({ content: axeSource });
+  // Stories after the first reuse the page, and with it our copy of axe.
+  if (!await page.evaluate(() => globalThis.smokeAxe === true)) {
+    await page.addScriptTag({ content: `${axeSource};globalThis.smokeAxe = true;` });
+  }
   const violations = await page.evaluate((options) => globalThis.axe.run('#storybook-root', options).then((result) => result.violations.map((violation) => ({
     id: violation.id,
     help: violation.help,
