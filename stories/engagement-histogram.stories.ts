@@ -2,19 +2,13 @@ import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { HISTOGRAMS } from '../src/elements/engagement-histogram/histogram-scale.ts';
 import '../src/elements/engagement-histogram/engagement-histogram.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'engagement-histogram';
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = {
-  title: 'Elements/engagement-histogram',
-  component: TAG,
-  args: { src: storySrc('quickstats'), histogram: 'engaged_time' },
-  argTypes: controlsFor(TAG, { histogram: Object.keys(HISTOGRAMS) }),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/engagement-histogram', ...elementMeta(TAG, { src: storySrc('quickstats'), histogram: 'engaged_time' }, { histogram: Object.keys(HISTOGRAMS) }) };
 export default meta;
 
 type Story = StoryObj<Args>;

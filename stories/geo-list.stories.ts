@@ -1,19 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { GEO_SEGMENTS } from '../src/elements/geo-list/geo-list.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'geo-list';
 const common = commonStories(TAG, 'top_geo');
 
-const meta: Meta<Args> = {
-  title: 'Elements/geo-list',
-  component: TAG,
-  args: { src: storySrc('top_geo'), segment: 'countries' },
-  argTypes: controlsFor(TAG, { segment: Object.keys(GEO_SEGMENTS) }),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/geo-list', ...elementMeta(TAG, { src: storySrc('top_geo'), segment: 'countries' }, { segment: Object.keys(GEO_SEGMENTS) }) };
 export default meta;
 
 type Story = StoryObj<Args>;

@@ -1,20 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/headline-tests/headline-tests.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories, goOffline } from './support/states.ts';
 
 const TAG = 'headline-tests';
 const common = commonStories(TAG, 'raw_data');
 
-const meta: Meta<Args> = {
-  title: 'Elements/headline-tests',
-  component: TAG,
-  // Five tests per page keeps the stories light and shows the page controls; the default is 25.
-  args: { src: storySrc('raw_data'), tz: 'Europe/Paris', 'page-size': 5 },
-  argTypes: controlsFor(TAG, { status: ['', 'active', 'archived', 'all'] }),
-  render: (args) => pulseElement(TAG, args),
-};
+// Five tests per page keeps the stories light and shows the page controls; the default is 25.
+const args = { src: storySrc('raw_data'), tz: 'Europe/Paris', 'page-size': 5 };
+const meta: Meta<Args> = { title: 'Elements/headline-tests', ...elementMeta(TAG, args, { status: ['', 'active', 'archived', 'all'] }) };
 export default meta;
 
 type Story = StoryObj<Args>;

@@ -1,20 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { COUNTER_METRICS } from '../src/elements/live-counter/live-counter.ts';
 import { storySrc } from './support/endpoint.ts';
-import { caption, controlsFor, pulseElement, type Args } from './support/render.ts';
+import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'live-counter';
 const render = (args: Args) => pulseElement(TAG, args);
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = {
-  title: 'Elements/live-counter',
-  component: TAG,
-  args: { src: storySrc('quickstats') },
-  argTypes: controlsFor(TAG, { metric: Object.keys(COUNTER_METRICS) }),
-  render,
-};
+const meta: Meta<Args> = { title: 'Elements/live-counter', ...elementMeta(TAG, { src: storySrc('quickstats') }, { metric: Object.keys(COUNTER_METRICS) }) };
 export default meta;
 
 type Story = StoryObj<Args>;

@@ -1,19 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { BREAKDOWNS } from '../src/elements/platform-split/platform-split.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'platform-split';
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = {
-  title: 'Elements/platform-split',
-  component: TAG,
-  args: { src: storySrc('quickstats'), breakdown: 'platform' },
-  argTypes: controlsFor(TAG, { breakdown: Object.keys(BREAKDOWNS) }),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/platform-split', ...elementMeta(TAG, { src: storySrc('quickstats'), breakdown: 'platform' }, { breakdown: Object.keys(BREAKDOWNS) }) };
 export default meta;
 
 type Story = StoryObj<Args>;

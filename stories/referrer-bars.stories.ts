@@ -1,19 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/referrer-bars/referrer-bars.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'referrer-bars';
 const common = commonStories(TAG, 'referrers');
 
-const meta: Meta<Args> = {
-  title: 'Elements/referrer-bars',
-  component: TAG,
-  args: { src: storySrc('referrers') },
-  argTypes: controlsFor(TAG),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/referrer-bars', ...elementMeta(TAG, { src: storySrc('referrers') }) };
 export default meta;
 
 type Story = StoryObj<Args>;

@@ -1,20 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/summary-stats/summary-stats.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'summary-stats';
 const KEYS = { keys: 'time_spent,pagetimer,page_height,read,referrer,new' };
 const common = commonStories(TAG, 'summary');
 
-const meta: Meta<Args> = {
-  title: 'Elements/summary-stats',
-  component: TAG,
-  args: { src: storySrc('summary', KEYS) },
-  argTypes: controlsFor(TAG),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/summary-stats', ...elementMeta(TAG, { src: storySrc('summary', KEYS) }) };
 export default meta;
 
 type Story = StoryObj<Args>;

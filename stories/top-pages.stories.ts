@@ -1,20 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/top-pages/top-pages.ts';
 import { storySrc } from './support/endpoint.ts';
-import { caption, controlsFor, pulseElement, type Args } from './support/render.ts';
+import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'top-pages';
 const render = (args: Args) => pulseElement(TAG, args);
 const common = commonStories(TAG, 'toppages');
 
-const meta: Meta<Args> = {
-  title: 'Elements/top-pages',
-  component: TAG,
-  args: { src: storySrc('toppages') },
-  argTypes: controlsFor(TAG),
-  render,
-};
+const meta: Meta<Args> = { title: 'Elements/top-pages', ...elementMeta(TAG, { src: storySrc('toppages') }) };
 export default meta;
 
 type Story = StoryObj<Args>;

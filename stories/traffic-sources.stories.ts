@@ -1,19 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/traffic-sources/traffic-sources.ts';
 import { storySrc } from './support/endpoint.ts';
-import { controlsFor, pulseElement, type Args } from './support/render.ts';
+import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
 const TAG = 'traffic-sources';
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = {
-  title: 'Elements/traffic-sources',
-  component: TAG,
-  args: { src: storySrc('quickstats') },
-  argTypes: controlsFor(TAG),
-  render: (args) => pulseElement(TAG, args),
-};
+const meta: Meta<Args> = { title: 'Elements/traffic-sources', ...elementMeta(TAG, { src: storySrc('quickstats') }) };
 export default meta;
 
 type Story = StoryObj<Args>;

@@ -3,7 +3,7 @@
  * custom-elements.json, tokens as inline custom properties, events to the Actions panel), the
  * controls that the manifest alone cannot choose, and the frames stories put elements in.
  */
-import type { ArgTypes } from '@storybook/web-components-vite';
+import type { ArgTypes, Meta } from '@storybook/web-components-vite';
 import { html, type TemplateResult } from 'lit';
 import manifest from '../../custom-elements.json';
 
@@ -56,7 +56,7 @@ export function pulseElement(tag: string, args: Args): HTMLElement {
  * colour picker for colour tokens, and the camelCase twin of each dashed attribute hidden (the
  * attribute is the control; the property is listed in the docs).
  */
-export function controlsFor(tag: string, options: Record<string, readonly string[]> = {}): ArgTypes<Args> {
+function controlsFor(tag: string, options: Record<string, readonly string[]> = {}): ArgTypes<Args> {
   const declaration = declarationOf(tag);
   const argTypes: ArgTypes<Args> = {
     theme: { control: 'inline-radio', options: ['auto', 'light', 'dark'] },
@@ -69,6 +69,14 @@ export function controlsFor(tag: string, options: Record<string, readonly string
     argTypes[name] = { control: name.startsWith('--pulse-color') || name.endsWith('-color') ? 'color' : 'text' };
   }
   return argTypes;
+}
+
+/**
+ * The meta of an element's stories, less the title (Storybook reads titles from the source):
+ * `args` for every story, controls from the manifest plus `options`, and one render.
+ */
+export function elementMeta(tag: string, args: Args, options: Record<string, readonly string[]> = {}): Meta<Args> {
+  return { component: tag, args, argTypes: controlsFor(tag, options), render: (storyArgs) => pulseElement(tag, storyArgs) };
 }
 
 /** Waits until `element` shows data. */
