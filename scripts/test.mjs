@@ -1,5 +1,5 @@
 /**
- * `npm test`: type check, Node tests, browser tests. Before the browser tests it makes sure a
+ * `npm test`: type check, Node tests, browser tests, every Storybook story in Chromium. Before the browser tests it makes sure a
  * Chromium exists, installing Debian's package when it runs as root with apt-get, and otherwise
  * stops with one line saying how to get one.
  */
@@ -35,6 +35,7 @@ const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
   ['browser tests', () => (ensureChromium() ? run('npm', ['run', '--silent', 'test:browser']) : 1)],
+  ['storybook smoke', () => (ensureChromium() ? run('npm', ['run', '--silent', 'smoke-storybook']) : 1)],
 ];
 
 for (const [name, step] of steps) {
