@@ -11,7 +11,7 @@
  * moment a refill must start to complete just before the next grid tick. Keys that were polled
  * since their last fill are refilled at that moment (refresh-ahead), so a widget polling at the
  * tick finds data fetched a few hundred milliseconds earlier instead of one tick old. Keys nobody
- * polls are never refreshed.
+ * polled since their last fill started are never refreshed.
  *
  * With a shared tier (Redis), this process's entries are a local copy of the shared ones: a key
  * that is not fresh here is first read from Redis, and a fill starts only for the instance that
@@ -207,7 +207,10 @@ export class FillCache {
     const state = this.#state(key);
     state.filling = true;
     try {
-      return this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
+      const stored = this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
+      // Polls that came while a slow fill ran were answered stale: the next tick is wanted too.
+      this.#planRefresh(key, context, state, stored);
+      return stored;
     } finally {
       state.filling = false;
     }
@@ -260,6 +263,7 @@ export class FillCache {
   }
 
   async #callUpstream(context: FillContext, state: KeyState, signal: AbortSignal, lease?: { sharedKey: string; token: string }): Promise<StoredResponse> {
+    const requestedAt = this.#now();
     const queued = () => {
       state.waitingForBudget = true;
       this.#metrics.budgetWaits.inc({ host: context.host });
@@ -284,7 +288,7 @@ export class FillCache {
     const previous = this.#latency.get(context.host);
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(this.#forClients(context.route, outcome.data));
-    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil: this.#freshUntil(context, startedAt) });
+    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil: this.#freshUntil(context, requestedAt, startedAt) });
     if (lease) await this.#shared!.write(lease.sharedKey, stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
     return stored;
   }
@@ -326,22 +330,26 @@ export class FillCache {
 
   /**
    * Live keys: at least `ttl` after the fill started, then up to the moment a refill must start
-   * to land before the next grid tick (`lead` ahead of it, from the host's latency).
+   * to land before the next grid tick (`lead` ahead of it, from the host's latency). Which tick
+   * is decided from when the fill was asked for, not when the budget let it start: a fill that
+   * waited for the budget (or an upstream slower than the lead) lands just after its tick, and
+   * its refill still aims at the next tick rather than skipping one, which would halve the
+   * refresh rate of every key that lost a race for the budget.
    */
-  #freshUntil(context: FillContext, startedAt: number): number {
+  #freshUntil(context: FillContext, requestedAt: number, startedAt: number): number {
     if (!routes[context.route].live) return startedAt + this.#options.rawDataTtlMs;
     const interval = this.#options.liveTtlMs;
     const latency = this.#latency.get(context.host) ?? INITIAL_LATENCY_MS;
-    const lead = Math.min(interval / 3, latency * 1.5 + 100);
-    const earliest = startedAt + interval;
-    const tick = Math.ceil((earliest + latency) / interval) * interval;
-    return Math.max(earliest, tick - lead);
+    // Never more than three quarters of the interval ahead: a refill starts after the previous tick's polls.
+    const lead = Math.min((interval * 3) / 4, latency * 1.5 + 100);
+    const tick = Math.ceil((requestedAt + interval + Math.min(latency, lead / 2)) / interval) * interval;
+    return Math.max(startedAt + interval, tick - lead);
   }
 
   /** Arms the refresh-ahead of a live key that someone asked for since its last fill. */
   #planRefresh(key: string, context: FillContext, state: KeyState, stored: StoredResponse): void {
     if (!routes[context.route].live || state.refresh !== undefined || this.#closed) return;
-    if (state.lastRequestedAt <= stored.fetchedAt) return;
+    if (state.lastRequestedAt <= stored.startedAt) return;
     this.#armRefresh(key, context, state, stored.freshUntil - this.#now());
   }
 
@@ -356,7 +364,7 @@ export class FillCache {
     if (!stored || this.#closed) return;
     const now = this.#now();
     if (now < stored.freshUntil) return this.#armRefresh(key, context, state, stored.freshUntil - now);
-    if (state.lastRequestedAt <= stored.fetchedAt || this.#blockedUntil(key, context.host, state) > now) return;
+    if (state.lastRequestedAt <= stored.startedAt || this.#blockedUntil(key, context.host, state) > now) return;
     this.#startFill(key, context);
   }
 
