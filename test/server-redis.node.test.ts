@@ -15,6 +15,15 @@ const SCALE = 20;
 const WINDOW_MS = 1000 / SCALE;
 const MINUTE_MS = 60_000 / SCALE;
 const TTL_MS = 3000 / SCALE;
+/** Every time setting scaled down alike. */
+const SCALED = {
+  liveTtlMs: TTL_MS,
+  upstreamTimeoutMs: 140,
+  budgetWindowMs: WINDOW_MS,
+  backoffBaseMs: 1000 / SCALE,
+  backoffMaxMs: 30_000 / SCALE,
+  maxWaitMs: 5000 / SCALE,
+};
 
 /**
  * Fills of one key are a TTL apart at the source (the lease); measured at the fake upstream, a
@@ -36,6 +45,8 @@ function shortestGap(calls: readonly UpstreamCall[]): number {
   }
   return shortest;
 }
+
+const tally = (statuses: Map<number, number>) => [...statuses].map(([status, n]) => `${n}×${status}`).join(' ');
 
 async function sharedUp(h: Harness): Promise<boolean> {
   const metric = await h.cache.registry.getSingleMetric('pulse_shared_tier_up')?.get();
@@ -122,7 +133,7 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     const statuses = await poll(trio, paths, 40, startedAt + 1500);
     const elapsed = Date.now() - startedAt;
     const gap = shortestGap(upstream.calls);
-    console.log(`3 instances, 3 keys, ${elapsed} ms of polling: ${upstream.calls.length} fills (TTL 300 ms), shortest gap per key ${gap} ms, answers ${[...statuses].map(([status, n]) => `${n}×${status}`).join(' ')}`);
+    console.log(`3 instances, 3 keys, ${elapsed} ms of polling: ${upstream.calls.length} fills (TTL 300 ms), shortest gap per key ${gap} ms, answers ${tally(statuses)}`);
     assert.deepEqual([...statuses.keys()], [200]);
     assert.ok(gap >= ONE_TTL_APART * 300, `two fills of one key ${gap} ms apart`);
     assert.ok(upstream.calls.length <= paths.length * Math.ceil(elapsed / 300 + 1), `${upstream.calls.length} fills`);
@@ -130,20 +141,13 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   });
 
   test('two instances, 15 competing keys: at most 183 calls in any sliding minute between them', async () => {
-    const pair = await instances(2, {
-      liveTtlMs: TTL_MS,
-      upstreamTimeoutMs: 140,
-      budgetWindowMs: WINDOW_MS,
-      backoffBaseMs: 1000 / SCALE,
-      backoffMaxMs: 30_000 / SCALE,
-      maxWaitMs: 5000 / SCALE,
-    });
+    const pair = await instances(2, SCALED);
     const upstream = pair[0]!.upstream;
     const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
     const statuses = await poll(pair, paths, TTL_MS / 3, Date.now() + MINUTE_MS + 700);
     const most = maxInSlidingWindow(upstream.calls.map((call) => call.at), MINUTE_MS);
     const fromEach = pair.map((h) => upstreamLogLines(h.logs).length);
-    console.log(`shared budget: ${upstream.calls.length} calls (${fromEach.join(' + ')} by instance); max ${most} in a sliding "minute" (${MINUTE_MS} ms); answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
+    console.log(`shared budget: ${upstream.calls.length} calls (${fromEach.join(' + ')} by instance); max ${most} in a sliding "minute" (${MINUTE_MS} ms); answers ${tally(statuses)}`);
     assert.ok(most <= 183, `${most} calls in one sliding minute`);
     assert.ok(most >= 90, `${most}: the budget was actually under pressure`);
     assert.ok(fromEach.every((calls) => calls > 0), 'both instances filled');
@@ -151,13 +155,7 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   });
 
   test('Redis killed mid-run: every answer still 200, each instance within its share of the budget; back: shared again', async () => {
-    const trio = await instances(3, {
-      liveTtlMs: TTL_MS,
-      upstreamTimeoutMs: 140,
-      budgetWindowMs: WINDOW_MS,
-      maxWaitMs: 5000 / SCALE,
-      staleWindowMs: 60_000,
-    });
+    const trio = await instances(3, { ...SCALED, staleWindowMs: 60_000 });
     const upstream = trio[0]!.upstream;
     // 6 keys a TTL want 40 fills a second: more than one instance's share (1 per 50 ms), less than the shared budget.
     const paths = Array.from({ length: 6 }, (_, i) => `/live/referrers/v3/?host=example.com&limit=${i + 1}`);
@@ -177,7 +175,7 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
       const alone = await phase(1200);
       const aloneTimes = trio.map((h, i) => upstreamLogLines(h.logs).slice(logsBefore[i]).map((line) => line.time));
       const mostAlone = aloneTimes.map((times) => maxInSlidingWindow(times, 1000));
-      console.log(`Redis down 1.2 s: answers ${[...alone.statuses].map(([s, n]) => `${n}×${s}`).join(' ')}; ${alone.calls.length} calls; max per instance in any 1 s: ${mostAlone.join(', ')} (share: 21)`);
+      console.log(`Redis down 1.2 s: answers ${tally(alone.statuses)}; ${alone.calls.length} calls; max per instance in any 1 s: ${mostAlone.join(', ')} (share: 21)`);
       assert.deepEqual([...alone.statuses.keys()], [200], 'stale or fresh, never an error');
       // The share grants at most 21 in any 1 s; log times are completions, one of which can run late.
       assert.ok(mostAlone.every((most) => most <= 1000 / WINDOW_MS + 2), `over the share: ${mostAlone.join(', ')}`);
