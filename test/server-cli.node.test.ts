@@ -54,6 +54,15 @@ describe('settings', () => {
     assert.equal(flagged.staticDir, '/srv/site');
   });
 
+  test('the shared tier: PULSE_REDIS_URL and PULSE_INSTANCES (a password only in the environment)', () => {
+    assert.equal(settingsOf(['serve']).redisUrl, undefined);
+    assert.equal(settingsOf(['serve']).instances, 3);
+    const shared = settingsOf(['serve'], { PULSE_REDIS_URL: 'rediss://:s3cret@redis.internal:6380/2', PULSE_INSTANCES: '4' });
+    assert.equal(shared.redisUrl, 'rediss://:s3cret@redis.internal:6380/2');
+    assert.equal(shared.instances, 4);
+    assert.equal(settingsOf(['serve', '--redis-url', 'redis://10.0.0.5:6379', '--instances', '2']).instances, 2);
+  });
+
   test('the key from a file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pulse-key-'));
     after(() => rm(dir, { recursive: true, force: true }));
