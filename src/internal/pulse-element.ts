@@ -1,7 +1,7 @@
 import { html, LitElement, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { getHub, PollController, routeOf, type PollError, type PollSnapshot } from '../client/index.ts';
+import { getHub, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import { inheritedLang } from './format.ts';
@@ -15,10 +15,22 @@ export type View = 'loading' | 'ready' | 'empty' | 'error';
 export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused'] as const;
 
 /**
- * What every pulse-widgets element shares: the `src` subscription to the page's poll hub, custom
- * states, events, theme, inherited language, the card frame with its loading, empty and error
- * views, the "updated N s ago" line and the polite live region. A subclass names its route and
- * renders its data. The parts, properties, states and events below are inherited by every element.
+ * Where an element's data comes from. The element sets `url` from `src`; the source tells the
+ * element of every snapshot that changes what it shows, through the callback it was made with.
+ * No data and no error in the snapshot means loading.
+ */
+export interface DataSource<Data> {
+  /** The absolute address to load, or none. */
+  url: string | undefined;
+  /** What is known about `url` now. */
+  readonly snapshot: PollSnapshot<Data>;
+}
+
+/**
+ * What every pulse-widgets element shares: a data source for `src` (the page's poll hub unless
+ * the subclass makes another), custom states, events, theme, inherited language, the card frame
+ * with its loading, empty and error views, the "updated N s ago" line and the polite live
+ * region. A subclass names its route and renders its data. The parts, properties, states and events below are inherited by every element.
  *
  * @csspart base - The card.
  * @csspart label - The text above the data.
@@ -69,11 +81,13 @@ export abstract class PulseElement<Data> extends LitElement {
     else if (existing !== (this as unknown)) console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
   }
 
-  protected readonly poll = new PollController<Data>(this, (next, previous) => this.#receive(next, previous));
+  /** The data for `src`, from {@link createSource}. */
+  protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
+  /** The polite live region's text; what {@link dataChanged} returns goes through it. */
+  protected readonly announcer = new Announcer();
   readonly #internals = this.attachInternals();
-  readonly #announcer = new Announcer();
   #sourceProblem: PollError | undefined;
   #dataUrl: string | undefined;
 
@@ -96,15 +110,19 @@ export abstract class PulseElement<Data> extends LitElement {
 
   protected abstract renderData(data: Data, locale: string): TemplateResult;
 
-  /** Called when new data arrives; returns what the live region should say, if anything. */
-  protected dataChanged(_data: Data, _previous: Data | undefined, _locale: string): string | undefined {
-    return undefined;
+  /**
+   * Makes the data source, in the constructor (a subclass's own fields are not set yet): the
+   * page's poll hub, polling `url` on its clock.
+   */
+  protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
+    return new PollController<Data>(this, onChange);
   }
 
-  /** The address actually polled for `src` (already absolute); elements may rewrite its query. */
-  protected requestUrl(url: URL): URL {
-    return url;
-  }
+  /** Called, if defined, when new data arrives; returns what the live region should say, if anything. */
+  protected dataChanged?(data: Data, previous: Data | undefined, locale: string): string | undefined;
+
+  /** The address actually loaded for `src` (already absolute), if an element rewrites its query. */
+  protected requestUrl?(url: URL): URL;
 
   /** The element's language for numbers and names: its `lang` or the nearest ancestor's. */
   protected get locale(): string {
@@ -112,18 +130,18 @@ export abstract class PulseElement<Data> extends LitElement {
   }
 
   protected get snapshot(): PollSnapshot<Data> {
-    return this.poll.snapshot;
+    return this.source.snapshot;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     // New data alone changes no property, and so not the address: no URL parsing on every tick.
     if (changed.size > 0) {
-      const source = this.#resolveSource();
-      if (source.problem?.message !== this.#sourceProblem?.message) {
-        this.#sourceProblem = source.problem;
-        if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
+      const resolved = this.#resolveSource();
+      if (resolved.problem?.message !== this.#sourceProblem?.message) {
+        this.#sourceProblem = resolved.problem;
+        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent(resolved.problem, false));
       }
-      this.poll.url = source.url;
+      this.source.url = resolved.url;
     }
     this.#syncStates();
   }
@@ -139,22 +157,22 @@ export abstract class PulseElement<Data> extends LitElement {
       return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
     }
     if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
-    return { url: this.requestUrl(url).href };
+    return { url: (this.requestUrl?.(url) ?? url).href };
   }
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
-      this.previousData = this.#dataUrl === this.poll.url ? previous.data : undefined;
-      this.#dataUrl = this.poll.url;
+      this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
+      this.#dataUrl = this.source.url;
       const locale = this.locale;
-      this.#announcer.announce(this.dataChanged(next.data, this.previousData, locale), getHub().clock.now());
+      this.announcer.announce(this.dataChanged?.(next.data, this.previousData, locale), getHub().clock.now());
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
     }
     if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
   }
 
   protected get view(): View {
-    const { data, error } = this.poll.snapshot;
+    const { data, error } = this.snapshot;
     if (this.#sourceProblem) return 'error';
     if (data === undefined) return error ? 'error' : 'loading';
     return this.isEmpty(data) ? 'empty' : 'ready';
@@ -162,7 +180,7 @@ export abstract class PulseElement<Data> extends LitElement {
 
   #syncStates(): void {
     const view = this.view;
-    const { stale, paused } = this.poll.snapshot;
+    const { stale, paused } = this.snapshot;
     const active = new Set<string>([view]);
     if (stale && view !== 'error') active.add('stale');
     if (paused) active.add('paused');
@@ -173,7 +191,7 @@ export abstract class PulseElement<Data> extends LitElement {
   }
 
   #renderBody(view: View, locale: string): TemplateResult {
-    const { data, error } = this.poll.snapshot;
+    const { data, error } = this.snapshot;
     switch (view) {
       case 'loading':
         return html`<p part="message" class="message loading">Loading…</p>`;
@@ -192,8 +210,8 @@ export abstract class PulseElement<Data> extends LitElement {
     return html`<div part="base" class="card">
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${this.#renderBody(view, locale)}
-      <p part="updated" class="updated">${updatedLine(this.poll, locale)}</p>
-      <div part="live" class="visually-hidden" role="status">${this.#announcer.text}</div>
+      <p part="updated" class="updated">${updatedLine(this.source, locale)}</p>
+      <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;
   }
 }

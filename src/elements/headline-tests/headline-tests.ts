@@ -1,28 +1,22 @@
-import { initialState, Task, TaskStatus } from '@lit/task';
-import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { RawDataResponse } from '../../api/index.ts';
+import type { RawDataResponse, RouteName } from '../../api/index.ts';
 import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
-import { ROUTE_PATHS } from '../../api/paths.ts';
-import { getHub, routeOf, type PollError, type PollSnapshot } from '../../client/index.ts';
+import { getHub, type SnapshotChange } from '../../client/index.ts';
 import { Announcer } from '../../internal/announcer.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
-import { PulseDataEvent, PulseErrorEvent } from '../../internal/events.ts';
-import { formatCount, inheritedLang } from '../../internal/format.ts';
-import { PulseElement, STATES, type Theme, type View } from '../../internal/pulse-element.ts';
+import { formatCount } from '../../internal/format.ts';
+import { OneShotSource } from '../../internal/one-shot-source.ts';
+import { PulseElement, type DataSource } from '../../internal/pulse-element.ts';
 import { baseStyles } from '../../internal/styles.ts';
 import { formatUnit } from '../../internal/units.ts';
-import { updatedLine } from '../../internal/updated-line.ts';
 import { experimentsCsv, groupExperiments, interval, type Experiment } from './experiments.ts';
 import { headlineTestsStyles } from './headline-tests.styles.ts';
-import { loadOnce } from './load-once.ts';
 
 /** The range shown when neither the attributes nor `src` give one: the last 7 days. */
 const DEFAULT_DAYS = 7;
 const DAY_MS = 86_400_000;
-
-type Loaded = PollSnapshot<RawDataResponse>;
 
 /**
  * @summary Headline tests (experiments) over a date range, each with its variants, status and
@@ -34,12 +28,6 @@ type Loaded = PollSnapshot<RawDataResponse>;
  * the `start`, `end`, `tz` and `status` attributes set those parameters on it. Changing any of
  * them loads again, abandoning the load in progress.
  *
- * @csspart base - The card.
- * @csspart label - The text above the data.
- * @csspart message - The loading and empty messages.
- * @csspart error - The error message shown when there is no data.
- * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
- * @csspart live - The visually hidden polite live region.
  * @csspart summary - The number of tests and variants in the range.
  * @csspart experiments - The ordered list of tests on this page.
  * @csspart experiment - One test.
@@ -53,21 +41,9 @@ type Loaded = PollSnapshot<RawDataResponse>;
  * @csspart page-button - The previous and next page buttons.
  * @csspart download - The CSV download link.
  *
- * @cssproperty --pulse-color-text - Text colour.
- * @cssproperty --pulse-color-muted - Secondary text colour.
- * @cssproperty --pulse-color-surface - Card background.
- * @cssproperty --pulse-color-border - Card border.
  * @cssproperty --pulse-color-accent - Links, highlights and the winner mark.
  * @cssproperty --pulse-color-bar - Interval fill.
  * @cssproperty --pulse-color-track - Range track and rules.
- * @cssproperty --pulse-color-up - Colour of a rise.
- * @cssproperty --pulse-color-down - Colour of a fall and of errors.
- * @cssproperty --pulse-color-warning - Text colour of the out-of-date notice.
- * @cssproperty --pulse-color-warning-surface - Background of the out-of-date notice.
- * @cssproperty --pulse-font-family - Font family.
- * @cssproperty --pulse-font-size - Base font size.
- * @cssproperty --pulse-radius - Card corner radius.
- * @cssproperty --pulse-spacing - Card padding and gaps.
  * @cssproperty --pulse-headline-tests-range-width - Width of the interval ranges.
  *
  * @cssstate loading - Loading the range (a new range replaces what was shown).
@@ -80,39 +56,14 @@ type Loaded = PollSnapshot<RawDataResponse>;
  * @fires pulse-data - The range was loaded ({@link PulseDataEvent}).
  * @fires pulse-error - The range could not be loaded or `src` is unusable ({@link PulseErrorEvent}).
  */
-export class HeadlineTests extends LitElement {
+export class HeadlineTests extends PulseElement<RawDataResponse> {
   static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
+  static override route: RouteName = 'raw_data';
 
-  /** Registers the element unless the name is taken (the shared `define()`). */
-  static readonly define = PulseElement.define;
-
-  readonly #internals = this.attachInternals();
-  readonly #announcer = new Announcer(0);
-  #url: string | undefined;
-  #problem: PollError | undefined;
-  #waiting: Loaded | undefined;
-  #loaded: Loaded | undefined;
+  /** Every load and page change is said at once: the reader asked for it. */
+  protected override readonly announcer = new Announcer(0);
   #experiments: { data: RawDataResponse; list: Experiment[] } | undefined;
   #csv: { data: RawDataResponse; href: string } | undefined;
-
-  readonly #load = new Task(this, {
-    task: ([url]: readonly [string | undefined], { signal }) => {
-      this.#waiting = undefined;
-      return url ? loadOnce<RawDataResponse>(url, signal, (waiting) => this.#wait(waiting)) : initialState;
-    },
-    args: () => [this.#url] as const,
-    onComplete: (loaded) => this.#complete(loaded),
-    onError: (error) => this.dispatchEvent(new PulseErrorEvent(error as PollError, false)),
-  });
-
-  /** Address of the raw data resource on the cache endpoint, with `host` (required). */
-  @property() src = '';
-
-  /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
-  @property({ reflect: true }) theme: Theme = 'auto';
-
-  /** Text above the data; defaults to "Headline tests". */
-  @property() label = '';
 
   /** First day, YYYY-MM-DD, in `tz` (default: `src`'s, else 6 days before `end`). */
   @property() start = '';
@@ -132,6 +83,20 @@ export class HeadlineTests extends LitElement {
   /** The page of tests shown, from 1. */
   @state() private page = 1;
 
+  protected override get defaultLabel(): string {
+    return 'Headline tests';
+  }
+
+  protected override get emptyText(): string {
+    return 'No headline tests in this range.';
+  }
+
+  /** Loads each range once, abandoning the load in progress when the range changes. */
+  protected override createSource(onChange: SnapshotChange<RawDataResponse>): DataSource<RawDataResponse> {
+    // The cache keeps raw data RAW_DATA_TTL_MS: an answer older than that was served stale.
+    return new OneShotSource(this, onChange, RAW_DATA_TTL_MS);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     // The CSV link is revoked on disconnect; a reconnected element makes a new one.
@@ -145,36 +110,14 @@ export class HeadlineTests extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const source = this.#resolveSource();
-    if (source.problem?.message !== this.#problem?.message) {
-      this.#problem = source.problem;
-      if (source.problem) this.dispatchEvent(new PulseErrorEvent(source.problem, false));
-    }
-    if (source.url !== this.#url) {
-      this.#url = source.url;
-      this.#loaded = undefined;
-      this.page = 1;
-    }
-    if (changed.has('pageSize')) this.page = 1;
+    const url = this.source.url;
+    super.willUpdate(changed);
+    if (this.source.url !== url || changed.has('pageSize')) this.page = 1;
     this.#prepareCsv();
   }
 
-  protected override update(changed: PropertyValues<this>): void {
-    this.#syncStates();
-    super.update(changed);
-  }
-
   /** `src` with the attributes' parameters, filling in a default range and time zone. */
-  #resolveSource(): { url?: string; problem?: PollError } {
-    const expected = `src must be the address of a ${ROUTE_PATHS.raw_data} resource.`;
-    if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
-    let url: URL;
-    try {
-      url = new URL(this.src, document.baseURI);
-    } catch {
-      return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
-    }
-    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== 'raw_data') return { problem: { kind: 'source', message: expected } };
+  protected override requestUrl(url: URL): URL {
     const query = url.searchParams;
     const tz = this.tz || query.get('tz') || Intl.DateTimeFormat().resolvedOptions().timeZone;
     const end = this.end || query.get('end') || today(tz, getHub().clock.now());
@@ -184,52 +127,15 @@ export class HeadlineTests extends LitElement {
     query.set('end', end);
     query.set('tz', tz);
     if (status) query.set('status', status);
-    return { url: url.href };
+    return url;
   }
 
-  #wait(waiting: Loaded): void {
-    this.#waiting = waiting;
-    this.requestUpdate();
+  protected override isEmpty(data: RawDataResponse): boolean {
+    return data.data.length === 0;
   }
 
-  #complete(loaded: Loaded): void {
-    const age = getHub().clock.now() - (loaded.updatedAt ?? Infinity);
-    // The cache keeps raw data RAW_DATA_TTL_MS: an answer older than that was served stale.
-    this.#loaded = { ...loaded, stale: age > RAW_DATA_TTL_MS, paused: false };
-    const count = this.#experimentsOf(loaded.data!).length;
-    this.#announcer.announce(`${count} headline tests loaded`, getHub().clock.now());
-    this.dispatchEvent(new PulseDataEvent(loaded.data!, loaded.updatedAt));
-  }
-
-  get #view(): View {
-    if (this.#problem) return 'error';
-    switch (this.#load.status) {
-      case TaskStatus.ERROR:
-        return 'error';
-      case TaskStatus.COMPLETE:
-        return this.#loaded?.data?.data.length ? 'ready' : 'empty';
-      default:
-        return 'loading';
-    }
-  }
-
-  /** What the "updated" line and the states read, as the polling elements' snapshot. */
-  get #snapshot(): Loaded {
-    const view = this.#view;
-    if ((view === 'ready' || view === 'empty') && this.#loaded) return this.#loaded;
-    const error = view === 'error' ? (this.#problem ?? (this.#load.error as PollError)) : undefined;
-    return { data: undefined, error, stale: false, paused: view === 'loading' && this.#waiting?.paused === true, updatedAt: undefined };
-  }
-
-  #syncStates(): void {
-    const snapshot = this.#snapshot;
-    const active = new Set<string>([this.#view]);
-    if (snapshot.stale) active.add('stale');
-    if (snapshot.paused) active.add('paused');
-    for (const name of STATES) {
-      if (active.has(name)) this.#internals.states.add(name);
-      else this.#internals.states.delete(name);
-    }
+  protected override dataChanged(data: RawDataResponse): string {
+    return `${this.#experimentsOf(data).length} headline tests loaded`;
   }
 
   #experimentsOf(data: RawDataResponse): Experiment[] {
@@ -239,7 +145,7 @@ export class HeadlineTests extends LitElement {
 
   /** One object URL per loaded answer, for the download link; the previous one is released. */
   #prepareCsv(): void {
-    const data = this.#view === 'ready' ? this.#loaded?.data : undefined;
+    const data = this.view === 'ready' ? this.snapshot.data : undefined;
     if (this.#csv?.data === data) return;
     if (this.#csv) URL.revokeObjectURL(this.#csv.href);
     this.#csv = data && { data, href: URL.createObjectURL(new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data))], { type: 'text/csv;charset=utf-8' })) };
@@ -248,7 +154,7 @@ export class HeadlineTests extends LitElement {
   #goTo(page: number, pages: number): void {
     if (page < 1 || page > pages) return;
     this.page = page;
-    this.#announcer.announce(`Page ${page} of ${pages}`, getHub().clock.now());
+    this.announcer.announce(`Page ${page} of ${pages}`, getHub().clock.now());
   }
 
   #renderRange(value: number, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
@@ -318,13 +224,13 @@ export class HeadlineTests extends LitElement {
     </nav>`;
   }
 
-  #renderData(data: RawDataResponse, locale: string): TemplateResult {
+  protected override renderData(data: RawDataResponse, locale: string): TemplateResult {
     const experiments = this.#experimentsOf(data);
     const size = Math.max(1, Math.floor(this.pageSize) || 25);
     const pages = Math.ceil(experiments.length / size);
     const page = Math.min(Math.max(1, this.page), pages);
     const first = (page - 1) * size;
-    const url = new URL(this.#url!);
+    const url = new URL(this.source.url!);
     const date = dateFormatter(locale, url.searchParams.get('tz')!);
     return html`<p part="summary" class="summary">
         ${formatCount(locale, experiments.length)} tests, ${formatCount(locale, data.data.length)} variants,
@@ -337,29 +243,6 @@ export class HeadlineTests extends LitElement {
       ${this.#csv
         ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>Download CSV (${formatCount(locale, data.data.length)} variants)</a>`
         : nothing}`;
-  }
-
-  #renderBody(view: View, locale: string): TemplateResult {
-    switch (view) {
-      case 'loading':
-        return html`<p part="message" class="message loading">Loading…</p>`;
-      case 'error':
-        return html`<p part="error" class="message error">${this.#snapshot.error?.message}</p>`;
-      case 'empty':
-        return html`<p part="message" class="message">No headline tests in this range.</p>`;
-      case 'ready':
-        return this.#renderData(this.#loaded!.data!, locale);
-    }
-  }
-
-  protected override render(): TemplateResult {
-    const locale = inheritedLang(this);
-    return html`<div part="base" class="card">
-      <p part="label" class="label" id="label">${this.label || 'Headline tests'}</p>
-      ${this.#renderBody(this.#view, locale)}
-      <p part="updated" class="updated">${updatedLine({ snapshot: this.#snapshot }, locale)}</p>
-      <div part="live" class="visually-hidden" role="status">${this.#announcer.text}</div>
-    </div>`;
   }
 }
 

@@ -102,7 +102,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
 
   /** The members in the order `keys` names them in `src`, then any others the answer has. */
   #members(data: SummaryResponse): [string, SummaryMember][] {
-    const asked = new URL(this.poll.url ?? '', document.baseURI).searchParams.get('keys')?.split(',').map((key) => key.trim()) ?? [];
+    const asked = new URL(this.source.url ?? '', document.baseURI).searchParams.get('keys')?.split(',').map((key) => key.trim()) ?? [];
     const order = [...new Set([...asked, ...Object.keys(data)])];
     return order.flatMap((key) => (data[key] ? [[key, data[key]] as [string, SummaryMember]] : []));
   }

@@ -240,7 +240,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
       .map((column) => COLUMNS[column]);
     const names = metricNames(this.metricNames);
     const labels = metricLabels(this.metricLabels);
-    const metrics = requestedMetrics(this.poll.url!)
+    const metrics = requestedMetrics(this.source.url!)
       .filter((key) => pages.some((page) => page.metrics?.[key] !== undefined))
       .map((key): Column => ({
         header: names.get(key) ?? key,
@@ -272,7 +272,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     let most = 0;
     for (const page of pages) most = Math.max(most, page.stats.people);
     const columns = this.#columns(pages);
-    const context: CellContext = { locale, siteHost: siteHostOf(this.poll.url!), href: this.#href };
+    const context: CellContext = { locale, siteHost: siteHostOf(this.source.url!), href: this.#href };
     return html`<div class="scroller">
       <table part="table" aria-labelledby="label">
         <thead>
