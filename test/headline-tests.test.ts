@@ -1,10 +1,11 @@
 import { expect, fixtureSync, html } from '@open-wc/testing';
+import { RAW_DATA_TTL_MS } from '../src/api/constants.ts';
 import type { RawDataRecord, RawDataResponse } from '../src/api/index.ts';
 import { csvCell, experimentsCsv, groupExperiments } from '../src/elements/headline-tests/experiments.ts';
 import '../src/index.ts';
 import type { HeadlineTests } from '../src/index.ts';
 import { deferred, failOnLitWarnings, type FakeClock, freshHub, reply, setPageHidden, settleElements, type Handler } from './helpers/browser-fakes.ts';
-import { recordStyleAttributeWrites, states, text } from './helpers/browser-states.ts';
+import { describeCommonBehaviour, states, text } from './helpers/browser-states.ts';
 
 const SRC = '/mab/htapi/v1/experiments/raw_data/?host=example.com';
 const RANGE = 'start="2025-06-01" end="2025-06-07" tz="Europe/Paris"';
@@ -64,106 +65,41 @@ describe('<headline-tests>', () => {
   failOnLitWarnings();
   afterEach(() => setPageHidden(false));
 
-  describe('states, accessibly', () => {
-    it('loads once from src with the range attributes, and is not polled on the 3 s clock', async () => {
-      const { el, clock, server } = await headlineTests((_request, clock) => reply(clock, rawData()));
-      expect(states(el)).to.deep.equal(['ready']);
-      expect(server.count()).to.equal(1);
-      const query = new URL(server.requests[0]!.url).searchParams;
-      expect(Object.fromEntries(query)).to.deep.equal({ host: 'example.com', start: '2025-06-01', end: '2025-06-07', tz: 'Europe/Paris' });
-      await clock.toNextTick();
-      await clock.advance(60_000);
-      expect(server.count()).to.equal(1);
-      expect(text(el)).to.contain('Updated');
-      await expect(el).to.be.accessible();
-      el.theme = 'dark';
-      await el.updateComplete;
-      expect(getComputedStyle(el).colorScheme).to.equal('dark');
-      await expect(el).to.be.accessible();
-    });
+  describeCommonBehaviour({
+    tag: 'headline-tests',
+    src: SRC,
+    ready: rawData(),
+    empty: { status: 'success', data: [] },
+    readyText: '2 tests, 4 variants',
+    loadsOnce: { maxAgeMs: RAW_DATA_TTL_MS },
+  });
 
-    it('shows loading until the answer, accessibly', async () => {
-      const held = deferred<Response>();
-      const { el } = await headlineTests(() => held.promise, { wait: false });
-      expect(states(el)).to.deep.equal(['loading']);
-      expect(text(el)).to.contain('Loading');
-      await expect(el).to.be.accessible();
-    });
+  it('loads once from src with the range attributes, and is not polled on the 3 s clock', async () => {
+    const { el, clock, server } = await headlineTests((_request, clock) => reply(clock, rawData()));
+    expect(states(el)).to.deep.equal(['ready']);
+    expect(server.count()).to.equal(1);
+    const query = new URL(server.requests[0]!.url).searchParams;
+    expect(Object.fromEntries(query)).to.deep.equal({ host: 'example.com', start: '2025-06-01', end: '2025-06-07', tz: 'Europe/Paris' });
+    await clock.toNextTick();
+    await clock.advance(60_000);
+    expect(server.count()).to.equal(1);
+    expect(text(el)).to.contain('Updated');
+  });
 
-    it('says when the range has no test, accessibly', async () => {
-      const { el } = await headlineTests((_request, clock) => reply(clock, { status: 'success', data: [] }));
-      expect(states(el)).to.deep.equal(['empty']);
-      expect(text(el)).to.contain('No headline tests in this range.');
-      await expect(el).to.be.accessible();
-    });
+  it('says when the range has no test, and passes on a refusal of the cache in its words', async () => {
+    const empty = await headlineTests((_request, clock) => reply(clock, { status: 'success', data: [] }));
+    expect(text(empty.el)).to.contain('No headline tests in this range.');
+    const { el } = await headlineTests((_request, clock) => reply(clock, { error: { code: 'bad_param', message: 'tz must be an Olson time zone such as Europe/Paris', param: 'tz' } }, { status: 400 }), { attributes: 'tz="Mars/Olympus"' });
+    expect(states(el)).to.deep.equal(['error']);
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('tz must be an Olson time zone such as Europe/Paris');
+  });
 
-    it('explains a refusal of the cache in its words, and a network failure without a stack trace', async () => {
-      const { el } = await headlineTests((_request, clock) => reply(clock, { error: { code: 'bad_param', message: 'tz must be an Olson time zone such as Europe/Paris', param: 'tz' } }, { status: 400 }), { attributes: 'tz="Mars/Olympus"' });
-      expect(states(el)).to.deep.equal(['error']);
-      expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('tz must be an Olson time zone such as Europe/Paris');
-      await expect(el).to.be.accessible();
-      const failed = await headlineTests(() => Promise.reject(new TypeError('Failed to fetch at line 42')));
-      expect(states(failed.el)).to.deep.equal(['error']);
-      expect(text(failed.el)).to.contain('could not be reached');
-      expect(text(failed.el)).not.to.contain('line 42');
-    });
-
-    it('refuses a missing src or one for another route without asking anything', async () => {
-      const missing = await headlineTests(() => new Response('{}'), { src: '' });
-      expect(states(missing.el)).to.deep.equal(['error']);
-      expect(text(missing.el)).to.contain('No data source');
-      const wrong = await headlineTests(() => new Response('{}'), { src: '/live/referrers/v3/?host=example.com' });
-      expect(text(wrong.el)).to.contain('src must be the address of a /mab/htapi/v1/experiments/raw_data/ resource.');
-      expect(wrong.server.count()).to.equal(0);
-      await expect(wrong.el).to.be.accessible();
-    });
-
-    it('marks an answer older than the cache lifetime (60 s) stale, with a visible notice', async () => {
-      const { el } = await headlineTests((_request, clock) => reply(clock, rawData(), { age: 90_000 }));
-      expect(states(el)).to.deep.equal(['ready', 'stale']);
-      expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Out of date: last updated 1 min/);
-      await expect(el).to.be.accessible();
-    });
-
-    it('waits, paused, while the page is hidden, and loads when it is back', async () => {
-      const { el, server, settled } = await headlineTests((_request, clock) => reply(clock, rawData()), { hidden: true });
-      expect(states(el)).to.deep.equal(['loading', 'paused']);
-      expect(server.count()).to.equal(0);
-      await expect(el).to.be.accessible();
-      setPageHidden(false);
-      await settled();
-      expect(states(el)).to.deep.equal(['ready']);
-      expect(server.count()).to.equal(1);
-    });
-
-    it('fires pulse-data and pulse-error that bubble out of shadow roots', async () => {
-      const seen: string[] = [];
-      const listen = (event: Event) => seen.push(event.type);
-      document.addEventListener('pulse-data', listen);
-      document.addEventListener('pulse-error', listen);
-      try {
-        const { el, settled } = await headlineTests((request, clock) => (request.url.includes('start=2025-01-01') ? new Response(null, { status: 500 }) : reply(clock, rawData())));
-        expect(states(el)).to.deep.equal(['ready']);
-        el.start = '2025-01-01';
-        await settled();
-        expect(states(el)).to.deep.equal(['error']);
-      } finally {
-        document.removeEventListener('pulse-data', listen);
-        document.removeEventListener('pulse-error', listen);
-      }
-      expect(seen).to.deep.equal(['pulse-data', 'pulse-error']);
-    });
-
-    it('writes no style attribute, which a strict CSP (style-src-attr) would block', async () => {
-      const writes = recordStyleAttributeWrites();
-      try {
-        const { el } = await headlineTests((_request, clock) => reply(clock, rawData()));
-        expect(states(el)).to.deep.equal(['ready']);
-      } finally {
-        writes.stop();
-      }
-      expect(writes.seen).to.deep.equal([]);
-    });
+  it('is stale only past the cache lifetime of raw data', async () => {
+    const fresh = await headlineTests((_request, clock) => reply(clock, rawData(), { age: RAW_DATA_TTL_MS - 1000 }));
+    expect(states(fresh.el)).to.deep.equal(['ready']);
+    const old = await headlineTests((_request, clock) => reply(clock, rawData(), { age: RAW_DATA_TTL_MS + 30_000 }));
+    expect(states(old.el)).to.deep.equal(['ready', 'stale']);
+    expect(old.el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Out of date: last updated 1 min/);
   });
 
   it('groups variants under their test, with status, winner, CTR and engagement with intervals, and probability', async () => {

@@ -5,6 +5,7 @@
  */
 import { expect, fixture } from '@open-wc/testing';
 import { html, unsafeStatic } from 'lit/static-html.js';
+import { ROUTE_PATHS } from '../../src/api/paths.ts';
 import type { PulseElement } from '../../src/index.ts';
 import { deferred, freshHub, reply, setPageHidden, settle } from './browser-fakes.ts';
 
@@ -19,6 +20,12 @@ export interface CommonCase {
   emptyAttributes?: string;
   /** False for an element hidden when empty (the public live counter). */
   emptyVisible?: boolean;
+  /**
+   * For an element that loads each `src` once instead of polling it (headline-tests): how old
+   * its data may be before it is stale. Such an element is stale from an old answer rather than
+   * a failed poll, and is paused only while it waits to load.
+   */
+  loadsOnce?: { maxAgeMs: number };
 }
 
 type Element = PulseElement<unknown>;
@@ -130,7 +137,8 @@ export function describeCommonBehaviour(c: CommonCase): void {
       expect(text(missing)).to.contain('No data source');
       const wrong = await mount(c.src.includes('/referrers/') ? '/live/top_geo/v1/?host=example.com' : '/live/referrers/v3/?host=example.com');
       expect(states(wrong)).to.deep.equal(['error']);
-      expect(text(wrong)).to.match(/src must be the address of a \/live\/\w+\/v\d\/ resource/);
+      const { route } = wrong.constructor as typeof PulseElement;
+      expect(text(wrong)).to.contain(`src must be the address of a ${ROUTE_PATHS[route]} resource.`);
       const script = await mount('javascript:alert(1)');
       expect(states(script)).to.deep.equal(['error']);
       expect(server.count()).to.equal(0);
@@ -139,26 +147,45 @@ export function describeCommonBehaviour(c: CommonCase): void {
 
     it('keeps the data with a visible notice when it becomes stale, accessibly', async () => {
       let failing = false;
-      const { clock } = freshHub(() => (failing ? new Response(null, { status: 503 }) : reply(clock, c.ready)));
+      const { clock } = freshHub(() => (failing ? new Response(null, { status: 503 }) : reply(clock, c.ready, { age: c.loadsOnce ? c.loadsOnce.maxAgeMs + 30_000 : 0 })));
       const el = await mount();
-      failing = true;
-      await clock.toNextTick();
-      await el.updateComplete;
+      if (!c.loadsOnce) {
+        failing = true;
+        await clock.toNextTick();
+        await el.updateComplete;
+      }
       expect(states(el)).to.deep.equal(['ready', 'stale']);
       expect(text(el)).to.contain(c.readyText);
       expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Out of date: last updated/);
       await expect(el).to.be.accessible();
     });
 
-    it('shows that it is paused while the page is hidden, accessibly', async () => {
-      const { clock } = freshHub(() => reply(clock, c.ready));
-      const el = await mount();
+    it('waits, paused, while the page is hidden, and loads when it is shown, accessibly', async () => {
+      const { clock, server } = freshHub(() => reply(clock, c.ready));
       setPageHidden(true);
-      await el.updateComplete;
-      expect(states(el)).to.deep.equal(['ready', 'paused']);
+      const el = await mount();
+      expect(states(el)).to.deep.equal(['loading', 'paused']);
       expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Paused/);
+      expect(server.count()).to.equal(0);
       await expect(el).to.be.accessible();
+      setPageHidden(false);
+      await settle();
+      await el.updateComplete;
+      expect(states(el)).to.deep.equal(['ready']);
+      expect(server.count()).to.equal(1);
     });
+
+    if (!c.loadsOnce) {
+      it('shows that it is paused while the page is hidden, accessibly', async () => {
+        const { clock } = freshHub(() => reply(clock, c.ready));
+        const el = await mount();
+        setPageHidden(true);
+        await el.updateComplete;
+        expect(states(el)).to.deep.equal(['ready', 'paused']);
+        expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Paused/);
+        await expect(el).to.be.accessible();
+      });
+    }
 
     it('fires pulse-data and pulse-error that bubble out of shadow roots', async () => {
       let failing = false;
@@ -172,11 +199,19 @@ export function describeCommonBehaviour(c: CommonCase): void {
       outer.addEventListener('pulse-error', (event) => seen.push(`${event.type}:${event.error.status}:${event.hasData}`));
       shadow.append(el);
       document.body.append(outer);
+      await el.updateComplete;
       await settle();
       failing = true;
-      await clock.toNextTick();
+      if (c.loadsOnce) {
+        // Nothing is asked again: the next load is for a new src, with no data to keep.
+        el.src = `${c.src}&again=1`;
+        await el.updateComplete;
+        await settle();
+      } else {
+        await clock.toNextTick();
+      }
       outer.remove();
-      expect(seen).to.deep.equal(['pulse-data:validated', 'pulse-error:500:true']);
+      expect(seen).to.deep.equal(['pulse-data:validated', `pulse-error:500:${!c.loadsOnce}`]);
     });
   });
 }
