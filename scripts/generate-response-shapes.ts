@@ -8,14 +8,36 @@ import * as z from 'zod/mini';
 import { ROUTE_NAMES, routes } from '../src/api/routes.ts';
 
 /** The JSON Schema words check-response.ts understands; any other word would be ignored there. */
-const UNDERSTOOD = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'anyOf', '$ref', '$defs']);
+const UNDERSTOOD = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', '$ref', '$defs']);
+
+/**
+ * Drops what can never fail on parsed JSON, to keep the browser bundle small: object keys are
+ * always strings (`propertyNames: {type: string}`), and `additionalProperties: {}` allows anything,
+ * as its absence does.
+ */
+function withoutNoOps(shape: unknown): unknown {
+  if (Array.isArray(shape)) return shape.map(withoutNoOps);
+  if (typeof shape !== 'object' || shape === null) return shape;
+  const kept: Record<string, unknown> = {};
+  for (const [word, value] of Object.entries(shape)) {
+    const isEmpty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    if (word === 'additionalProperties' && (value === true || isEmpty)) continue;
+    if (word === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    kept[word] = withoutNoOps(value);
+  }
+  return kept;
+}
+
+/** The JSON types check-response.ts tells apart (no `integer`: our schemas use plain numbers). */
+const TYPES = new Set(['object', 'array', 'string', 'number', 'boolean', 'null']);
 
 function assertUnderstood(shape: Record<string, unknown>, where: string): void {
   for (const [word, value] of Object.entries(shape)) {
     if (!UNDERSTOOD.has(word)) throw new Error(`${where}.${word}: check-response.ts does not understand this JSON Schema word`);
+    if (word === 'type' && ![value].flat().every((type) => TYPES.has(type as string))) throw new Error(`${where}.type: ${String(value)} is not a type check-response.ts tells apart`);
     const inner = word === 'properties' || word === '$defs' ? Object.entries(value as object)
       : word === 'anyOf' ? (value as object[]).map((option, i) => [String(i), option] as const)
-      : ['items', 'additionalProperties', 'propertyNames'].includes(word) && typeof value === 'object' ? [['', value] as const]
+      : ['items', 'additionalProperties'].includes(word) && typeof value === 'object' ? [['', value] as const]
       : [];
     for (const [name, child] of inner) assertUnderstood(child as Record<string, unknown>, `${where}.${word}${name ? `.${name}` : ''}`);
   }
@@ -24,7 +46,8 @@ function assertUnderstood(shape: Record<string, unknown>, where: string): void {
 export function responseShapesSource(): string {
   const shapes: Record<string, unknown> = {};
   for (const name of ROUTE_NAMES) {
-    const { $schema: _dialect, ...shape } = z.toJSONSchema(routes[name].response, { reused: 'ref', target: 'draft-2020-12' });
+    const { $schema: _dialect, ...exported } = z.toJSONSchema(routes[name].response, { reused: 'ref', target: 'draft-2020-12' });
+    const shape = withoutNoOps(exported) as Record<string, unknown>;
     assertUnderstood(shape, name);
     shapes[name] = shape;
   }

@@ -13,7 +13,6 @@ export interface Shape {
   properties?: Readonly<Record<string, Shape>>;
   required?: readonly string[];
   additionalProperties?: Shape | boolean;
-  propertyNames?: Shape;
   items?: Shape;
   anyOf?: readonly Shape[];
   $ref?: string;
@@ -86,7 +85,7 @@ function compile(shape: Shape, defs: Defs, compiled: Map<string, Check>): Check 
   const required = shape.required ?? [];
   return (value) => {
     const actual = typeOf(value);
-    if (expected && !expected.includes(actual) && !(actual === 'number' && expected.includes('integer') && Number.isInteger(value))) {
+    if (expected && !expected.includes(actual)) {
       return { path: [], reason: `should be ${expected.join(' or ')}, not ${actual}` };
     }
     if (actual === 'array' && items) {
