@@ -4,33 +4,43 @@
  * ("customElements"), Storybook builds its controls and autodocs from it, and
  * scripts/docs-from-cem.mjs writes the attribute tables of docs/usage.md from it.
  */
+import { posix } from 'node:path';
 
 /**
  * Our elements register through `Class.define('tag-name')` (which warns instead of throwing when
  * the name is taken); the analyzer only knows `customElements.define`, so this teaches it ours.
+ * The call sits in `<name>.ts`, which imports the class from `<name>.component.ts`: the
+ * definition points at the module that declares the class.
  */
 function staticDefinePlugin() {
   return {
     name: 'pulse-static-define',
-    analyzePhase({ ts, node, moduleDoc }) {
+    analyzePhase({ ts, node, moduleDoc, context }) {
       if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return;
       const { expression: target, name } = node.expression;
       const [tag] = node.arguments;
       if (name.text !== 'define' || !ts.isIdentifier(target) || !tag || !ts.isStringLiteral(tag)) return;
+      const imported = context.imports?.find((one) => one.name === target.text && !one.isBareModuleSpecifier);
       moduleDoc.exports = [...(moduleDoc.exports ?? []), {
         kind: 'custom-element-definition',
         name: tag.text,
-        declaration: { name: target.text, module: moduleDoc.path },
+        declaration: { name: target.text, module: imported ? posix.join(posix.dirname(moduleDoc.path), imported.importPath) : moduleDoc.path },
       }];
     },
   };
 }
 
-/** What a page author can use, only: no private or protected members, no static plumbing. */
+/**
+ * What a page author can use, only: no private or protected members, no static plumbing, and no
+ * definition for the `customElements.define(name, this)` inside `define()` itself (no tag).
+ */
 function publicApiPlugin() {
   return {
     name: 'pulse-public-api',
     packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules) {
+        module.exports = module.exports?.filter((entry) => entry.kind !== 'custom-element-definition' || !entry.declaration.name.startsWith('anonymous_'));
+      }
       for (const declaration of customElementsManifest.modules.flatMap((module) => module.declarations ?? [])) {
         if (declaration.kind !== 'class') continue;
         declaration.members = declaration.members?.filter((member) => !member.privacy && !member.static && !member.name.startsWith('#'));

@@ -8,7 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 
-/** The element folders: each is one entry that registers that element only. */
+/**
+ * The element folders. Each holds `<name>.component.ts` (the class, registering nothing) and
+ * `<name>.ts` (registers it): the entry for the page that wants that element only.
+ */
 const ELEMENTS = readdirSync(new URL('src/elements/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
@@ -17,6 +20,7 @@ const ELEMENTS = readdirSync(new URL('src/elements/', import.meta.url), { withFi
 /** Entry name (dist/<name>.js) -> source. Browser entries never reach src/server (a test checks). */
 export const LIB_ENTRIES: Record<string, string> = {
   index: 'src/index.ts',
+  classes: 'src/classes.ts',
   ...Object.fromEntries(ELEMENTS.map((name) => [name, `src/elements/${name}/${name}.ts`])),
   client: 'src/client/index.ts',
   simulator: 'src/simulator/index.ts',

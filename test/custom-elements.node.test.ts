@@ -29,7 +29,13 @@ interface Declaration {
   cssStates?: Documented[];
 }
 
-async function committedManifest(): Promise<{ modules: { declarations?: Declaration[] }[] }> {
+interface Module {
+  path: string;
+  declarations?: Declaration[];
+  exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[];
+}
+
+async function committedManifest(): Promise<{ modules: Module[] }> {
   return JSON.parse(await readFile(`${ROOT}custom-elements.json`, 'utf8'));
 }
 
@@ -60,6 +66,18 @@ test('every element is documented: summary, and a description for each attribute
     }
     assert.deepEqual(element.cssStates!.map((state) => state.name).sort(), ['empty', 'error', 'loading', 'paused', 'ready', 'stale']);
     assert.deepEqual(element.events!.map((event) => event.name).sort(), ['pulse-data', 'pulse-error']);
+  }
+});
+
+test('each tag is defined by the module that registers it, pointing at the class in <tag>.component.ts', async () => {
+  const { modules } = await committedManifest();
+  const definitions = modules.flatMap((module) => (module.exports ?? []).filter((entry) => entry.kind === 'custom-element-definition').map((entry) => ({ from: module.path, ...entry })));
+  assert.deepEqual(definitions.map((definition) => definition.name).sort(), [...ELEMENT_ENTRIES], 'one definition per element, and no other');
+  for (const { from, name, declaration } of definitions) {
+    assert.equal(from, `src/elements/${name}/${name}.ts`);
+    const declared = modules.find((module) => module.path === declaration.module)?.declarations?.find((one) => one.name === declaration.name);
+    assert.equal(declaration.module, `src/elements/${name}/${name}.component.ts`);
+    assert.equal(declared?.tagName, name, `${declaration.name} in ${declaration.module} has the tag <${name}>`);
   }
 });
 

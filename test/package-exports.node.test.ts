@@ -10,7 +10,10 @@ import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { build, type Rolldown } from 'vite';
 import { ELEMENT_ENTRIES, LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
+
+type RolldownOutput = Rolldown.RolldownOutput;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
@@ -56,6 +59,20 @@ function importGraph(entry: string): { files: string[]; packages: Map<string, st
   return { files: [...files].map((file) => relative(ROOT, file)), packages };
 }
 
+/** The module of an element's class, which must not register it. */
+const componentModule = (tag: string): string => `src/elements/${tag}/${tag}.component.ts`;
+/**
+ * A statement registering a literal tag name: `TopPages.define('top-pages')`,
+ * `customElements.define('x-y', …)` (at the start of a line, so examples in comments do not count).
+ */
+const DEFINE_CALL = /^\s*[\w.]+\.define\(\s*['"`][a-z]+-/m;
+
+/** The library build (vite.lib.config.ts), in memory. */
+async function buildLibrary(): Promise<RolldownOutput> {
+  const built = await build({ configFile: `${ROOT}vite.lib.config.ts`, root: ROOT, logLevel: 'warn', build: { write: false } });
+  return [built].flat()[0] as RolldownOutput;
+}
+
 /** The dist file and declaration file the build makes for an entry. */
 function builtFiles(name: string): { js: string; types: string } {
   return { js: `./dist/${name}.js`, types: `./dist/types/${LIB_ENTRIES[name]!.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}` };
@@ -79,13 +96,44 @@ test('every library entry has its export, with types, and every export is built'
   assert.equal(pkg.customElements, 'custom-elements.json');
 });
 
-test('each element folder has its own export, which registers that element, and a story file', () => {
+test('each element folder holds its class and a module that registers it, and has its export, story and test file', () => {
   assert.ok(ELEMENT_ENTRIES.length >= 4, `elements found: ${ELEMENT_ENTRIES}`);
   for (const tag of ELEMENT_ENTRIES) {
     assert.deepEqual(pkg.exports[`./${tag}`], { types: builtFiles(tag).types, default: builtFiles(tag).js }, `package.json exports ./${tag}`);
     assert.match(readFileSync(`${ROOT}${LIB_ENTRIES[tag]}`, 'utf8'), new RegExp(`\\.define\\('${tag}'\\)`));
+    assert.doesNotMatch(readFileSync(`${ROOT}${componentModule(tag)}`, 'utf8'), DEFINE_CALL, `${componentModule(tag)} registers nothing`);
     assert.ok(existsSync(`${ROOT}stories/${tag}.stories.ts`), `stories/${tag}.stories.ts exists`);
+    assert.ok(existsSync(`${ROOT}test/${tag}.test.ts`), `test/${tag}.test.ts exists`);
   }
+});
+
+test('the root entry registers every element; the classes entry exports every class and reaches no registration', () => {
+  const root = importGraph(LIB_ENTRIES.index!).files;
+  const classes = importGraph(LIB_ENTRIES.classes!).files;
+  for (const tag of ELEMENT_ENTRIES) {
+    assert.ok(root.includes(LIB_ENTRIES[tag]!), `${LIB_ENTRIES.index} imports ${LIB_ENTRIES[tag]}`);
+    assert.ok(classes.includes(componentModule(tag)), `${LIB_ENTRIES.classes} exports from ${componentModule(tag)}`);
+  }
+  const registering = classes.filter((file) => DEFINE_CALL.test(readFileSync(`${ROOT}${file}`, 'utf8')));
+  assert.deepEqual(registering, [], `${LIB_ENTRIES.classes} reaches modules that register an element`);
+});
+
+test('the built classes module, with every chunk it imports, registers nothing (and a built element entry does)', async () => {
+  const { output } = await buildLibrary();
+  const reachable = (entry: string): string => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      const chunk = output.find((item) => item.fileName === file);
+      if (!chunk || chunk.type !== 'chunk' || seen.has(file)) return;
+      seen.add(file);
+      chunk.imports.forEach(visit);
+      chunk.dynamicImports.forEach(visit);
+    };
+    visit(entry);
+    return output.filter((item) => item.type === 'chunk' && seen.has(item.fileName)).map((item) => (item as { code: string }).code).join('\n');
+  };
+  assert.doesNotMatch(reachable('classes.js'), DEFINE_CALL);
+  assert.match(reachable('top-pages.js'), DEFINE_CALL);
 });
 
 test('the server is exported under the "node" condition only', () => {

@@ -1,0 +1,118 @@
+import { html, type CSSResultGroup, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { Histogram, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import { cssProperties } from '../../internal/css-properties.ts';
+import { formatCount, formatShare } from '../../internal/format.ts';
+import { PulseElement } from '../../internal/pulse-element.ts';
+import { engagementHistogramStyles } from './engagement-histogram.styles.ts';
+import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } from './histogram-scale.ts';
+
+/**
+ * @summary A histogram of the people on the site now: engaged time, engaged or writing minutes
+ * per visit, minutes per visit, scroll depth or page load time, as columns with the median and
+ * the average marked, and the same numbers as a table. Shows quickstats v4 data; add `path=` to
+ * `src` for one page.
+ *
+ * Bucket units follow the spec's table: seconds (engaged time), minutes (visits), tenths of the
+ * page (scroll, shown as percentages) and milliseconds for quickstats' DOM load time.
+ *
+ * Parts, tokens, states and events common to every element are inherited from `PulseElement`.
+ *
+ * @csspart chart - The columns and markers (decorative: the table says the same).
+ * @csspart column - One bucket's column.
+ * @csspart median-marker - The line at the median.
+ * @csspart average-marker - The line at the average.
+ * @csspart axis - The labels under the chart: first and last bucket.
+ * @csspart summary - The median, average and number of values, as text.
+ * @csspart toggle - The button that shows or hides the table.
+ * @csspart table - The table of buckets and counts (visually hidden until shown).
+ *
+ * @cssproperty --pulse-histogram-height - Height of the chart.
+ * @cssproperty --pulse-histogram-bar-color - Column fill.
+ * @cssproperty --pulse-histogram-median-color - Median line.
+ * @cssproperty --pulse-histogram-average-color - Average line.
+ *
+ * @cssstate ready - Showing a histogram.
+ * @cssstate empty - The data has no such histogram, or it counts no value.
+ *
+ * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
+ * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
+  static override styles: CSSResultGroup = [PulseElement.styles, engagementHistogramStyles];
+  static override route: RouteName = 'quickstats';
+
+  /** Which histogram: engaged_time, engaged_visit, visit, writing_visit, scroll or domload. */
+  @property() histogram: HistogramName = 'engaged_time';
+
+  /** Shows the table of buckets below the chart (it is always there for assistive technology). */
+  @property({ type: Boolean, reflect: true, attribute: 'show-table' }) showTable = false;
+
+  get #name(): HistogramName {
+    return this.histogram in HISTOGRAMS ? this.histogram : 'engaged_time';
+  }
+
+  protected override get defaultLabel(): string {
+    return HISTOGRAMS[this.#name].label;
+  }
+
+  protected override get emptyText(): string {
+    return 'No values to show right now.';
+  }
+
+  protected override isEmpty(data: QuickstatsResponse): boolean {
+    const histogram = this.#histogram(data);
+    return !histogram || histogram.hist.every((count) => count <= 0);
+  }
+
+  protected override dataChanged(data: QuickstatsResponse, _previous: QuickstatsResponse | undefined, locale: string): string | undefined {
+    const histogram = this.#histogram(data);
+    return histogram && `${this.label || this.defaultLabel}: median ${formatBreak(locale, HISTOGRAMS[this.#name].unit, histogram.median)}`;
+  }
+
+  #histogram(data: QuickstatsResponse): Histogram | undefined {
+    return data.data.stats[this.#name];
+  }
+
+  #toggleTable(): void {
+    this.showTable = !this.showTable;
+  }
+
+  protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
+    const histogram = this.#histogram(data)!;
+    const unit = HISTOGRAMS[this.#name].unit;
+    const rows = buckets(histogram, unit, locale);
+    const most = Math.max(...rows.map((row) => row.count));
+    const total = rows.reduce((sum, row) => sum + row.count, 0);
+    const value = (amount: number) => formatBreak(locale, unit, amount);
+    const at = (amount: number) => ({ '--pulse-at': axisPosition(histogram, amount).toFixed(4) });
+    return html`<div part="chart" class="chart" aria-hidden="true">
+        <div class="columns">
+          ${rows.map((row) => html`<span part="column" class="column" ${cssProperties({ '--pulse-height': (row.count / most).toFixed(4) })}></span>`)}
+        </div>
+        <span part="median-marker" class="marker median" ${cssProperties(at(histogram.median))}></span>
+        <span part="average-marker" class="marker average" ${cssProperties(at(histogram.avg))}></span>
+      </div>
+      <p part="axis" class="axis" aria-hidden="true"><span>${rows[0]?.label}</span><span>${rows.at(-1)?.label}</span></p>
+      <ul part="summary" class="summary">
+        <li><span class="key median"></span>Median <span class="value">${value(histogram.median)}</span></li>
+        <li><span class="key average"></span>Average <span class="value">${value(histogram.avg)}</span></li>
+        <li>${formatCount(locale, histogram.num_values)} values</li>
+      </ul>
+      <button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
+        ${this.showTable ? 'Hide table' : 'Show table'}
+      </button>
+      <table part="table" id="table" class=${this.showTable ? '' : 'visually-hidden'} aria-labelledby="label">
+        <thead>
+          <tr><th scope="col">Range</th><th scope="col" class="count">Values</th><th scope="col" class="count">Share</th></tr>
+        </thead>
+        <tbody>
+          ${rows.map((row) => html`<tr>
+            <th scope="row">${row.label}</th>
+            <td class="count">${formatCount(locale, row.count)}</td>
+            <td class="count">${formatShare(locale, total > 0 ? row.count / total : 0)}</td>
+          </tr>`)}
+        </tbody>
+      </table>`;
+  }
+}

@@ -1,0 +1,96 @@
+import { type CSSResultGroup, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
+import { newLeader } from '../../internal/announcer.ts';
+import { PulseElement } from '../../internal/pulse-element.ts';
+import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
+import { LOYALTY_NAMES, platformName } from '../../internal/stats-names.ts';
+import { platformSplitStyles } from './platform-split.styles.ts';
+
+/** What each breakdown shows, and the quickstats flag that makes the service send it. */
+export const BREAKDOWNS = {
+  platform: { label: 'Visitors by platform', flag: 'all_platforms' },
+  platform_engaged: { label: 'Engaged visitors by platform', flag: 'all_platforms' },
+  loyalty: { label: 'New, returning and loyal visitors', flag: 'loyalty' },
+} as const;
+
+export type Breakdown = keyof typeof BREAKDOWNS;
+
+/**
+ * @summary How the people on the site now split by platform (desktop, mobile, tablet, app), by
+ * platform among those engaging, or into new, returning and loyal visitors: counts, shares and
+ * bars. Shows quickstats v4 data; the element adds the `all_platforms=1` or `loyalty=1` its
+ * breakdown needs to the address it polls.
+ *
+ * Platform letters are not named by the service: `d`, `m`, `t` and `a` are shown as Desktop,
+ * Mobile, Tablet and App (our documented guess), any other letter as itself.
+ *
+ * Parts, tokens, states and events common to every element are inherited from `PulseElement`.
+ *
+ * @csspart list - The ordered list, largest group first.
+ * @csspart item - One platform or loyalty group.
+ * @csspart name - The group's name.
+ * @csspart count - The number of visitors in it.
+ * @csspart share - Its share of the whole, in percent.
+ * @csspart bar - The track of a bar.
+ * @csspart bar-fill - The filled part of a bar.
+ *
+ * @cssproperty --pulse-platform-split-bar-color - Bar fill.
+ *
+ * @cssstate ready - Showing the breakdown.
+ * @cssstate empty - Nobody is on the site, or the data has no such breakdown.
+ *
+ * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
+ * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export class PlatformSplit extends PulseElement<QuickstatsResponse> {
+  static override styles: CSSResultGroup = [PulseElement.styles, platformSplitStyles];
+  static override route: RouteName = 'quickstats';
+
+  /** Which split: `platform`, `platform_engaged` (those engaging now) or `loyalty`. */
+  @property() breakdown: Breakdown = 'platform';
+
+  /** Most groups shown (0 shows all the data has). */
+  @property({ type: Number }) max = 0;
+
+  get #breakdown(): Breakdown {
+    return this.breakdown in BREAKDOWNS ? this.breakdown : 'platform';
+  }
+
+  protected override get defaultLabel(): string {
+    return BREAKDOWNS[this.#breakdown].label;
+  }
+
+  protected override get emptyText(): string {
+    return 'Nobody to break down right now.';
+  }
+
+  /** Asks for the block the breakdown reads; a page author need not know the flag. */
+  protected override requestUrl(url: URL): URL {
+    url.searchParams.set(BREAKDOWNS[this.#breakdown].flag, '1');
+    return url;
+  }
+
+  protected override isEmpty(data: QuickstatsResponse): boolean {
+    return this.#items(data).length === 0;
+  }
+
+  protected override dataChanged(data: QuickstatsResponse, previous: QuickstatsResponse | undefined): string | undefined {
+    const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
+    return leader && `Largest group now: ${leader.name}`;
+  }
+
+  #items(data: QuickstatsResponse): ShareItem[] {
+    const stats = data.data.stats;
+    const breakdown = this.#breakdown;
+    const entries = breakdown === 'loyalty'
+      ? Object.entries(LOYALTY_NAMES).map(([key]) => [key, stats.loyalty?.[key as keyof typeof LOYALTY_NAMES] ?? 0] as const)
+      : Object.entries(stats[breakdown] ?? {});
+    const name = breakdown === 'loyalty' ? (key: string) => LOYALTY_NAMES[key as keyof typeof LOYALTY_NAMES] : platformName;
+    return shareItems(entries.filter(([, count]) => count > 0), name, this.max);
+  }
+
+  protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
+    return shareList(this.#items(data), locale, 'visitors');
+  }
+}

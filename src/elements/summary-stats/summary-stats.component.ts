@@ -1,0 +1,199 @@
+import { html, nothing, type CSSResultGroup, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { RouteName, SummaryMember, SummaryResponse } from '../../api/index.ts';
+import { formatCount, formatShare } from '../../internal/format.ts';
+import { PulseElement } from '../../internal/pulse-element.ts';
+import { formatDuration } from '../../internal/units.ts';
+import { summaryStatsStyles } from './summary-stats.styles.ts';
+
+type Measure = 'ms' | 's' | 'px' | 'share';
+
+/** The summary keys (spec 4.2), their names, and the unit of numeric ones (docs/upstream-assumptions.md). */
+const KEYS: Readonly<Record<string, { name: string; measure?: Measure }>> = {
+  pagetimer: { name: 'DOM load time', measure: 'ms' },
+  time_spent: { name: 'Time on page', measure: 's' },
+  window_height: { name: 'Window height', measure: 'px' },
+  scroll_top: { name: 'Scroll offset', measure: 'px' },
+  page_height: { name: 'Page height', measure: 'px' },
+  read: { name: 'Reading', measure: 'share' },
+  write: { name: 'Writing', measure: 'share' },
+  idle: { name: 'Idle', measure: 'share' },
+  domain: { name: 'Domain' },
+  uid: { name: 'Account' },
+  host: { name: 'Reported host' },
+  title: { name: 'Page title' },
+  new: { name: 'New visitor' },
+  path: { name: 'Path' },
+  referrer: { name: 'Referrer' },
+  token: { name: 'Page session' },
+  user: { name: 'User token' },
+};
+
+/** What a numeric member summarises: mean and standard deviation are undefined without values. */
+export interface NumericSummary {
+  readonly observations: number;
+  readonly min: number;
+  readonly max: number;
+  readonly mean: number | undefined;
+  readonly deviation: number | undefined;
+}
+
+/**
+ * Mean from sum / observations; population standard deviation from the sum of squares,
+ * sqrt(sum_squares / n - mean²), where rounding can make the difference slightly negative.
+ */
+export function summarise(data: Readonly<Record<string, number>>): NumericSummary {
+  const observations = data.observations ?? 0;
+  const min = data.min ?? 0;
+  const max = data.max ?? 0;
+  if (!(observations > 0)) return { observations: 0, min, max, mean: undefined, deviation: undefined };
+  const mean = (data.sum ?? 0) / observations;
+  const variance = (data.sum_squares ?? 0) / observations - mean * mean;
+  return { observations, min, max, mean, deviation: Math.sqrt(Math.max(0, variance)) };
+}
+
+/**
+ * Numeric members carry statistics (`observations`, `sum`, …); the service names the type of
+ * categorical ones `string`, and a categorical value may well be the word "observations".
+ */
+function isNumeric(member: SummaryMember): boolean {
+  return member.type !== 'string' && 'observations' in member.data;
+}
+
+/**
+ * @summary Summaries of what visitors' pages report right now, for the fields named in the
+ * `keys` of `src`: numeric fields (load time, time on page, heights, reading…) as minimum,
+ * average, standard deviation and maximum; categorical ones (referrer, title, path…) as their
+ * most frequent values with counts. Shows summary v3 data.
+ *
+ * Parts, tokens, states and events common to every element are inherited from `PulseElement`.
+ *
+ * @csspart numbers - The table of numeric fields.
+ * @csspart values - The table of one categorical field's top values.
+ * @csspart value - A categorical value (always text).
+ * @csspart count - The count of a value.
+ *
+ * @cssproperty --pulse-summary-stats-row-gap - Vertical padding of a row.
+ *
+ * @cssstate ready - Showing summaries.
+ * @cssstate empty - No field has any value right now.
+ *
+ * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
+ * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export class SummaryStats extends PulseElement<SummaryResponse> {
+  static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
+  static override route: RouteName = 'summary';
+
+  /** Most values listed per categorical field; the rest are added up as "Other values". */
+  @property({ type: Number }) max = 5;
+
+  protected override get defaultLabel(): string {
+    return 'Visitor statistics now';
+  }
+
+  protected override get emptyText(): string {
+    return 'No values reported right now.';
+  }
+
+  protected override isEmpty(data: SummaryResponse): boolean {
+    return this.#members(data).every(([, member]) => (isNumeric(member) ? !(summarise(member.data).observations > 0) : Object.keys(member.data).length === 0));
+  }
+
+  /** The members in the order `keys` names them in `src`, then any others the answer has. */
+  #members(data: SummaryResponse): [string, SummaryMember][] {
+    const asked = new URL(this.source.url ?? '', document.baseURI).searchParams.get('keys')?.split(',').map((key) => key.trim()) ?? [];
+    const order = [...new Set([...asked, ...Object.keys(data)])];
+    return order.flatMap((key) => (data[key] ? [[key, data[key]] as [string, SummaryMember]] : []));
+  }
+
+  #format(locale: string, key: string, value: number | undefined): string {
+    if (value === undefined) return '–';
+    switch (KEYS[key]?.measure) {
+      case 'ms':
+        return formatDuration(locale, value / 1000);
+      case 's':
+        return formatDuration(locale, value);
+      case 'px':
+        return `${formatCount(locale, value)} px`;
+      case 'share':
+        return formatShare(locale, value);
+      default:
+        return formatCount(locale, value);
+    }
+  }
+
+  #renderNumbers(members: [string, SummaryMember][], locale: string): TemplateResult | typeof nothing {
+    if (members.length === 0) return nothing;
+    return html`<div class="scroller" tabindex="0" role="region" aria-labelledby="numbers">
+      <table part="numbers">
+        <caption id="numbers">Measurements</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col" class="number">Min</th>
+            <th scope="col" class="number">Average</th>
+            <th scope="col" class="number"><abbr title="Standard deviation">Std dev</abbr></th>
+            <th scope="col" class="number">Max</th>
+            <th scope="col" class="number">Visitors</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${members.map(([key, member]) => {
+            const summary = summarise(member.data);
+            const format = (value: number | undefined) => this.#format(locale, key, value);
+            const none = summary.observations === 0;
+            return html`<tr>
+              <th scope="row">${KEYS[key]?.name ?? key}</th>
+              <td class="number">${none ? '–' : format(summary.min)}</td>
+              <td class="number">${format(summary.mean)}</td>
+              <td class="number">${format(summary.deviation)}</td>
+              <td class="number">${none ? '–' : format(summary.max)}</td>
+              <td class="number">${formatCount(locale, summary.observations)}</td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  #valueName(key: string, value: string): string {
+    if (key === 'new' && (value === '1' || value === '0')) return value === '1' ? 'New' : 'Returning';
+    return value === '' ? '(none)' : value;
+  }
+
+  #renderValues(key: string, member: SummaryMember, index: number, locale: string): TemplateResult {
+    const values = Object.entries(member.data).sort((a, b) => b[1] - a[1]);
+    const shown = this.max > 0 ? values.slice(0, this.max) : values;
+    const others = values.slice(shown.length).reduce((sum, [, count]) => sum + count, 0);
+    // Ids from the position, never from keys the answer chose.
+    const id = `values-${index}`;
+    return html`<div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
+      <table part="values">
+        <caption id=${id}>${KEYS[key]?.name ?? key}</caption>
+        <thead>
+          <tr><th scope="col">Value</th><th scope="col" class="number">Visitors</th></tr>
+        </thead>
+        <tbody>
+          ${shown.map(([value, count]) => html`<tr>
+            <th scope="row" part="value">${this.#valueName(key, value)}</th>
+            <td part="count" class="number">${formatCount(locale, count)}</td>
+          </tr>`)}
+          ${others > 0
+            ? html`<tr class="other">
+                <th scope="row">${values.length - shown.length} other values</th>
+                <td part="count" class="number">${formatCount(locale, others)}</td>
+              </tr>`
+            : nothing}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  protected override renderData(data: SummaryResponse, locale: string): TemplateResult {
+    const members = this.#members(data);
+    const numeric = members.filter(([, member]) => isNumeric(member));
+    const categorical = members.filter(([, member]) => !isNumeric(member) && Object.keys(member.data).length > 0);
+    return html`${this.#renderNumbers(numeric, locale)}${categorical.map(([key, member], index) => this.#renderValues(key, member, index, locale))}`;
+  }
+}

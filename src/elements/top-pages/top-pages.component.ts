@@ -1,0 +1,331 @@
+import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import { LIMITS } from '../../api/constants.ts';
+import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
+import { pageUrl } from '../../api/page-url.ts';
+import { newLeader } from '../../internal/announcer.ts';
+import { bar } from '../../internal/bar.ts';
+import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
+import { memoize } from '../../internal/memo.ts';
+import { PulseElement } from '../../internal/pulse-element.ts';
+import { describeMetric, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
+import { topPagesStyles } from './top-pages.styles.ts';
+
+/** What a cell needs besides its page. */
+interface CellContext {
+  readonly locale: string;
+  readonly siteHost: string;
+  /** The http(s) link to a page, if its path allows one. */
+  readonly href: (path: string, host: string) => string | undefined;
+}
+
+type Cell = string | TemplateResult;
+
+/** Optional columns, in display order: header, whether the data carries it, the cell. */
+const COLUMNS = {
+  sections: { header: 'Sections', present: (page: TopPage) => !!page.sections?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []) },
+  authors: { header: 'Authors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
+  'engaged-time': {
+    header: 'Engaged time',
+    present: (page: TopPage) => page.stats.engaged_time !== undefined,
+    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => (stats.engaged_time ? formatSeconds(locale, stats.engaged_time.median) : ''),
+  },
+  sources: {
+    header: 'Sources',
+    present: (page: TopPage) => SOURCES.some(([key]) => page.stats[key] !== undefined),
+    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => shares(locale, SOURCES.map(([key, name]) => [name, stats[key] ?? 0]), 2),
+  },
+  platform: {
+    header: 'Platforms',
+    present: (page: TopPage) => page.stats.platform !== undefined,
+    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [PLATFORMS[letter] ?? 'Other', count]), 2),
+  },
+  loyalty: {
+    header: 'Loyalty',
+    present: (page: TopPage) => page.stats.loyalty !== undefined,
+    cell: ({ stats: { loyalty } }: TopPage, { locale }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map(([key, name]) => [name, loyalty[key]]), 3) : ''),
+  },
+  type: { header: 'Type', present: (page: TopPage) => page.type !== undefined, cell: (page: TopPage): Cell => page.type ?? '' },
+  'now-on': {
+    header: 'Read next',
+    present: (page: TopPage) => page.stats.now_on !== undefined,
+    cell: ({ stats, host }: TopPage, context: CellContext): Cell => nowOn(stats.now_on ?? [], host ?? context.siteHost, context),
+  },
+} as const;
+
+export type TopPagesColumn = keyof typeof COLUMNS;
+
+interface Column {
+  readonly header: string;
+  readonly cell: (page: TopPage, context: CellContext) => Cell;
+  /** Custom metric columns carry the `metric` part too. */
+  readonly metric?: boolean;
+}
+
+const SOURCES = [['search', 'Search'], ['social', 'Social'], ['links', 'Links'], ['direct', 'Direct'], ['internal', 'Internal']] as const satisfies readonly (readonly [keyof PageStats, string])[];
+/** Platform letters (spec 2.2 leaves them unnamed; all_platforms names desktop, mobile, tablet and app). */
+const PLATFORMS: Record<string, string> = { d: 'Desktop', m: 'Mobile', t: 'Tablet', a: 'App' };
+const LOYALTY = [['new', 'New'], ['returning', 'Returning'], ['loyal', 'Loyal']] as const;
+/** Hosts whose page links are kept (a site's pages normally share one). */
+const MAX_HOSTS = 50;
+/** How many of the `now_on` recirculation targets a cell links. */
+const NOW_ON_SHOWN = 3;
+/** How many more pages `articles-only` asks for than it shows, since landing pages are dropped. */
+const ARTICLES_READ_FACTOR = 3;
+/** Separators before a site name at the end of a title: "Story | Site", "Story – Site". */
+const TITLE_SUFFIX = /\s+[|·•–—-]\s+[^|·•–—-]+$/;
+/** A bar moves in steps of 1/200 of its width: finer changes are below a pixel and not worth a style write. */
+const BAR_STEPS = 200;
+
+/** The rank-change texts that do not depend on the page: one template each, reused by every row. */
+const NEW_PAGE = html`<span part="rank-change" class="rank-change new">New</span>`;
+const SAME_RANK = html`<span class="visually-hidden">, no change</span>`;
+
+/**
+ * @summary The pages read most right now, ranked, with people per page as a number and a bar,
+ * the change of rank since the last update and optional detail columns. Shows toppages v3 data.
+ *
+ * The query of `src` is passed to the service as it is, so its filters apply: several sections
+ * or authors (`section=news,sport`, `author=Ada,Grace`), a minimum of people (`exclude_people=5`),
+ * `sort_by`, and the flags that add data for columns (`all_platforms=1`, `loyalty=1`, `types=1`,
+ * `now_on=1`). Custom metrics asked for with `metrics=_pw,_rv` become one column each, in that
+ * order, when the data carries them; `metric-names` titles them and `metric-labels` names the
+ * values of enum metrics.
+ *
+ * @csspart table - The table of pages.
+ * @csspart row - One page.
+ * @csspart rank - The rank cell, with the rank change.
+ * @csspart rank-change - "New", or the arrow and number of places moved.
+ * @csspart title - The title cell.
+ * @csspart link - A link to a page (http and https only): the title, and the pages in the "Read next" column.
+ * @csspart people - The people cell.
+ * @csspart bar - The track of a bar.
+ * @csspart bar-fill - The filled part of a bar.
+ * @csspart column - A cell of an optional column.
+ * @csspart metric - A cell of a custom metric column (also has the `column` part).
+ *
+ * @cssproperty --pulse-top-pages-row-gap - Vertical padding of a row.
+ * @cssproperty --pulse-top-pages-bar-width - Width of the people column and its bars.
+ *
+ * @cssstate loading - No data yet.
+ * @cssstate ready - Showing pages.
+ * @cssstate empty - No page is being read.
+ * @cssstate error - No data can be shown; the card says why.
+ * @cssstate stale - The pages shown may be out of date.
+ * @cssstate paused - Polling is paused (page hidden or offline).
+ *
+ * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
+ * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
+ */
+export class TopPages extends PulseElement<ToppagesResponse> {
+  static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
+  static override route: RouteName = 'toppages';
+
+  #rowCount = 10;
+  /** The visible pages of each response, for the settings in `#visibleFor`. */
+  #visible = new WeakMap<ToppagesResponse, TopPage[]>();
+  #visibleFor = '';
+  /** Rank by path of the previous response's visible pages. */
+  #previousRanks: { data: ToppagesResponse; ranks: Map<string, number> } | undefined;
+  /** Shown titles, for the current `strip-title`. */
+  #titleOf = memoize((title: string) => this.#strip(title));
+  /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
+  #hrefs = new Map<string, (path: string) => string | undefined>();
+
+  /** Most rows shown; 0 shows as many as the `limit` of `src` (default 10). */
+  @property({ type: Number }) max = 0;
+
+  /** Base URL for page links instead of `https://<host>` (for staging or a proxy). */
+  @property({ attribute: 'link-base' }) linkBase?: string;
+
+  /** Optional columns, space separated: sections authors engaged-time sources platform loyalty type now-on. */
+  @property() columns = '';
+
+  /** Hides landing pages; reads more pages so the row count stays the same. */
+  @property({ type: Boolean, attribute: 'articles-only' }) articlesOnly = false;
+
+  /** Removes a site name from titles: this exact suffix, or when empty whatever follows a final " | ", " - " or " – ". */
+  @property({ attribute: 'strip-title' }) stripTitle?: string;
+
+  /** Column titles of custom metrics, as JSON: `{"_rv": "Reader value"}`; a metric without one is titled by its key. */
+  @property({ type: Object, attribute: 'metric-names' }) metricNames?: Record<string, string>;
+
+  /** Labels of enum metric values by index, as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
+  @property({ type: Object, attribute: 'metric-labels' }) metricLabels?: Record<string, string[]>;
+
+  protected override get defaultLabel(): string {
+    return this.articlesOnly ? 'Top articles now' : 'Top pages now';
+  }
+
+  protected override get emptyText(): string {
+    return 'No pages are being read right now.';
+  }
+
+  protected override isEmpty(data: ToppagesResponse): boolean {
+    return this.#visiblePages(data).length === 0;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('stripTitle')) this.#titleOf = memoize((title: string) => this.#strip(title));
+    if (changed.has('linkBase')) this.#hrefs = new Map();
+    super.willUpdate(changed);
+  }
+
+  protected override requestUrl(url: URL): URL {
+    const limit = Number(url.searchParams.get('limit')) || 10;
+    this.#rowCount = this.max > 0 ? this.max : limit;
+    if (this.articlesOnly) {
+      url.searchParams.set('types', '1');
+      url.searchParams.set('limit', String(Math.min(LIMITS.listLimit, Math.max(limit, this.#rowCount * ARTICLES_READ_FACTOR))));
+    }
+    return url;
+  }
+
+  protected override dataChanged(data: ToppagesResponse, previous: ToppagesResponse | undefined): string | undefined {
+    const leader = newLeader(this.#visiblePages(data), previous && this.#visiblePages(previous), (page) => page.path);
+    return leader && `Top page now: ${this.#title(leader)}`;
+  }
+
+  #visiblePages(data: ToppagesResponse): TopPage[] {
+    const settings = `${this.articlesOnly} ${this.#rowCount}`;
+    if (settings !== this.#visibleFor) {
+      this.#visible = new WeakMap();
+      this.#visibleFor = settings;
+    }
+    let pages = this.#visible.get(data);
+    if (!pages) {
+      pages = (this.articlesOnly ? data.pages.filter((page) => !isLandingPage(page)) : data.pages).slice(0, this.#rowCount);
+      this.#visible.set(data, pages);
+    }
+    return pages;
+  }
+
+  #ranksBefore(): Map<string, number> | undefined {
+    const previous = this.previousData;
+    if (!previous) return undefined;
+    if (this.#previousRanks?.data !== previous) {
+      this.#previousRanks = { data: previous, ranks: new Map(this.#visiblePages(previous).map((page, index) => [page.path, index])) };
+    }
+    return this.#previousRanks.ranks;
+  }
+
+  #strip(title: string): string {
+    const trimmed = title.trim();
+    if (this.stripTitle === undefined) return trimmed;
+    const stripped = this.stripTitle
+      ? (trimmed.endsWith(this.stripTitle) ? trimmed.slice(0, -this.stripTitle.length) : trimmed)
+      : trimmed.replace(TITLE_SUFFIX, '');
+    return stripped.trim() || trimmed;
+  }
+
+  #title(page: TopPage): string {
+    return this.#titleOf(page.title) || page.path;
+  }
+
+  readonly #href = (path: string, host: string): string | undefined => {
+    let hrefs = this.#hrefs.get(host);
+    if (!hrefs) {
+      if (this.#hrefs.size >= MAX_HOSTS) this.#hrefs.clear();
+      const linkBase = this.linkBase || undefined;
+      hrefs = memoize((path: string) => pageUrl(path, host, linkBase)?.href);
+      this.#hrefs.set(host, hrefs);
+    }
+    return hrefs(path);
+  };
+
+  #columns(pages: TopPage[]): Column[] {
+    const wanted = new Set(this.columns.split(/[\s,]+/));
+    const builtIn = (Object.keys(COLUMNS) as TopPagesColumn[])
+      .filter((column) => wanted.has(column) && pages.some(COLUMNS[column].present))
+      .map((column) => COLUMNS[column]);
+    const names = metricNames(this.metricNames);
+    const labels = metricLabels(this.metricLabels);
+    const metrics = requestedMetrics(this.source.url!)
+      .filter((key) => pages.some((page) => page.metrics?.[key] !== undefined))
+      .map((key): Column => ({
+        header: names.get(key) ?? key,
+        metric: true,
+        cell: (page, { locale }) => {
+          const value = page.metrics?.[key];
+          return value === undefined ? '' : describeMetric(value, locale, labels.get(key));
+        },
+      }));
+    return [...builtIn, ...metrics];
+  }
+
+  #renderChange(before: number | undefined, now: number): TemplateResult {
+    if (before === undefined) return NEW_PAGE;
+    if (before === now) return SAME_RANK;
+    const [kind, arrow, by] = before > now ? ['up', '▲', before - now] : ['down', '▼', now - before];
+    return html`<span part="rank-change" class="rank-change ${kind}"><span aria-hidden="true">${arrow + by}</span><span class="visually-hidden">${`, ${kind} ${by}`}</span></span>`;
+  }
+
+  #renderTitle(page: TopPage, siteHost: string): TemplateResult | string {
+    const href = this.#href(page.path, page.host ?? siteHost);
+    const title = this.#title(page);
+    return href ? html`<a part="link" href=${href}>${title}</a>` : title;
+  }
+
+  protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
+    const pages = this.#visiblePages(data);
+    const ranksBefore = this.#ranksBefore();
+    let most = 0;
+    for (const page of pages) most = Math.max(most, page.stats.people);
+    const columns = this.#columns(pages);
+    const context: CellContext = { locale, siteHost: siteHostOf(this.source.url!), href: this.#href };
+    return html`<div class="scroller">
+      <table part="table" aria-labelledby="label">
+        <thead>
+          <tr>
+            <th scope="col">Rank</th>
+            <th scope="col">Page</th>
+            <th scope="col">People</th>
+            ${columns.map((column) => html`<th scope="col">${column.header}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${pages.map((page, index) => html`<tr part="row">
+            <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(page.path), index) : nothing}</td>
+            <td part="title" class="title">${this.#renderTitle(page, context.siteHost)}</td>
+            <td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>
+            ${columns.map((column) => column.metric
+              ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`
+              : html`<td part="column" class="detail">${column.cell(page, context)}</td>`)}
+          </tr>`)}
+        </tbody>
+      </table>
+    </div>`;
+  }
+}
+
+const siteHostOf = memoize((url: string) => new URL(url).searchParams.get('host') ?? '', 100);
+
+/** `types=1` names the type; without it, a page with nobody on an article is a landing page. */
+function isLandingPage(page: TopPage): boolean {
+  return page.type !== undefined ? !/article/i.test(page.type) : page.stats.article === 0;
+}
+
+/** "Search 45 %, Social 20 %": the `top` largest parts of a whole (parts of one name added up). */
+function shares(locale: string, parts: readonly (readonly [string, number])[], top: number): string {
+  let total = 0;
+  const merged: [string, number][] = [];
+  for (const [name, count] of parts) {
+    total += count;
+    if (!(count > 0)) continue;
+    const same = merged.find((part) => part[0] === name);
+    if (same) same[1] += count;
+    else merged.push([name, count]);
+  }
+  if (total <= 0) return '';
+  merged.sort((a, b) => b[1] - a[1]);
+  return formatList(locale, merged.slice(0, top).map(([name, count]) => `${name} ${formatShare(locale, count / total)}`));
+}
+
+/** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */
+function nowOn(targets: readonly { path: string; visitors: number }[], host: string, { locale, href }: CellContext): Cell {
+  return html`${targets.slice(0, NOW_ON_SHOWN).map(({ path, visitors }, index) => {
+    const link = href(path, host);
+    const name = link ? new URL(link).pathname : path;
+    return html`${index > 0 ? ', ' : ''}${link ? html`<a part="link" href=${link}>${name}</a>` : name} ${formatCount(locale, visitors)}`;
+  })}`;
+}
