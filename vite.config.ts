@@ -1,8 +1,10 @@
 /**
- * `vite build`               the library: dist/index.js, lit and zod left to the page's bundler.
- * `vite build --mode demo`   the demo page into dist/demo (served by `pulse-widgets serve --static dist/demo`).
- * `vite --mode demo`         the demo page with the cache endpoint mounted as a dev-server plugin,
- *                            in front of the seeded simulator (no key, no network).
+ * The demo page (examples/demo), in every mode (the npm scripts' `--mode demo` changes nothing):
+ *   `npm run dev` (`vite`)               the page, with the cache endpoint mounted as a dev-server
+ *                                        plugin in front of the seeded simulator (no key, no network).
+ *   `npm run build:demo` (`vite build`)  the page into dist/demo, which `npm start` serves with
+ *                                        `pulse-widgets serve --static dist/demo`.
+ * The npm package is not built here: `npm run build` (vite.lib.config.ts, scripts/build-cdn.mjs).
  */
 import { randomBytes } from 'node:crypto';
 import { defineConfig, type Plugin } from 'vite';
@@ -21,22 +23,10 @@ async function demoCache(): Promise<Plugin[]> {
   return [cache, stopSimulator];
 }
 
-export default defineConfig(async ({ command, mode }) => {
-  if (mode === 'demo') {
-    return {
-      root: 'examples/demo',
-      publicDir: false,
-      server: { host: '127.0.0.1', port: 5173 },
-      plugins: command === 'serve' ? await demoCache() : [],
-      build: { outDir: '../../dist/demo', emptyOutDir: true, target: 'es2022' },
-    };
-  }
-  return {
-    build: {
-      target: 'es2022',
-      emptyOutDir: false,
-      lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
-      rolldownOptions: { external: [/^lit(\/.*)?$/, /^@lit\//, /^zod(\/.*)?$/] },
-    },
-  };
-});
+export default defineConfig(async ({ command }) => ({
+  root: 'examples/demo',
+  publicDir: false,
+  server: { host: '127.0.0.1', port: 5173 },
+  plugins: command === 'serve' ? await demoCache() : [],
+  build: { outDir: '../../dist/demo', emptyOutDir: true, target: 'es2022' },
+}));
