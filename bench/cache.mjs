@@ -48,12 +48,15 @@ function percentile(values, p) {
 }
 const ratio = (a, b) => (b === 0 ? '∞' : `${(a / b).toFixed(2)}×`);
 
+/** Machine notes, taken when the run starts (the load average is the one the run met). */
 function machine() {
   // nginx -v prints its version on stderr.
   const nginxVersion = NGINX_BINARY ? /nginx\/[\d.]+/.exec(spawnSync(NGINX_BINARY, ['-v'], { encoding: 'utf8' }).stderr)?.[0] : 'no nginx';
   const autocannonVersion = JSON.parse(readFileSync(new URL('../node_modules/autocannon/package.json', import.meta.url), 'utf8')).version;
-  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} at the start (shared with other work), Node ${process.version}, ${nginxVersion}, autocannon ${autocannonVersion}`;
+  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} when the run started (shared with other work), Node ${process.version}, ${nginxVersion}, autocannon ${autocannonVersion}`;
 }
+
+const startedOn = machine();
 
 async function report(name, text) {
   console.log(`\n${text}\n`);
@@ -196,7 +199,7 @@ async function hitBench() {
     };
   };
   const [o, n] = [row('ours'), row('nginx')];
-  await report('hit', `Measured by \`node --import tsx bench/cache.mjs hit\` on ${machine()}.
+  await report('hit', `Measured by \`node --import tsx bench/cache.mjs hit\` on ${startedOn}.
 autocannon in the bench process, 64 connections, \`Accept-Encoding: gzip\`, GET \`${path}\` (a fresh or refreshing entry all along), 2 × 8 s per target in the order ours, nginx, nginx, ours. Ours: \`pulse-widgets serve\` in its own process (one event loop), per-IP limit off; nginx: one worker.
 
 | Target | Requests/s | p50 | p99 | Errors / non-2xx | Body |
@@ -226,7 +229,7 @@ async function herdBench() {
   const calls = await close();
   const per = (name) => callsPerKeyPerTick(calls[name], measured, LIVE_PATHS.length);
   const answers = (name) => [...statuses[name]].map(([status, n]) => `${n} × ${status || 'error'}`).join(', ');
-  await report('herd', `Measured by \`node --import tsx bench/cache.mjs herd\` on ${machine()}.
+  await report('herd', `Measured by \`node --import tsx bench/cache.mjs herd\` on ${startedOn}.
 ${clients} clients per target, client i polling URL i mod 4 (quickstats, toppages, referrers, top_geo of one site) on the same 3 s wall-clock ticks, gzip; the upstream answers every call in 1.5 s. 2 warm-up ticks, then ${measured.length} measured; a call counts for the tick interval (±1.5 s) it starts in.
 
 | Target | Upstream calls per key per 3 s | Answers |
@@ -256,7 +259,7 @@ async function budgetBench() {
     return { most, total: calls.length, refused, answers };
   };
   const [o, n] = [row('ours'), row('nginx')];
-  await report('budget', `Measured by \`node --import tsx bench/cache.mjs budget\` on ${machine()}.
+  await report('budget', `Measured by \`node --import tsx bench/cache.mjs budget\` on ${startedOn}.
 15 keys of one site (toppages, limit=1…15), ${clientsPerKey} clients per key per target polling on the 3 s grid for ${seconds} s of real time (no scaled clock); each target has its own simulated upstream with the service's limit of 200 calls per sliding minute per site (429 above it).
 
 | Target | Most upstream calls in any sliding minute | Calls in ${seconds} s | Refused by the upstream (429) | Answers to clients |
@@ -284,7 +287,7 @@ async function freshnessBench() {
   await close();
   const row = (name) => ({ median: median(ages[name]), p90: percentile(ages[name], 90), answers: statuses[name] });
   const [o, n] = [row('ours'), row('nginx')];
-  await report('freshness', `Measured by \`node --import tsx bench/cache.mjs freshness\` on ${machine()}.
+  await report('freshness', `Measured by \`node --import tsx bench/cache.mjs freshness\` on ${startedOn}.
 ${clients} clients per target poll quickstats exactly on the 3 s wall-clock ticks (as the widgets' hub does), 3 warm-up ticks then ${measured.length} measured; the upstream answers in 200 ms and stamps each body with the moment it answered. Age = tick − that stamp: how old the data is when the client asks.
 
 | Target | Median age | p90 age | 200 answers |
@@ -325,7 +328,7 @@ async function soakBench() {
   await ours.close();
   const [calls] = await upstreams.report();
   const growth = rss.length > 1 ? rss.at(-1) - rss[0] : 0;
-  await report('soak', `Measured by \`node --import tsx bench/cache.mjs soak --minutes ${minutes}\` on ${machine()}.
+  await report('soak', `Measured by \`node --import tsx bench/cache.mjs soak --minutes ${minutes}\` on ${startedOn}.
 ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) on the 3 s grid, client i on URL i mod 4, gzip, for ${minutes} min (${ticks} ticks, ${answers} requests); simulated upstream at loopback speed.
 
 | Measure | Result | Target |
