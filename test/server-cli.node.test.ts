@@ -159,11 +159,14 @@ describe('the CLI process', () => {
     assert.ok(quickstatsResponseSchema.safeParse(JSON.parse(live.text)).success);
     assert.match(live.response.headers.get('cache-status')!, /^pulse-widgets; fwd=miss/);
     assert.match((await get(`/live/quickstats/v4/?host=${host}`)).response.headers.get('cache-status')!, /^pulse-widgets; hit/);
+    const video = await get(`/live/quickstats/v4/?host=video@${host}`);
+    assert.equal(video.response.status, 200, 'demo mode serves the video@ variant of each site');
+    assert.ok(quickstatsResponseSchema.safeParse(JSON.parse(video.text)).success);
     assert.equal((await get(`/live/toppages/v3/?host=${host}&limit=5&apikey=${demoKey}`)).response.status, 400);
     assert.equal((await get(`/live/toppages/v3/?host=not-served.example`)).response.status, 403);
     assert.match((await get('/')).text, /\/live\/toppages\/v3\/\?host=/);
     assert.equal((await get('/healthz')).response.status, 200);
-    assert.match((await get('/metrics')).text, /pulse_upstream_calls_total\{route="quickstats",status="200"\} 1/);
+    assert.match((await get('/metrics')).text, /pulse_upstream_calls_total\{route="quickstats",status="200"\} 2/);
     process.kill(child.pid!, 'SIGTERM');
     const run = await done;
     assert.equal(run.code, 0);

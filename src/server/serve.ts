@@ -23,13 +23,14 @@ export interface RunningEndpoint {
 
 export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
   const demo = settings.upstream === undefined;
-  const hosts = settings.hosts ?? [...DEMO_HOSTS];
+  // Demo mode serves each simulated site and its video@ variant (spec 5.4), as the simulator does.
+  const hosts = settings.hosts ?? DEMO_HOSTS.flatMap((site) => [site, `video@${site}`]);
   let upstream: string;
   let apiKey: string;
   let closeSimulator = async () => {};
   if (settings.upstream === undefined) {
     apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-    const simulator = await listen(createUpstreamHandler({ apiKey, hosts }), 0, '127.0.0.1');
+    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
     upstream = simulator.url;
     closeSimulator = simulator.close;
   } else {
