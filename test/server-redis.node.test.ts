@@ -13,17 +13,26 @@ import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-pro
 
 const SCALE = 20;
 const WINDOW_MS = 1000 / SCALE;
-const MINUTE_MS = 60_000 / SCALE;
 const TTL_MS = 3000 / SCALE;
 /** Every time setting scaled down alike. */
-const SCALED = {
-  liveTtlMs: TTL_MS,
-  upstreamTimeoutMs: 140,
-  budgetWindowMs: WINDOW_MS,
-  backoffBaseMs: 1000 / SCALE,
-  backoffMaxMs: 30_000 / SCALE,
-  maxWaitMs: 5000 / SCALE,
-};
+function scaled(scale: number) {
+  return {
+    liveTtlMs: 3000 / scale,
+    upstreamTimeoutMs: 2800 / scale,
+    budgetWindowMs: 1000 / scale,
+    backoffBaseMs: 1000 / scale,
+    backoffMaxMs: 30_000 / scale,
+    maxWaitMs: 5000 / scale,
+  };
+}
+const SCALED = scaled(SCALE);
+/**
+ * The shared budget counts windows on Redis's clock and a call leaves an instance a Redis round
+ * trip later; scaled 20× a busy machine's round trip is a large part of a 50 ms window, so the
+ * sliding-minute test runs scaled 10× (100 ms windows, a 6 s "minute").
+ */
+const BUDGET_SCALE = 10;
+const BUDGET_MINUTE_MS = 60_000 / BUDGET_SCALE;
 
 /**
  * Fills of one key are a TTL apart at the source (the lease); measured at the fake upstream, a
@@ -141,17 +150,20 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   });
 
   test('two instances, 15 competing keys: at most 183 calls in any sliding minute between them', async () => {
-    const pair = await instances(2, SCALED);
+    const pair = await instances(2, scaled(BUDGET_SCALE));
     const upstream = pair[0]!.upstream;
     const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
-    const statuses = await poll(pair, paths, TTL_MS / 3, Date.now() + MINUTE_MS + 700);
-    const most = maxInSlidingWindow(upstream.calls.map((call) => call.at), MINUTE_MS);
+    const statuses = await poll(pair, paths, 3000 / BUDGET_SCALE / 3, Date.now() + BUDGET_MINUTE_MS + 700);
+    // Counted when each instance sent its calls (its log's `sentAt`), which is what the shared
+    // windows promise; arrivals may lag by a busy event loop's delay, within the slack under 200.
+    const most = maxInSlidingWindow(pair.flatMap((h) => upstreamLogLines(h.logs).map((line) => line.sentAt)), BUDGET_MINUTE_MS);
+    assert.ok(maxInSlidingWindow(upstream.calls.map((call) => call.at), BUDGET_MINUTE_MS) < 200, 'the upstream never sees its limit reached');
     const fromEach = pair.map((h) => upstreamLogLines(h.logs).length);
-    console.log(`shared budget: ${upstream.calls.length} calls (${fromEach.join(' + ')} by instance); max ${most} in a sliding "minute" (${MINUTE_MS} ms); answers ${tally(statuses)}`);
+    console.log(`shared budget: ${upstream.calls.length} calls (${fromEach.join(' + ')} by instance); max ${most} in a sliding "minute" (${BUDGET_MINUTE_MS} ms); answers ${tally(statuses)}`);
     assert.ok(most <= 183, `${most} calls in one sliding minute`);
     assert.ok(most >= 90, `${most}: the budget was actually under pressure`);
     assert.ok(fromEach.every((calls) => calls > 0), 'both instances filled');
-    assert.ok(shortestGap(upstream.calls) >= TTL_MS * ONE_TTL_APART, 'never two fills of one key within a TTL');
+    assert.ok(shortestGap(upstream.calls) >= (3000 / BUDGET_SCALE) * ONE_TTL_APART, 'never two fills of one key within a TTL');
   });
 
   test('Redis killed mid-run: every answer still 200, each instance within its share of the budget; back: shared again', async () => {
@@ -173,12 +185,12 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     try {
       const logsBefore = trio.map((h) => upstreamLogLines(h.logs).length);
       const alone = await phase(1200);
-      const aloneTimes = trio.map((h, i) => upstreamLogLines(h.logs).slice(logsBefore[i]).map((line) => line.time));
+      const aloneTimes = trio.map((h, i) => upstreamLogLines(h.logs).slice(logsBefore[i]).map((line) => line.sentAt));
       const mostAlone = aloneTimes.map((times) => maxInSlidingWindow(times, 1000));
       console.log(`Redis down 1.2 s: answers ${tally(alone.statuses)}; ${alone.calls.length} calls; max per instance in any 1 s: ${mostAlone.join(', ')} (share: 21)`);
       assert.deepEqual([...alone.statuses.keys()], [200], 'stale or fresh, never an error');
-      // The share grants at most 21 in any 1 s; log times are completions, one of which can run late.
-      assert.ok(mostAlone.every((most) => most <= 1000 / WINDOW_MS + 2), `over the share: ${mostAlone.join(', ')}`);
+      // The share grants at most 21 in any 1 s (20 windows of 50 ms and both ends of the second).
+      assert.ok(mostAlone.every((most) => most <= 1000 / WINDOW_MS + 1), `over the share: ${mostAlone.join(', ')}`);
       assert.ok(Math.max(...mostAlone) >= 5, 'the instances did fill alone');
     } finally {
       await redis.restart();

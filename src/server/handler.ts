@@ -62,6 +62,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     maxBodyBytes: options.maxBodyBytes,
     rawDataMaxBytes: options.rawDataMaxBytes,
     logger,
+    now: options.now,
     onCall: (route, status, seconds) => {
       metrics.upstreamCalls.inc({ route, status });
       metrics.upstreamSeconds.observe({ route }, seconds);

@@ -39,6 +39,8 @@ export interface UpstreamClientOptions {
   maxBodyBytes: number;
   rawDataMaxBytes: number;
   logger: Logger;
+  /** The cache's clock: log lines say when each call was sent on it. */
+  now: () => number;
   /** Called once per call with the route and the status (a number, or the failure reason). */
   onCall?: (route: RouteName, status: string, seconds: number) => void;
 }
@@ -69,6 +71,7 @@ export class UpstreamClient {
     const route = routes[name];
     const timeout = AbortSignal.timeout(route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs);
     const signal = fillSignal ? AbortSignal.any([timeout, fillSignal]) : timeout;
+    const sentAt = this.#options.now();
     const started = performance.now();
     let limits: RateLimitSignals = {};
     let status: number | undefined;
@@ -95,7 +98,7 @@ export class UpstreamClient {
       outcome = { ok: false, reason: classify(error, timeout, fillSignal, readingBody), status, ms: 0, limits };
     }
     outcome.ms = Math.round(performance.now() - started);
-    this.#report(name, query, outcome);
+    this.#report(name, query, sentAt, outcome);
     return outcome;
   }
 
@@ -103,10 +106,11 @@ export class UpstreamClient {
     await Promise.all([this.#live.close(), this.#rawData.close()]);
   }
 
-  #report(name: RouteName, query: string, outcome: UpstreamOutcome): void {
+  #report(name: RouteName, query: string, sentAt: number, outcome: UpstreamOutcome): void {
     const fields = {
       route: name,
       query,
+      sentAt,
       status: outcome.status,
       ms: outcome.ms,
       outcome: outcome.ok ? 'ok' : outcome.reason,
