@@ -207,6 +207,34 @@ describe('<top-pages>', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('names each page\'s top referrers with their visitors and counts its referrers (columns="referrers")', async () => {
+      const referred = (toprefs: { domain: string; visitors: number }[], num_refs: number) => ({ people: 50, article: 50, toprefs, num_refs });
+      const body = toppages(
+        page('/a', 50, { stats: referred([{ domain: 'www.google.com', visitors: 12 }, { domain: 't.co', visitors: 5 }, { domain: 'example.org', visitors: 2.5 }, { domain: 'bing.com', visitors: 1 }], 31) }),
+        page('/b', 40, { stats: referred([{ domain: 'news.google.com', visitors: 3 }], 1) }),
+        page('/c', 30, { stats: referred([], 0) }),
+      );
+      const { el, cells } = await topPages(body, { columns: 'referrers' });
+      expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.include('Referrers');
+      expect(cells('column')).to.deep.equal(['31 referrers: Google 12, X (Twitter) 5, example.org 2.5', '1 referrer: Google News 3', '0 referrers']);
+      await expect(el).to.be.accessible();
+    });
+
+    it('renders hostile referrer domains as text', async () => {
+      (window as unknown as { pwned?: boolean }).pwned = false;
+      const hostile = '<img src=x onerror="window.pwned=true">';
+      const stats = { people: 9, article: 9, toprefs: [{ domain: hostile, visitors: 4 }, { domain: 'javascript:alert(1)', visitors: 2 }], num_refs: 2 };
+      const { el, cells } = await topPages(toppages(page('/a', 9, { stats })), { columns: 'referrers' });
+      expect(el.shadowRoot!.querySelectorAll('td.detail img, td.detail a')).to.have.length(0);
+      expect(cells('column')).to.deep.equal([`2 referrers: ${hostile} 4, javascript:alert(1) 2`]);
+      expect((window as unknown as { pwned?: boolean }).pwned).to.equal(false);
+    });
+
+    it('leaves the referrers column out when the data has no referrer counts', async () => {
+      const { el } = await topPages(tenPages(), { columns: 'referrers' });
+      expect([...el.shadowRoot!.querySelectorAll('th')].map((th) => th.textContent)).to.not.include('Referrers');
+    });
+
     it('passes several sections, several authors and exclude_people on to the service, also with articles-only', async () => {
       const src = '/live/toppages/v3/?host=example.com&section=politics,world%20news&author=Ada,Grace%20Hopper&exclude_people=5&limit=4';
       const { server } = await topPages(tenPages(), { 'articles-only': '' }, src);

@@ -8,6 +8,7 @@ import { bar } from '../../internal/bar.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
 import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
+import { describeReferrer } from '../referrer-bars/referrer-names.ts';
 import { describeMetric, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
@@ -34,6 +35,11 @@ const COLUMNS = {
     header: 'Sources',
     present: (page: TopPage) => SOURCES.some(([key]) => page.stats[key] !== undefined),
     cell: ({ stats }: TopPage, { locale }: CellContext): Cell => shares(locale, SOURCES.map(([key, name]) => [name, stats[key] ?? 0]), 2),
+  },
+  referrers: {
+    header: 'Referrers',
+    present: (page: TopPage) => page.stats.num_refs !== undefined,
+    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => referrers(locale, stats),
   },
   platform: {
     header: 'Platforms',
@@ -68,8 +74,8 @@ const PLATFORMS: Record<string, string> = { d: 'Desktop', m: 'Mobile', t: 'Table
 const LOYALTY = [['new', 'New'], ['returning', 'Returning'], ['loyal', 'Loyal']] as const;
 /** Hosts whose page links are kept (a site's pages normally share one). */
 const MAX_HOSTS = 50;
-/** How many of the `now_on` recirculation targets a cell links. */
-const NOW_ON_SHOWN = 3;
+/** How many items a list cell shows: `now_on` recirculation targets, `toprefs` referrers. */
+const CELL_ITEMS = 3;
 /** How many more pages `articles-only` asks for than it shows, since landing pages are dropped. */
 const ARTICLES_READ_FACTOR = 3;
 /** Separators before a site name at the end of a title: "Story | Site", "Story – Site". */
@@ -138,7 +144,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Base URL for page links instead of `https://<host>` (for staging or a proxy). */
   @property({ attribute: 'link-base' }) linkBase?: string;
 
-  /** Optional columns, space separated: sections authors engaged-time sources platform loyalty type now-on. */
+  /** Optional columns, space separated: sections authors engaged-time sources referrers platform loyalty type now-on. */
   @property() columns = '';
 
   /** Hides landing pages; reads more pages so the row count stays the same. */
@@ -321,9 +327,15 @@ function shares(locale: string, parts: readonly (readonly [string, number])[], t
   return formatList(locale, merged.slice(0, top).map(([name, count]) => `${name} ${formatShare(locale, count / total)}`));
 }
 
+/** "31 referrers: Google 39, Bing 19, t.co 16": how many sites send readers (`num_refs`), and the top ones (`toprefs`), as text. */
+function referrers(locale: string, { toprefs = [], num_refs: count = 0 }: PageStats): string {
+  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => `${describeReferrer(domain).name} ${formatCount(locale, visitors)}`));
+  return `${formatCount(locale, count)} referrer${count === 1 ? '' : 's'}${list && `: ${list}`}`;
+}
+
 /** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */
 function nowOn(targets: readonly { path: string; visitors: number }[], host: string, { locale, href }: CellContext): Cell {
-  return html`${targets.slice(0, NOW_ON_SHOWN).map(({ path, visitors }, index) => {
+  return html`${targets.slice(0, CELL_ITEMS).map(({ path, visitors }, index) => {
     const link = href(path, host);
     const name = link ? new URL(link).pathname : path;
     return html`${index > 0 ? ', ' : ''}${link ? html`<a part="link" href=${link}>${name}</a>` : name} ${formatCount(locale, visitors)}`;
