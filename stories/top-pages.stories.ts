@@ -52,3 +52,39 @@ export const FiveRowsSiteNameStripped: Story = {
   args: { max: 5, 'strip-title': '' },
   render: (args) => caption('max="5" and strip-title: " | Site name" endings removed from titles.', render(args)),
 };
+
+/** Custom metrics asked for in `src` (`metrics=_pw,_rv,_cmp`), one column each: titled by `metric-names`, enum values named by `metric-labels`. */
+export const CustomMetrics: Story = {
+  tags: ['state:ready'],
+  args: {
+    src: storySrc('toppages', { limit: 5, metrics: '_pw,_rv,_cmp' }),
+    'metric-names': JSON.stringify({ _pw: 'Paywall', _rv: 'Reader value', _cmp: 'Campaign' }),
+    'metric-labels': JSON.stringify({ _pw: ['free', 'metered', 'registration', 'hard'] }),
+  },
+};
+
+/** Where readers of each page go next (`now_on=1` in `src`, the `now-on` column), linked. */
+export const ReadNext: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('toppages', { limit: 5, now_on: 1 }), columns: 'now-on' },
+};
+
+/** Filters in `src` go to the service as they are: two sections, and pages with at least 5 people. */
+export const SeveralSections: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('toppages', { limit: 5, section: 'Science,Business', exclude_people: 5 }), columns: 'sections' },
+  render: (args) => caption('section=Science,Business&exclude_people=5 in src.', render(args)),
+};
+
+/** Two authors, and pages with at least 5 people. */
+export const SeveralAuthors: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('toppages', { limit: 5, author: 'Priya Raman,Mei Ling', exclude_people: 5 }), columns: 'authors' },
+  render: (args) => caption('author=Priya Raman,Mei Ling&exclude_people=5 in src.', render(args)),
+};
+
+/** Each page's referrers: how many sites send readers (`num_refs`) and the top three (`toprefs`), under friendly names. */
+export const Referrers: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('toppages', { limit: 5 }), columns: 'referrers' },
+};
