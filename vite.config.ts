@@ -1,5 +1,5 @@
 /**
- * The demo page (examples/demo), in every mode (the npm scripts' `--mode demo` changes nothing):
+ * The demo page (examples/demo):
  *   `npm run dev` (`vite`)               the page, with the cache endpoint mounted as a dev-server
  *                                        plugin in front of the seeded simulator (no key, no network).
  *   `npm run build:demo` (`vite build`)  the page into dist/demo, which `npm start` serves with

@@ -27,7 +27,7 @@ describe('demo page through the real CLI in Chromium', { skip: CHROMIUM ? false 
 
   before(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'pulse-demo-'));
-    const build = spawnSync('npx', ['vite', 'build', '--mode', 'demo', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+    const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     // In demo mode a PULSE_API_KEY becomes the simulator's key: a known value we can look for.
     cli = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', outDir], {
