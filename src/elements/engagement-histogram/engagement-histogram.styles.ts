@@ -122,11 +122,6 @@ export const engagementHistogramStyles = css`
     font-weight: 600;
   }
 
-  td.count,
-  th.count {
-    text-align: end;
-  }
-
   @media (prefers-reduced-motion: reduce) {
     .column {
       transition: none;

@@ -194,7 +194,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
               <th scope="col">Variant</th>
               <th scope="col">Click-through rate</th>
               <th scope="col">Engagement</th>
-              <th scope="col" class="number">Probability best</th>
+              <th scope="col" class="count">Probability best</th>
             </tr>
           </thead>
           <tbody>
@@ -206,7 +206,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
               </th>
               <td>${this.#renderRange(row.ctr_mean, interval(row.ctr_intervals), ctr, percent)}</td>
               <td>${this.#renderRange(row.engagement_mean, interval(row.engagement_intervals), engagement, count)}</td>
-              <td class="number">${percent(row.probability)}</td>
+              <td class="count">${percent(row.probability)}</td>
             </tr>`)}
           </tbody>
         </table>

@@ -106,14 +106,9 @@ export const headlineTestsStyles = css`
     font-weight: 600;
   }
 
-  .mean-value,
-  .number {
+  .mean-value {
     font-variant-numeric: tabular-nums;
     white-space: nowrap;
-  }
-
-  .number {
-    text-align: end;
   }
 
   .bounds {

@@ -131,11 +131,11 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
         <thead>
           <tr>
             <th scope="col">Field</th>
-            <th scope="col" class="number">Min</th>
-            <th scope="col" class="number">Average</th>
-            <th scope="col" class="number"><abbr title="Standard deviation">Std dev</abbr></th>
-            <th scope="col" class="number">Max</th>
-            <th scope="col" class="number">Visitors</th>
+            <th scope="col" class="count">Min</th>
+            <th scope="col" class="count">Average</th>
+            <th scope="col" class="count"><abbr title="Standard deviation">Std dev</abbr></th>
+            <th scope="col" class="count">Max</th>
+            <th scope="col" class="count">Visitors</th>
           </tr>
         </thead>
         <tbody>
@@ -145,11 +145,11 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
             const none = summary.observations === 0;
             return html`<tr>
               <th scope="row">${KEYS[key]?.name ?? key}</th>
-              <td class="number">${none ? '–' : format(summary.min)}</td>
-              <td class="number">${format(summary.mean)}</td>
-              <td class="number">${format(summary.deviation)}</td>
-              <td class="number">${none ? '–' : format(summary.max)}</td>
-              <td class="number">${formatCount(locale, summary.observations)}</td>
+              <td class="count">${none ? '–' : format(summary.min)}</td>
+              <td class="count">${format(summary.mean)}</td>
+              <td class="count">${format(summary.deviation)}</td>
+              <td class="count">${none ? '–' : format(summary.max)}</td>
+              <td class="count">${formatCount(locale, summary.observations)}</td>
             </tr>`;
           })}
         </tbody>
@@ -172,17 +172,17 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
       <table part="values">
         <caption id=${id}>${KEYS[key]?.name ?? key}</caption>
         <thead>
-          <tr><th scope="col">Value</th><th scope="col" class="number">Visitors</th></tr>
+          <tr><th scope="col">Value</th><th scope="col" class="count">Visitors</th></tr>
         </thead>
         <tbody>
           ${shown.map(([value, count]) => html`<tr>
             <th scope="row" part="value">${this.#valueName(key, value)}</th>
-            <td part="count" class="number">${formatCount(locale, count)}</td>
+            <td part="count" class="count">${formatCount(locale, count)}</td>
           </tr>`)}
           ${others > 0
             ? html`<tr class="other">
                 <th scope="row">${values.length - shown.length} other values</th>
-                <td part="count" class="number">${formatCount(locale, others)}</td>
+                <td part="count" class="count">${formatCount(locale, others)}</td>
               </tr>`
             : nothing}
         </tbody>

@@ -64,12 +64,6 @@ export const summaryStatsStyles = css`
     padding-inline-start: var(--_space);
   }
 
-  .number {
-    font-variant-numeric: tabular-nums;
-    text-align: end;
-    white-space: nowrap;
-  }
-
   .other {
     color: var(--_muted);
   }
