@@ -346,10 +346,21 @@ export class FillCache {
     return Math.max(startedAt + interval, tick - lead);
   }
 
-  /** Arms the refresh-ahead of a live key that someone asked for since its last fill. */
+  /**
+   * Polled within about the last interval. The request that made a cold fill counts too: its
+   * widget polls again at the next tick, and without a refresh-ahead armed now that tick would
+   * find the cold fill's data and the one after the refill it triggered, both ticks stale. An
+   * eighth of the interval absorbs timer lateness; a key left alone gets at most one more fill.
+   */
+  #polledRecently(state: KeyState, now: number): boolean {
+    const interval = this.#options.liveTtlMs;
+    return now - state.lastRequestedAt <= interval + interval / 8;
+  }
+
+  /** Arms the refresh-ahead of a live key that is being polled. */
   #planRefresh(key: string, context: FillContext, state: KeyState, stored: StoredResponse): void {
     if (!routes[context.route].live || state.refresh !== undefined || this.#closed) return;
-    if (state.lastRequestedAt <= stored.startedAt) return;
+    if (!this.#polledRecently(state, this.#now())) return;
     this.#armRefresh(key, context, state, stored.freshUntil - this.#now());
   }
 
@@ -364,7 +375,7 @@ export class FillCache {
     if (!stored || this.#closed) return;
     const now = this.#now();
     if (now < stored.freshUntil) return this.#armRefresh(key, context, state, stored.freshUntil - now);
-    if (state.lastRequestedAt <= stored.startedAt || this.#blockedUntil(key, context.host, state) > now) return;
+    if (!this.#polledRecently(state, now) || this.#blockedUntil(key, context.host, state) > now) return;
     this.#startFill(key, context);
   }
 
