@@ -4,6 +4,7 @@
  * ("customElements"), Storybook builds its controls and autodocs from it, and
  * scripts/docs-from-cem.mjs writes the attribute tables of docs/usage.md from it.
  */
+import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 
 /**
@@ -50,6 +51,14 @@ function publicApiPlugin() {
   };
 }
 
+/**
+ * globby (fast-glob) returns files in the order its concurrent directory reads finish, which
+ * changes under load; the manifest lists modules in that order. Sorting makes it reproducible.
+ */
+function modulesInPathOrder({ ts, globs }) {
+  return [...globs].sort().map((path) => ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2015, true));
+}
+
 export default {
   globs: ['src/elements/**/*.ts', 'src/internal/**/*.ts'],
   exclude: ['**/*.styles.ts'],
@@ -57,5 +66,6 @@ export default {
   litelement: true,
   // package.json is edited by hand, not by the analyzer.
   packagejson: false,
+  overrideModuleCreation: modulesInPathOrder,
   plugins: [staticDefinePlugin(), publicApiPlugin()],
 };
