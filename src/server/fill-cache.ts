@@ -268,16 +268,16 @@ export class FillCache {
       state.waitingForBudget = true;
       this.#metrics.budgetWaits.inc({ host: context.host });
     };
-    let granted: boolean;
+    let grantedAt: number | undefined;
     try {
-      granted = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued);
+      grantedAt = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued);
     } finally {
       state.waitingForBudget = false;
     }
-    if (!granted) throw new FillError('unwanted');
+    if (grantedAt === undefined) throw new FillError('unwanted');
     if (lease && (await this.#shared!.confirm(lease.sharedKey, lease.token, this.#ttlMs(context.route))) === false) throw new FillError('lease_lost');
     const startedAt = this.#now();
-    const outcome = await this.#upstream.get(context.route, context.query, signal);
+    const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
     if (!outcome.ok) {
       if (outcome.reason !== 'closed') await this.#backOff(state, lease?.sharedKey);

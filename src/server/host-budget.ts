@@ -19,8 +19,12 @@ export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';
 }
 
-/** A slot taken now, or how long to wait before asking again (and whether a cooldown is why). */
-export type SlotAnswer = { granted: true } | { granted: false; waitMs: number; coolingDown: boolean };
+/**
+ * A slot taken now, stamped with the time it was granted on the clock that counts the windows
+ * (Redis's for the shared budget), or how long to wait before asking again (and whether a
+ * cooldown is why).
+ */
+export type SlotAnswer = { granted: true; at: number } | { granted: false; waitMs: number; coolingDown: boolean };
 
 export interface SlotSource {
   take(host: string, now: number): SlotAnswer | Promise<SlotAnswer>;
@@ -48,14 +52,14 @@ export class WindowSlots implements SlotSource {
     }
     if (window.used >= this.#fills) return { granted: false, waitMs: start + this.#windowMs - now, coolingDown: false };
     window.used += 1;
-    return { granted: true };
+    return { granted: true, at: now };
   }
 }
 
 interface Waiter {
   wanted: () => boolean;
   waited?: () => void;
-  resolve: (granted: boolean) => void;
+  resolve: (grantedAt: number | undefined) => void;
   reject: (error: Error) => void;
 }
 
@@ -78,13 +82,14 @@ export class HostBudget {
   }
 
   /**
-   * Resolves `true` once a call to `host` may be made now, `false` if the waiter was no longer
-   * wanted when its turn came (no slot spent). `waited` is called once if it had to queue.
+   * Resolves with the time the slot was granted (on the windows' clock) once a call to `host` may
+   * be made now, `undefined` if the waiter was no longer wanted when its turn came (no slot
+   * spent). `waited` is called once if it had to queue.
    */
-  acquire(host: string, wanted: () => boolean, waited?: () => void): Promise<boolean> {
+  acquire(host: string, wanted: () => boolean, waited?: () => void): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
     const state = this.#state(host);
-    return new Promise<boolean>((resolve, reject) => {
+    return new Promise<number | undefined>((resolve, reject) => {
       state.queue.push({ wanted, waited, resolve, reject });
       void this.#pump(host, state);
     });
@@ -127,7 +132,7 @@ export class HostBudget {
         const head = state.queue[0]!;
         if (!head.wanted()) {
           state.queue.shift();
-          head.resolve(false);
+          head.resolve(undefined);
           continue;
         }
         const now = this.#now();
@@ -140,7 +145,7 @@ export class HostBudget {
           return;
         }
         state.queue.shift();
-        head.resolve(true);
+        head.resolve(answer.at);
       }
     } finally {
       state.pumping = false;

@@ -67,7 +67,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[2])
 return 1`;
 
-/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown}. */
+/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, now}. */
 const TAKE_SLOT = `
 local cooling = redis.call('PTTL', KEYS[2])
 if cooling > 0 then return {0, cooling, 1} end
@@ -79,9 +79,9 @@ if tonumber(redis.call('HGET', KEYS[1], 'window')) ~= window then
   redis.call('HSET', KEYS[1], 'window', window, 'used', 0)
   redis.call('PEXPIRE', KEYS[1], windowMs * 2)
 end
-if tonumber(redis.call('HGET', KEYS[1], 'used')) >= tonumber(ARGV[1]) then return {0, windowMs - now % windowMs, 0} end
+if tonumber(redis.call('HGET', KEYS[1], 'used')) >= tonumber(ARGV[1]) then return {0, windowMs - now % windowMs, 0, now} end
 redis.call('HINCRBY', KEYS[1], 'used', 1)
-return {1, 0, 0}`;
+return {1, 0, 0, now}`;
 
 /** Keeps the longer of two cooldowns. */
 const COOL_DOWN = `
@@ -159,8 +159,8 @@ export class SharedTier {
   async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
     const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host)], arguments: [String(fills), String(windowMs)] }));
     if (!Array.isArray(reply)) return undefined;
-    const [granted, waitMs, coolingDown] = reply.map(Number) as [number, number, number];
-    return granted === 1 ? { granted: true } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
+    const [granted, waitMs, coolingDown, now] = reply.map(Number) as [number, number, number, number];
+    return granted === 1 ? { granted: true, at: now } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
   }
 
   async cooldown(host: string, ms: number): Promise<void> {

@@ -67,7 +67,8 @@ export class UpstreamClient {
     return url;
   }
 
-  async get(name: RouteName, query: string, fillSignal?: AbortSignal): Promise<UpstreamOutcome> {
+  /** `grantedAt`: when the budget granted this call, logged beside `sentAt` (see host-budget.ts). */
+  async get(name: RouteName, query: string, fillSignal?: AbortSignal, grantedAt?: number): Promise<UpstreamOutcome> {
     const route = routes[name];
     const timeout = AbortSignal.timeout(route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs);
     const signal = fillSignal ? AbortSignal.any([timeout, fillSignal]) : timeout;
@@ -98,7 +99,7 @@ export class UpstreamClient {
       outcome = { ok: false, reason: classify(error, timeout, fillSignal, readingBody), status, ms: 0, limits };
     }
     outcome.ms = Math.round(performance.now() - started);
-    this.#report(name, query, sentAt, outcome);
+    this.#report(name, query, { grantedAt, sentAt }, outcome);
     return outcome;
   }
 
@@ -106,11 +107,11 @@ export class UpstreamClient {
     await Promise.all([this.#live.close(), this.#rawData.close()]);
   }
 
-  #report(name: RouteName, query: string, sentAt: number, outcome: UpstreamOutcome): void {
+  #report(name: RouteName, query: string, times: { grantedAt?: number; sentAt: number }, outcome: UpstreamOutcome): void {
     const fields = {
       route: name,
       query,
-      sentAt,
+      ...times,
       status: outcome.status,
       ms: outcome.ms,
       outcome: outcome.ok ? 'ok' : outcome.reason,
