@@ -78,8 +78,9 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
-    const value = this.#value(data);
-    return value === undefined || (this.threshold > 0 && value < this.threshold);
+    const raw = this.#raw(data);
+    // The threshold reads the true count: rounding first would show 3 readers as "5" with round="5".
+    return raw === undefined || (this.threshold > 0 && raw < this.threshold);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -108,9 +109,14 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
 
   /** The metric as displayed: rounded to `round` in public mode. */
   #value(data: QuickstatsResponse): number | undefined {
-    const raw = (data.data.stats as Record<string, unknown>)[this.metric];
-    if (typeof raw !== 'number') return undefined;
+    const raw = this.#raw(data);
+    if (raw === undefined) return undefined;
     return this.round > 1 ? Math.round(raw / this.round) * this.round : raw;
+  }
+
+  #raw(data: QuickstatsResponse): number | undefined {
+    const raw = (data.data.stats as Record<string, unknown>)[this.metric];
+    return typeof raw === 'number' ? raw : undefined;
   }
 
   #renderDelta(value: number, locale: string): TemplateResult | typeof nothing {

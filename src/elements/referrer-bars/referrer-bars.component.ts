@@ -4,6 +4,7 @@ import type { ReferrersResponse, RouteName } from '../../api/index.ts';
 import { newLeader } from '../../internal/announcer.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
+import { SOURCE_NAMES, type Source } from '../../internal/stats-names.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -17,6 +18,11 @@ const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
   dark: 'Dark social',
   other: 'Other sites',
 };
+
+/** A `by_type` group is a traffic source (`links`, `subscr`, …): named, never shown as the upstream's key. */
+function groupName(key: string): string {
+  return CATEGORY_NAMES[key as ReferrerCategory] ?? SOURCE_NAMES[key as Source] ?? key;
+}
 
 /**
  * @summary Where visitors come from right now: referrers as horizontal bars with counts and
@@ -90,7 +96,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
       }
       for (const [domain, count] of Object.entries(value)) {
         const { name } = describeReferrer(domain);
-        if (this.grouped) add(referrer, CATEGORY_NAMES[referrer as ReferrerCategory] ?? referrer, count);
+        if (this.grouped) add(referrer, groupName(referrer), count);
         else add(name, name, count);
       }
     }

@@ -128,9 +128,9 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   static override route: RouteName = 'toppages';
 
   #rowCount = 10;
-  /** The visible pages of each response, for the settings in `#visibleFor`. */
-  #visible = new WeakMap<ToppagesResponse, TopPage[]>();
-  #visibleFor = '';
+  /** The pages each response ranks, for the settings in `#rankedFor`. */
+  #ranked = new WeakMap<ToppagesResponse, TopPage[]>();
+  #rankedFor = '';
   /** Rank by path of the previous response's visible pages. */
   #previousRanks: { data: ToppagesResponse; ranks: Map<string, number> } | undefined;
   /** Shown titles, for the current `strip-title`. */
@@ -193,24 +193,30 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   #visiblePages(data: ToppagesResponse): TopPage[] {
-    const settings = `${this.articlesOnly} ${this.#rowCount}`;
-    if (settings !== this.#visibleFor) {
-      this.#visible = new WeakMap();
-      this.#visibleFor = settings;
+    return this.#rankedPages(data).slice(0, this.#rowCount);
+  }
+
+  /** Every page of `data` this element could show, in rank order (landing pages out with `articles-only`). */
+  #rankedPages(data: ToppagesResponse): TopPage[] {
+    const settings = `${this.articlesOnly}`;
+    if (settings !== this.#rankedFor) {
+      this.#ranked = new WeakMap();
+      this.#rankedFor = settings;
     }
-    let pages = this.#visible.get(data);
+    let pages = this.#ranked.get(data);
     if (!pages) {
-      pages = (this.articlesOnly ? data.pages.filter((page) => !isLandingPage(page)) : data.pages).slice(0, this.#rowCount);
-      this.#visible.set(data, pages);
+      pages = this.articlesOnly ? data.pages.filter((page) => !isLandingPage(page)) : data.pages;
+      this.#ranked.set(data, pages);
     }
     return pages;
   }
 
+  /** Ranks in the previous data, rows below the visible ones included: a page climbing from there moved up, it is not new. */
   #ranksBefore(): Map<string, number> | undefined {
     const previous = this.previousData;
     if (!previous) return undefined;
     if (this.#previousRanks?.data !== previous) {
-      this.#previousRanks = { data: previous, ranks: new Map(this.#visiblePages(previous).map((page, index) => [page.path, index])) };
+      this.#previousRanks = { data: previous, ranks: new Map(this.#rankedPages(previous).map((page, index) => [page.path, index])) };
     }
     return this.#previousRanks.ranks;
   }
