@@ -22,7 +22,12 @@ async function topPages(body: ToppagesResponse, attributes: Record<string, strin
     await el.updateComplete;
   };
   const rows = () => [...el.shadowRoot!.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
-  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part~=${part}]`)].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim());
+  /** A cell's text, leaving out the row's expand button (a control, not content). */
+  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part~=${part}]`)].map((cell) => {
+    const copy = cell.cloneNode(true) as Element;
+    copy.querySelectorAll('button').forEach((button) => button.remove());
+    return copy.textContent!.replace(/\s+/g, ' ').trim();
+  });
   return { el, server, next, rows, cells };
 }
 

@@ -1,7 +1,9 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
+import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 
@@ -97,6 +99,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     if (last !== undefined && Math.abs(value - last) < Math.max(1, last * ANNOUNCE_CHANGE)) return undefined;
     this.#announcedValue = value;
     return this.isEmpty(data) ? undefined : `${this.label || this.defaultLabel}: ${formatCount(locale, value)}`;
+  }
+
+  /** Several sites (`src` with several addresses): the counts add up (breakdowns and histograms are left out). */
+  protected override merge(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
+    const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
+    return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
   }
 
   #restartHistory(): undefined {

@@ -1,7 +1,9 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { ReferrersResponse, RouteName } from '../../api/index.ts';
+import type { SourceData } from '../../client/index.ts';
 import { newLeader } from '../../internal/announcer.ts';
+import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_NAMES, type Source } from '../../internal/stats-names.ts';
@@ -51,6 +53,7 @@ function groupName(key: string): string {
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
+  static override freezable = true;
 
   /** Most bars shown (0 shows all the data has). */
   @property({ type: Number }) max = 10;
@@ -73,6 +76,11 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   protected override dataChanged(data: ReferrersResponse, previous: ReferrersResponse | undefined): string | undefined {
     const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
     return leader && `Top referrer now: ${leader.name}`;
+  }
+
+  /** Several sites (`src` with several addresses): each referrer's visitors add up. */
+  protected override merge(parts: readonly SourceData<ReferrersResponse>[]): ReferrersResponse {
+    return sumCounts(parts.map((part) => part.data));
   }
 
   /**

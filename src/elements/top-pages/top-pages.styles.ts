@@ -64,6 +64,38 @@ export const topPagesStyles = css`
     margin-block-start: 0.25em;
   }
 
+  .site {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.25em;
+    margin-inline-start: 0.5em;
+    color: var(--_muted);
+    font-size: 0.8em;
+    white-space: nowrap;
+  }
+
+  .expand {
+    margin-inline-end: 0.5em;
+    padding: 0 0.4em;
+    line-height: 1.2;
+  }
+
+  .page-detail {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25em calc(var(--_space) * 2);
+    margin: 0;
+    font-size: 0.875em;
+  }
+
+  .page-detail dt {
+    color: var(--_muted);
+  }
+
+  .page-detail dd {
+    margin: 0;
+  }
+
   .detail {
     color: var(--_muted);
     font-size: 0.875em;
