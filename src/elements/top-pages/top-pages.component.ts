@@ -346,8 +346,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return html` <span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
   }
 
-  #renderExpand(page: SitePage, open: boolean): TemplateResult | typeof nothing {
-    if (this.hideNumbers) return nothing;
+  #renderExpand(page: SitePage, open: boolean): TemplateResult {
     return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} @click=${() => this.#toggleDetail(page)}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
   }
 
@@ -375,7 +374,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
             const open = this.#opened.has(rowKey(page));
             return html`<tr part="row">
             <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title">${this.#renderExpand(page, open)}${this.#renderTitle(page, context.siteHost)}</td>
+            <td part="title" class="title">${this.hideNumbers ? this.#renderTitle(page, context.siteHost) : html`<div class="openable">${this.#renderExpand(page, open)}<span>${this.#renderTitle(page, context.siteHost)}</span></div>`}</td>
             ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
             ${columns.map((column) => column.metric
               ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`

@@ -74,10 +74,28 @@ export const topPagesStyles = css`
     white-space: nowrap;
   }
 
+  /* The open button beside the title, apart from its link: two touch targets that never overlap. */
+  .openable {
+    display: flex;
+    align-items: baseline;
+    gap: 0.5em;
+  }
+
+  /* Where titles are kept to one line (white-space: nowrap on ::part(title)), they end in an ellipsis; the margin keeps focus rings. */
+  .openable > span {
+    min-inline-size: 0;
+    overflow: clip;
+    overflow-clip-margin: 4px;
+    text-overflow: ellipsis;
+  }
+
+  /* At least 24 × 24 px: a touch target (WCAG 2.5.8). */
   .expand {
-    margin-inline-end: 0.5em;
-    padding: 0 0.4em;
-    line-height: 1.2;
+    flex: none;
+    min-inline-size: max(24px, 1.6em);
+    min-block-size: max(24px, 1.6em);
+    padding: 0;
+    line-height: 1;
   }
 
   .page-detail {
