@@ -30,8 +30,8 @@ export function isBoardPath(pathname: string): boolean {
   return pathname === '/board' || pathname.startsWith('/board/');
 }
 
-/** The `/board/` handler, or a clear 404 when the board was not built. */
-export async function createBoardPage(options: { prefix: string; hosts: readonly string[]; directory?: string }): Promise<WebHandler> {
+/** The `/board/` handler, or a clear 404 when the board was not built (`directory: false` says so for tests). */
+export async function createBoardPage(options: { prefix: string; hosts: readonly string[]; directory?: string | false }): Promise<WebHandler> {
   const directory = options.directory ?? findBoardDirectory();
   const files = directory ? await createStaticHandler(directory) : undefined;
   const served = JSON.stringify({ prefix: options.prefix, hosts: options.hosts.filter((host) => !host.startsWith('video@')) });
