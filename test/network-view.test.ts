@@ -149,6 +149,14 @@ describe('freeze', () => {
     expect(all(el, '[part=rank]')).to.deep.equal(['1New', '2, no change']);
     expect(all(el, '[part=waiting]')).to.deep.equal([]);
     expect(all(el, '[part=live]')).to.deep.equal(['Showing the latest update.']);
+    // Another src unfreezes: what was held belonged to the old one.
+    button.click();
+    await el.updateComplete;
+    feed.bodies = { [B]: toppages(page('/q', 5)) };
+    el.src = src('/live/toppages/v3/', B);
+    await settleElements(el.parentElement!);
+    expect(all(el, '[part=title] a')).to.deep.equal(['Story /q']);
+    expect(el.shadowRoot!.querySelector('[part=freeze-button]')!.getAttribute('aria-pressed')).to.equal('false');
   });
 
   it('is on the lists (referrer-bars, geo-list) but not on the counter', async () => {

@@ -166,6 +166,11 @@ export abstract class PulseElement<Data> extends LitElement {
         this.#sourceProblem = resolved.problem;
         if (resolved.problem) this.dispatchEvent(new PulseErrorEvent(resolved.problem, false));
       }
+      if (resolved.url !== this.source.url) {
+        // Another source: what was frozen belongs to the old one.
+        this.#held = undefined;
+        this.#waiting = 0;
+      }
       this.source.url = resolved.url;
     }
     this.#syncStates();
@@ -193,7 +198,6 @@ export abstract class PulseElement<Data> extends LitElement {
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
-      if (this.#dataUrl !== this.source.url) this.#held = undefined;
       if (this.#held !== undefined) {
         // Frozen: the rows and their rank changes stay as the reader saw them; the count of what waits goes up.
         this.#waiting++;

@@ -231,7 +231,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   #renderDetail(page: SitePage, span: number): TemplateResult {
     const site = page.site ?? siteHostOf(this.#firstUrl);
     const listUrl = this.source.url!.split(' ').find((url) => siteHostOf(url) === site) ?? this.#firstUrl;
-    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path)}</td></tr>`;
+    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme)}</td></tr>`;
   }
 
   get #firstUrl(): string {

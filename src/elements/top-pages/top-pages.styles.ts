@@ -99,19 +99,11 @@ export const topPagesStyles = css`
   }
 
   .page-detail {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.25em calc(var(--_space) * 2);
-    margin: 0;
-    font-size: 0.875em;
-  }
-
-  .page-detail dt {
-    color: var(--_muted);
-  }
-
-  .page-detail dd {
-    margin: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 14em), 1fr));
+    gap: calc(var(--_space) / 2);
+    --pulse-font-size: 0.875em;
+    --pulse-counter-size: 2em;
   }
 
   .detail {
