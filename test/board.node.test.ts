@@ -153,6 +153,26 @@ test('the builder form writes the board address', async () => {
   await page.close();
 });
 
+test('rotates between the network and each site, each view already live when it turns, and keeps the screen awake', async () => {
+  const { page } = await watchedPage(1280, 720);
+  // A script as text: tsx would name the stub's function with a helper the page does not have.
+  await page.addInitScript({
+    content: `const asked = []; Object.defineProperty(globalThis, 'wakeLocksAsked', { value: asked });
+      Object.defineProperty(navigator, 'wakeLock', { value: { request(type) { asked.push(type); return Promise.resolve({ released: false }); } } });`,
+  });
+  await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org&rotate=10`);
+  const shown = () => page.evaluate(() => [...document.querySelectorAll('main .view')].filter((view) => !(view as unknown as { hidden: boolean }).hidden).map((view) => (view as unknown as { dataset: { sites: string } }).dataset.sites));
+  await boardReady(page);
+  assert.deepEqual(await shown(), ['example.com news.example.org']);
+  assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { wakeLocksAsked: string[] }).wakeLocksAsked), ['screen']);
+  await page.waitForFunction(() => [...document.querySelectorAll('main .view')].findIndex((view) => !(view as unknown as { hidden: boolean }).hidden) === 1, undefined, { timeout: 15_000 });
+  assert.deepEqual(await shown(), ['example.com']);
+  assert.equal(await page.evaluate(() => document.querySelector('#scope')!.textContent), 'example.com');
+  const turnedTo = await page.evaluate(() => [...document.querySelectorAll('main .view:not([hidden]) *')].filter((el) => el.matches(':state(ready)')).length);
+  assert.ok(turnedTo >= 4, `the view turned to shows data at once: ${turnedTo} cards ready`);
+  await page.close();
+});
+
 test('recovers by itself when the cache comes back after a restart', async () => {
   const first = await serve(settings(), createLogger('silent'));
   const port = Number(new URL(first.url).port);
