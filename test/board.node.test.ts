@@ -83,6 +83,11 @@ for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
       await boardReady(page);
       const size = await overflow(page);
       assert.ok(size.scrollWidth <= size.width && size.scrollHeight <= size.height, `no scrolling: ${JSON.stringify(size)}`);
+      // Each card shows the rows it has room for: none cut in half at its bottom edge.
+      await page.waitForFunction(() => [...document.querySelectorAll('main .card')].every((card) => {
+        const base = (card as unknown as { shadowRoot: { querySelector(s: string): { scrollHeight: number; clientHeight: number } } }).shadowRoot.querySelector('[part=base]');
+        return base.scrollHeight <= base.clientHeight + 1;
+      }), undefined, { timeout: 5000 });
       assert.deepEqual(await violations(page), []);
       assert.deepEqual(cspMessages, []);
     assert.deepEqual(consoleErrors, []);

@@ -10,8 +10,8 @@ import { keepScreenAwake, loadServed } from './served.ts';
 
 /** Rows of pages that fit each size at 16:9 without scrolling. */
 const PAGE_ROWS: Record<Size, number> = { s: 12, m: 10, l: 7 };
-/** Places and referrers listed per card. */
-const LIST_ROWS: Record<Size, number> = { s: 8, m: 6, l: 4 };
+/** Most rows of the other lists; fewer when the card has no room for them (fitRows). */
+const LIST_ROWS: Record<Size, number> = { s: 8, m: 6, l: 5 };
 /** Cards that show one site: the elements that do not merge several. */
 const ONE_SITE_CARDS: ReadonlySet<Card> = new Set(['sources', 'platforms']);
 
@@ -47,9 +47,44 @@ function card(kind: Card, sites: readonly string[], config: BoardConfig, served:
     el.setAttribute('strip-title', '');
     if (config.hideNumbers) el.setAttribute('hide-numbers', '');
   }
-  if (kind === 'referrers' || kind === 'geo') el.setAttribute('max', String(LIST_ROWS[config.size]));
-  if (kind === 'counter') el.setAttribute('history', '30');
+  if (kind !== 'counter') fitRows(el, kind === 'pages' ? PAGE_ROWS[config.size] : LIST_ROWS[config.size]);
+  else el.setAttribute('history', '30');
   return el;
+}
+
+/**
+ * Shows as many rows as the card has room for, up to `most`: after each render, a card whose
+ * content overflows drops its last row, so no row is ever cut in half on the wall. A resize
+ * starts again from `most`.
+ */
+function fitRows(el: HTMLElement, most: number): void {
+  const card = el as HTMLElement & { max: number; updateComplete: Promise<unknown> };
+  card.setAttribute('max', String(most));
+  // A pixel of rounding is not a row.
+  const overflows = () => {
+    const box = card.shadowRoot?.querySelector<HTMLElement>('[part=base]');
+    return !!box && box.scrollHeight > box.clientHeight + 1;
+  };
+  let fitting = false;
+  const fit = async () => {
+    if (fitting) return;
+    fitting = true;
+    try {
+      await card.updateComplete;
+      await new Promise(requestAnimationFrame);
+      while (overflows() && card.max > 1) {
+        card.max -= 1;
+        await card.updateComplete;
+      }
+    } finally {
+      fitting = false;
+    }
+  };
+  card.addEventListener('pulse-data', () => void fit());
+  new ResizeObserver(() => {
+    card.max = most;
+    void fit();
+  }).observe(card);
 }
 
 /** One view: the cards for `sites`, side by side. */

@@ -87,7 +87,10 @@ export class MultiPollController<T> {
       next = snapshots[0]!;
     } else {
       const inputs = snapshots.map((snapshot) => snapshot.data);
-      if (withData.length === 0) {
+      // The first merge waits for every site to answer (data or error): one merged too early
+      // would show the late sites' rows as new ones at the next update.
+      const answered = snapshots.every((snapshot) => snapshot.data !== undefined || snapshot.error !== undefined);
+      if (withData.length === 0 || (!this.#merged && !answered)) {
         this.#merged = undefined;
       } else if (!this.#merged || inputs.some((data, index) => data !== this.#merged!.inputs[index])) {
         const parts = withData.map(({ controller, site }) => ({ url: controller.url!, site, data: controller.snapshot.data! }));
@@ -97,8 +100,8 @@ export class MultiPollController<T> {
       next = {
         data: this.#merged?.data,
         // With nothing to show, the card says why (the first failure); with data, failures are partial.
-        error: withData.length === 0 && errors.length === this.#parts.length ? errors[0]!.controller.snapshot.error : undefined,
-        stale: withData.some(({ controller }) => controller.snapshot.stale && !controller.snapshot.error),
+        error: !this.#merged && errors.length === this.#parts.length ? errors[0]!.controller.snapshot.error : undefined,
+        stale: !!this.#merged && withData.some(({ controller }) => controller.snapshot.stale && !controller.snapshot.error),
         paused: snapshots.some((snapshot) => snapshot.paused),
         updatedAt: oldest(snapshots),
       };

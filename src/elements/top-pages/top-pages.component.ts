@@ -333,17 +333,17 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return html`<span part="rank-change" class="rank-change ${kind}"><span aria-hidden="true">${arrow + by}</span><span class="visually-hidden">${`, ${kind} ${by}`}</span></span>`;
   }
 
-  #renderTitle(page: SitePage, siteHost: string): TemplateResult {
+  #renderTitle(page: SitePage, siteHost: string): TemplateResult | string {
     const href = this.#href(page.path, page.host ?? page.site ?? siteHost);
     const title = this.#title(page);
-    return html`${href ? html`<a part="link" href=${href}>${title}</a>` : title}${page.site === undefined ? nothing : this.#renderSite(page.site)}`;
+    return href ? html`<a part="link" href=${href}>${title}</a>` : title;
   }
 
   #renderSite(site: string): TemplateResult {
     const named = isRecord(this.siteNames) ? this.siteNames[site] : undefined;
     const name = typeof named === 'string' && named.trim() ? named : site;
     const icon = sameOriginIcon(isRecord(this.siteIcons) ? this.siteIcons[site] : undefined);
-    return html` <span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
+    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
   }
 
   #renderExpand(page: SitePage, open: boolean): TemplateResult {
@@ -374,7 +374,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
             const open = this.#opened.has(rowKey(page));
             return html`<tr part="row">
             <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title">${this.hideNumbers ? this.#renderTitle(page, context.siteHost) : html`<div class="openable">${this.#renderExpand(page, open)}<span>${this.#renderTitle(page, context.siteHost)}</span></div>`}</td>
+            <td part="title" class="title"><div class="line">${numbers ? this.#renderExpand(page, open) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.#renderSite(page.site) : nothing}</div></td>
             ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
             ${columns.map((column) => column.metric
               ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`

@@ -66,23 +66,24 @@ export const topPagesStyles = css`
 
   .site {
     display: inline-flex;
+    flex: none;
     align-items: center;
     gap: 0.25em;
-    margin-inline-start: 0.5em;
+    margin-inline-start: auto;
     color: var(--_muted);
     font-size: 0.8em;
     white-space: nowrap;
   }
 
-  /* The open button beside the title, apart from its link: two touch targets that never overlap. */
-  .openable {
+  /* The open button, the title and the site side by side: touch targets that never overlap. */
+  .line {
     display: flex;
     align-items: baseline;
     gap: 0.5em;
   }
 
   /* Where titles are kept to one line (white-space: nowrap on ::part(title)), they end in an ellipsis; the margin keeps focus rings. */
-  .openable > span {
+  .name {
     min-inline-size: 0;
     overflow: clip;
     overflow-clip-margin: 4px;
