@@ -6,7 +6,7 @@ import { expect, fixtureSync, html } from '@open-wc/testing';
 import '../src/index.ts';
 
 import type { GeoList, LiveCounter, ReferrerBars, TopPages } from '../src/index.ts';
-import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/browser-fakes.ts';
+import { deferred, failOnLitWarnings, freshHub, reply, settleElements } from './helpers/browser-fakes.ts';
 import { page, quickstats, referrers, topGeo, toppages } from './helpers/browser-fixtures.ts';
 import { text } from './helpers/browser-states.ts';
 
@@ -110,6 +110,23 @@ describe('network view: several sites in one element', () => {
     const failed = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A, B)}"></top-pages>`);
     expect(states(failed)).to.deep.equal(['error']);
     expect(text(failed)).to.contain('unavailable');
+  });
+
+  it('waits for every site before the first merge, so a late site\'s pages are not called new', async () => {
+    const late = deferred<Response>();
+    const { clock } = freshHub((request) => (request.url.includes(B) ? late.promise : reply(clock, toppages(page('/a', 10)))));
+    const root = fixtureSync(html`<div lang="en"></div>`);
+    root.innerHTML = `<top-pages src="${src('/live/toppages/v3/', A, B)}"></top-pages>`;
+    const el = root.firstElementChild as TopPages;
+    await el.updateComplete;
+    await Promise.resolve();
+    expect(el.matches(':state(loading)')).to.equal(true);
+    late.resolve(reply(clock, toppages(page('/b', 20))));
+    await settleElements(root);
+    expect(all(el, '[part=link]')).to.deep.equal(['Story /b', 'Story /a']);
+    await clock.toNextTick();
+    await el.updateComplete;
+    expect(all(el, '[part=rank-change]')).to.deep.equal([]);
   });
 
   it('refuses several addresses on an element that shows one site', async () => {
