@@ -8,6 +8,7 @@ export const PULSE_ELEMENT_STRINGS = {
   partial: (sites: string) => `Partial: no fresh data from ${sites}.`,
   siteFailed: (site: string, reason: string) => `${site}: ${reason}`,
   tooManySources: (max: number) => `src takes at most ${max} addresses, one per site.`,
+  oneAddress: (expected: string) => `src takes one address: ${expected}`,
   freeze: 'Freeze',
   frozenNote: 'Frozen',
   waiting: (count: number) => (count === 0 ? 'No update waiting' : `${count} ${updates.select(count) === 'one' ? 'update' : 'updates'} waiting`),

@@ -12,7 +12,7 @@ import { updatedLine } from './updated-line.ts';
 export type Theme = 'auto' | 'light' | 'dark';
 /** What the body of the card shows. */
 export type View = 'loading' | 'ready' | 'empty' | 'error';
-/** Custom states, styled with `:state(...)`: the view plus two conditions that can add to it. */
+/** Custom states, styled with `:state(...)`: the view plus the conditions that can add to it. */
 export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused', 'partial'] as const;
 /** Most sites one element merges (`src` with several addresses). */
 const MAX_SOURCES = 20;
@@ -181,7 +181,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const expected = `src must be the address of a ${ROUTE_PATHS[route]} resource.`;
     const addresses = this.src.split(/\s+/).filter(Boolean);
     if (addresses.length === 0) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
-    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { kind: 'source', message: this.merge ? STRINGS.tooManySources(MAX_SOURCES) : `src takes one address: ${expected}` } };
+    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { kind: 'source', message: this.merge ? STRINGS.tooManySources(MAX_SOURCES) : STRINGS.oneAddress(expected) } };
     const urls: string[] = [];
     for (const address of addresses) {
       let url: URL;
