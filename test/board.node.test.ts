@@ -29,7 +29,11 @@ declare const innerWidth: number;
 declare const innerHeight: number;
 
 const TAGS = ['top-pages', 'live-counter', 'referrer-bars', 'geo-list', 'traffic-sources', 'platform-split'];
-const READY_TIMEOUT_MS = 15_000;
+/**
+ * A card's first data can take three retries when its cold fills time out upstream on a busy
+ * machine (the cache answers 503 after 2 s; the hub retries 3, 6 and 12 s later, jittered).
+ */
+const READY_TIMEOUT_MS = 30_000;
 /** Failures back off 3, 6, 12 s (jittered): a cache back within a few seconds is polled again well within this. */
 const RECOVERY_TIMEOUT_MS = 45_000;
 
@@ -55,6 +59,15 @@ after(async () => {
 });
 
 const watchedPage = (width: number, height: number) => watched(browser, { width, height });
+
+/**
+ * The console errors that are the page's fault. A 503 from the cache is not: it answers so when
+ * the upstream is slow to a cold fill (on a busy machine the simulator can be), and the board
+ * waits and polls again, which is what it must do.
+ */
+function pageErrors(consoleErrors: readonly string[]): string[] {
+  return consoleErrors.filter((text) => !text.startsWith('Failed to load resource: the server responded with a status of 503'));
+}
 
 /** Every card of the board shows fresh data (ready, not stale, text rendered). */
 async function boardReady(page: Page, timeout = READY_TIMEOUT_MS): Promise<void> {
@@ -90,7 +103,7 @@ for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
       }), undefined, { timeout: 5000 });
       assert.deepEqual(await violations(page), []);
       assert.deepEqual(cspMessages, []);
-    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(pageErrors(consoleErrors), []);
       assert.equal(await page.evaluate(() => document.querySelector('#notice')!.textContent), '');
       await page.close();
     });
@@ -129,7 +142,7 @@ test('URL parameters are checked and shown as text only: unknown values named, h
   assert.match(seen.notice ?? '', /Unknown setting “<img src=x onerror=alert\(1\)>” ignored/);
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(cspMessages, []);
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(pageErrors(consoleErrors), []);
   await page.close();
 });
 
@@ -154,7 +167,7 @@ test('the builder form writes the board address', async () => {
   await boardReady(page);
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(cspMessages, []);
-  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(pageErrors(consoleErrors), []);
   await page.close();
 });
 

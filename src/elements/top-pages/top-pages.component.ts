@@ -219,14 +219,18 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     for (const key of this.#opened) if (!shown.has(key)) this.#opened.delete(key);
   }
 
-  #toggleDetail(page: SitePage): void {
-    const key = rowKey(page);
+  /** One listener for every row's open button (a closure per row would be re-bound on every tick). */
+  readonly #toggleDetail = (event: Event): void => {
+    const key = (event.currentTarget as HTMLElement).dataset.key!;
+    const data = this.shownData;
+    const page = data && this.#visiblePages(data).find((one) => rowKey(one) === key);
+    if (!page) return;
     const open = this.#opened.delete(key);
     if (!open) this.#opened.add(key);
     const title = this.#title(page);
     this.announcer.announce(open ? STRINGS.closed(title) : STRINGS.opened(title), getHub().clock.now(), true);
     this.requestUpdate();
-  }
+  };
 
   #renderDetail(page: SitePage, span: number): TemplateResult {
     const site = page.site ?? siteHostOf(this.#firstUrl);
@@ -347,7 +351,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   #renderExpand(page: SitePage, open: boolean): TemplateResult {
-    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} @click=${() => this.#toggleDetail(page)}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
+    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
   }
 
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
