@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { BOARD_CSP } from '../src/server/board-page.ts';
@@ -109,6 +111,23 @@ for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
     });
   }
 }
+
+test('the board and its builder pass axe (WCAG 2.2 AA and best practice), network view and notice included', async () => {
+  // Evaluated through the DevTools protocol, which the page's policy does not apply to (a script tag would be refused).
+  const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const { page } = await watchedPage(1280, 720);
+  for (const path of ['/board/?sites=example.com,news.example.org&theme=light&rotate=1', '/board/builder.html']) {
+    await page.goto(`${endpoint.url}${path}`);
+    if (path.startsWith('/board/?')) await boardReady(page);
+    else await page.waitForSelector('input[name=sites]');
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(() => (globalThis as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe
+      .run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } })
+      .then((result) => result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`)));
+    assert.deepEqual(violations, [], path);
+  }
+  await page.close();
+});
 
 test('/board/ with no parameters shows the first served host, and several sites merge into one ranking', async () => {
   const { page } = await watchedPage(1280, 720);
