@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { GEO_SEGMENTS } from '../src/elements/geo-list/geo-list.ts';
-import { storySrc } from './support/endpoint.ts';
+import { networkSrc, storySrc } from './support/endpoint.ts';
 import { elementMeta, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
@@ -25,3 +25,9 @@ export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
 export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
 export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };
 export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'], args: { segment: 'cities', max: 5 } };
+
+/** The network view: both demo sites in `src`, counts added up. */
+export const NetworkView: Story = { tags: ['state:ready'], args: { src: networkSrc('top_geo') } };
+
+/** One of the two sites fails: the other's counts stay, a note names the missing site (`:state(partial)`). */
+export const NetworkOneSiteFailing: Story = { tags: ['state:ready'], args: { src: networkSrc('top_geo', {}, true) } };

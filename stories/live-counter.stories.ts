@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { COUNTER_METRICS } from '../src/elements/live-counter/live-counter.ts';
-import { storySrc } from './support/endpoint.ts';
+import { networkSrc, storySrc } from './support/endpoint.ts';
 import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
@@ -45,3 +45,9 @@ export const PublicCounterHidden: Story = {
   args: { threshold: 1_000_000, round: 10, history: 0, label: 'Reading with you now' },
   render: (args) => caption('Below its threshold the public counter is hidden: nothing shows under this line.', render(args)),
 };
+
+/** The network view: both demo sites in `src`, counts added up. */
+export const NetworkView: Story = { tags: ['state:ready'], args: { src: networkSrc('quickstats') } };
+
+/** One of the two sites fails: the other's counts stay, a note names the missing site (`:state(partial)`). */
+export const NetworkOneSiteFailing: Story = { tags: ['state:ready'], args: { src: networkSrc('quickstats', {}, true) } };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import '../src/elements/top-pages/top-pages.ts';
-import { storySrc } from './support/endpoint.ts';
+import { networkSrc, storySrc } from './support/endpoint.ts';
 import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';
 import { commonStories } from './support/states.ts';
 
@@ -88,3 +88,35 @@ export const Referrers: Story = {
   tags: ['state:ready'],
   args: { src: storySrc('toppages', { limit: 5 }), columns: 'referrers' },
 };
+
+/** The network view: two sites in `src`, one ranking by people, each row naming its site (`site-names`). */
+export const NetworkView: Story = {
+  tags: ['state:ready'],
+  args: { src: networkSrc('toppages', { limit: 5 }), 'site-names': JSON.stringify({ 'example.com': 'Example Daily', 'news.example.org': 'News Example' }) },
+};
+
+/** One of the two sites fails: the other's pages stay, a note names the missing site (`:state(partial)`). */
+export const NetworkOneSiteFailing: Story = {
+  tags: ['state:ready'],
+  args: { src: networkSrc('toppages', { limit: 5 }, true) },
+};
+
+/** A public "most read" list: ranks and titles only. */
+export const HideNumbers: Story = { tags: ['state:ready'], args: { max: 5, 'hide-numbers': true, 'strip-title': '' } };
+
+/** Clicks `part` in the element's shadow root once it first shows data: what a reader would do. */
+function pressOnFirstData(part: string) {
+  return (args: Args) => {
+    const element = render(args);
+    element.addEventListener('pulse-data', () => {
+      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => element.shadowRoot!.querySelector<HTMLButtonElement>(`[part=${part}]`)?.click());
+    }, { once: true });
+    return element;
+  };
+}
+
+/** Frozen: the rows hold still while polling goes on, and the card counts the updates waiting; press Freeze again for the latest. */
+export const Frozen: Story = { tags: ['state:ready'], args: { max: 5 }, render: pressOnFirstData('freeze-button') };
+
+/** The first row opened (the + button): that page's own people, sources, platforms and referrers, polled while open. */
+export const DrillDown: Story = { tags: ['state:ready'], args: { max: 5 }, render: pressOnFirstData('expand') };

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parseSync } from 'vite';
-import { findChromium } from '../scripts/chromium.mjs';
 import { startCmsExample, STRICT_CSP } from '../scripts/serve-cms-example.ts';
 import type { RunningServer } from '../src/server/node-http.ts';
+import { launchChromium, violations, watchedPage as watched } from './helpers/watched-page.node.ts';
 
 // The functions given to page.evaluate run in Chromium; this file is type-checked without the DOM
 // library, so the few page globals they use are declared here, for this module only.
@@ -19,14 +19,8 @@ interface PageElement {
   matches(selector: string): boolean;
   shadowRoot: { textContent: string | null } | null;
 }
-interface ViolationEvent {
-  effectiveDirective: string;
-  blockedURI: string;
-  sourceFile: string;
-  lineNumber: number;
-}
 declare const document: {
-  addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void, options?: { once: boolean }): void;
+  addEventListener(type: 'securitypolicyviolation', listener: (event: unknown) => void, options?: { once: boolean }): void;
   querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
   body: { setAttribute(name: string, value: string): void };
 };
@@ -42,9 +36,7 @@ before(async () => {
   const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
   assert.equal(built.status, 0, `CDN build failed:\n${built.stderr}`);
   server = await startCmsExample();
-  const executablePath = findChromium();
-  assert.ok(executablePath, 'no Chromium found: set CHROME_PATH');
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -52,36 +44,7 @@ after(async () => {
   await server?.close();
 });
 
-interface Watched {
-  page: Page;
-  /** CSP messages on the console (the page's own reports are read with `violations()`). */
-  cspMessages: string[];
-  consoleErrors: string[];
-}
-
-/** A page that records every policy violation from before its first script runs. */
-async function watchedPage(): Promise<Watched> {
-  const page = await browser.newPage();
-  const watched: Watched = { page, cspMessages: [], consoleErrors: [] };
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    Object.defineProperty(globalThis, 'cspViolations', { value: seen });
-    document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
-    });
-  });
-  page.on('console', (message) => {
-    if (/content security policy/i.test(message.text())) watched.cspMessages.push(message.text());
-    else if (message.type() === 'error') watched.consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => watched.consoleErrors.push(error.message));
-  return watched;
-}
-
-/** The violations the page reported through `securitypolicyviolation` events. */
-function violations(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...(globalThis as unknown as { cspViolations: string[] }).cspViolations]);
-}
+const watchedPage = () => watched(browser);
 
 /** Waits until every pulse-widgets element on the page shows data. */
 async function everyElementReady(page: Page, tags: readonly string[]): Promise<void> {

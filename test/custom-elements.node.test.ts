@@ -64,7 +64,7 @@ test('every element is documented: summary, and a description for each attribute
       assert.ok(items && items.length > 0, `<${element.tagName}> has ${list}`);
       for (const item of items) assert.ok(item.description?.trim(), `<${element.tagName}> ${list} ${item.name} is described`);
     }
-    assert.deepEqual(element.cssStates!.map((state) => state.name).sort(), ['empty', 'error', 'loading', 'paused', 'ready', 'stale']);
+    assert.deepEqual(element.cssStates!.map((state) => state.name).sort(), ['empty', 'error', 'loading', 'partial', 'paused', 'ready', 'stale']);
     assert.deepEqual(element.events!.map((event) => event.name).sort(), ['pulse-data', 'pulse-error']);
   }
 });

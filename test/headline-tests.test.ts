@@ -94,6 +94,30 @@ describe('<headline-tests>', () => {
     expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('tz must be an Olson time zone such as Europe/Paris');
   });
 
+  it('tries a failed load again after a growing delay, keeping its error in view, and never retries a refusal', async () => {
+    let failing = 2;
+    const { el, clock, server, settled } = await headlineTests((_request, clock) => (failing-- > 0 ? reply(clock, {}, { status: 503 }) : reply(clock, rawData())));
+    expect(states(el)).to.deep.equal(['error']);
+    await clock.advance(2999);
+    expect(server.count()).to.equal(1);
+    await clock.advance(1);
+    await settled();
+    expect(server.count()).to.equal(2);
+    expect(states(el)).to.deep.equal(['error']);
+    await clock.advance(5999);
+    expect(server.count()).to.equal(2);
+    await clock.advance(1);
+    await settled();
+    expect(server.count()).to.equal(3);
+    expect(states(el)).to.deep.equal(['ready']);
+    await clock.advance(120_000);
+    expect(server.count()).to.equal(3);
+
+    const refused = await headlineTests((_request, clock) => reply(clock, { error: { code: 'forbidden', message: 'host not allowed', param: 'host' } }, { status: 403 }));
+    await refused.clock.advance(120_000);
+    expect(refused.server.count()).to.equal(1);
+  });
+
   it('is stale only past the cache lifetime of raw data', async () => {
     const fresh = await headlineTests((_request, clock) => reply(clock, rawData(), { age: RAW_DATA_TTL_MS - 1000 }));
     expect(states(fresh.el)).to.deep.equal(['ready']);

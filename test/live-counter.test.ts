@@ -87,6 +87,16 @@ describe('<live-counter>', () => {
     expect(getComputedStyle(el).display).to.equal('block');
   });
 
+  it('applies the threshold to the true count, before rounding', async () => {
+    const { el, next, part } = await counter({ threshold: '5', round: '5' }, 3);
+    expect(states(el)).to.deep.equal(['empty']);
+    expect(getComputedStyle(el).display).to.equal('none');
+    await next(5);
+    expect(states(el)).to.deep.equal(['ready']);
+    await next(7);
+    expect(part('value')!.textContent).to.equal('5');
+  });
+
   it('rounds to the step given by round', async () => {
     const { part } = await counter({ round: '10' }, 1234);
     expect(part('value')!.textContent).to.equal('1,230');

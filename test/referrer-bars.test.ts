@@ -66,6 +66,12 @@ describe('<referrer-bars>', () => {
     expect(grouped.column('name')).to.deep.equal(['Search engines', 'Social networks']);
   });
 
+  it('names every by_type group, never showing the upstream keys', async () => {
+    const body = { referrers: { links: { 'example.org': 5 }, subscr: { 'mail.example': 3 }, internal: { 'example.com': 2 } } };
+    const { column } = await referrerBars(body, 'grouped');
+    expect(column('name')).to.deep.equal(['Links', 'Subscriptions', 'Internal']);
+  });
+
   it('max limits the bars, shares still of the whole', async () => {
     const { column } = await referrerBars(referrers({ a: 50, b: 30, c: 20 }), 'max="1"');
     expect(column('name')).to.deep.equal(['a']);

@@ -22,7 +22,12 @@ async function topPages(body: ToppagesResponse, attributes: Record<string, strin
     await el.updateComplete;
   };
   const rows = () => [...el.shadowRoot!.querySelectorAll('tbody tr')] as HTMLTableRowElement[];
-  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part~=${part}]`)].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim());
+  /** A cell's text, leaving out the row's expand button (a control, not content). */
+  const cells = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part~=${part}]`)].map((cell) => {
+    const copy = cell.cloneNode(true) as Element;
+    copy.querySelectorAll('button').forEach((button) => button.remove());
+    return copy.textContent!.replace(/\s+/g, ' ').trim();
+  });
   return { el, server, next, rows, cells };
 }
 
@@ -87,6 +92,14 @@ describe('<top-pages>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('says "up n" for a page climbing from rows read but not shown, and "New" only for a page it never saw', async () => {
+    const { next, cells } = await topPages(toppages(page('/a', 50), page('/b', 40), page('/c', 30), page('/d', 20), page('/e', 10)), { max: '2' });
+    await next(toppages(page('/e', 60), page('/a', 50), page('/b', 40), page('/c', 30), page('/d', 20)));
+    expect(cells('rank')).to.deep.equal(['1▲4, up 4', '2▼1, down 1']);
+    await next(toppages(page('/z', 90), page('/e', 60), page('/a', 50)));
+    expect(cells('rank')).to.deep.equal(['1New', '2▼1, down 1']);
+  });
+
   it('shows the optional columns asked for, when the data has them', async () => {
     const rich = page('/a', 100, {
       type: 'Article',
@@ -123,6 +136,16 @@ describe('<top-pages>', () => {
     expect(rows()).to.have.length(5);
     expect(cells('title')).to.deep.equal(['Story /p1', 'Story /p2', 'Story /p4', 'Story /p5', 'Story /p7']);
     expect(text(el)).to.contain('Top articles now');
+  });
+
+  it('articles-only fills a limit far above 33 from the 100 rows the cache allows', async () => {
+    // Thirty landing pages among the top 100: the 60 articles asked for are all there.
+    const pages = Array.from({ length: 100 }, (_, index) => page(`/p${index}`, 1000 - index, { type: index % 10 < 3 ? 'Landing Page' : 'Article' }));
+    const { server, rows } = await topPages(toppages(...pages), { 'articles-only': '' }, '/live/toppages/v3/?host=example.com&limit=60');
+    const polled = new URL(server.requests[0]!.url);
+    expect(polled.searchParams.get('types')).to.equal('1');
+    expect(polled.searchParams.get('limit')).to.equal('100');
+    expect(rows()).to.have.length(60);
   });
 
   it('max limits the rows shown', async () => {

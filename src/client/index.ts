@@ -3,3 +3,4 @@ export { PollController, type SnapshotChange } from './poll-controller.ts';
 export { systemClock, nextMultiple, type Clock } from './clock.ts';
 export { replaceEqualDeep } from './structural-sharing.ts';
 export type { PollError, PollErrorKind, PollSnapshot } from './snapshot.ts';
+export { MultiPollController, type FailingSource, type Merge, type SourceData } from './multi-poll-controller.ts';

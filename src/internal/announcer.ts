@@ -12,8 +12,9 @@ export class Announcer {
     this.#minGapMs = minGapMs;
   }
 
-  announce(message: string | undefined, now: number): void {
-    if (!message || message === this.text || now - this.#lastAt < this.#minGapMs) return;
+  /** `urgent` news (a site missing from a merge) skips the gap. */
+  announce(message: string | undefined, now: number, urgent = false): void {
+    if (!message || message === this.text || (!urgent && now - this.#lastAt < this.#minGapMs)) return;
     this.text = message;
     this.#lastAt = now;
   }

@@ -1,6 +1,6 @@
 import { initialState, Task } from '@lit/task';
-import type { ReactiveControllerHost } from 'lit';
-import { getHub, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { getHub, MIN_INTERVAL_MS, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { changesView, INITIAL_SNAPSHOT } from '../client/snapshot.ts';
 import type { DataSource } from './pulse-element.ts';
 
@@ -10,20 +10,31 @@ import type { DataSource } from './pulse-element.ts';
  * dropped. Data older than `maxAgeMs` (the cache's lifetime for it) is stale; the source is
  * paused while it waits for the page to be visible and online.
  */
-export class OneShotSource<Data> implements DataSource<Data> {
+export class OneShotSource<Data> implements DataSource<Data>, ReactiveController {
   snapshot: PollSnapshot<Data> = INITIAL_SNAPSHOT;
   readonly #host: ReactiveControllerHost;
   readonly #onChange: SnapshotChange<Data>;
+  readonly #task: Task<readonly [string | undefined], PollSnapshot<Data>>;
   #url: string | undefined;
+  #failures = 0;
+  #retryTimer: unknown;
 
   constructor(host: ReactiveControllerHost, onChange: SnapshotChange<Data>, maxAgeMs: number) {
     this.#host = host;
     this.#onChange = onChange;
-    new Task(host, {
+    host.addController(this);
+    this.#task = new Task(host, {
       task: ([url]: readonly [string | undefined], { signal }) => (url ? loadOnce<Data>(url, signal, (waiting) => this.#wait(waiting)) : initialState),
       args: () => [this.#url] as const,
-      onComplete: (loaded) => this.#receive({ ...loaded, stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > maxAgeMs, paused: false }),
-      onError: (error) => this.#receive({ ...INITIAL_SNAPSHOT, error: error as PollError }),
+      onComplete: (loaded) => {
+        this.#failures = 0;
+        this.#receive({ ...loaded, stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > maxAgeMs, paused: false });
+      },
+      onError: (error) => {
+        this.#failures++;
+        this.#receive({ ...INITIAL_SNAPSHOT, error: error as PollError });
+        this.#scheduleRetry();
+      },
     });
   }
 
@@ -35,11 +46,43 @@ export class OneShotSource<Data> implements DataSource<Data> {
   set url(url: string | undefined) {
     if (url === this.#url) return;
     this.#url = url;
-    this.#wait(url ? getHub().snapshot(url) : INITIAL_SNAPSHOT);
+    this.#failures = 0;
+    this.#cancelRetry();
+    this.#receive({ ...INITIAL_SNAPSHOT, paused: url ? getHub().snapshot(url).paused : false });
   }
 
+  hostConnected(): void {
+    this.#scheduleRetry();
+  }
+
+  hostDisconnected(): void {
+    this.#cancelRetry();
+  }
+
+  /** While a failed load waits for its retry, the card keeps saying why rather than "Loading…". */
   #wait(waiting: PollSnapshot): void {
-    this.#receive({ ...INITIAL_SNAPSHOT, paused: waiting.paused });
+    this.#receive({ ...INITIAL_SNAPSHOT, error: this.snapshot.error, paused: waiting.paused });
+  }
+
+  /**
+   * A load that failed for a passing reason (network, busy or failing cache, a garbled answer) is
+   * tried again after a growing delay, as the hub does for polled URLs; a refusal (4xx) is not.
+   */
+  #scheduleRetry(): void {
+    const error = this.snapshot.error;
+    if (!error || this.#retryTimer !== undefined || !isPassing(error)) return;
+    const clock = getHub().clock;
+    const delay = Math.min(MIN_INTERVAL_MS * 2 ** Math.max(0, this.#failures - 1), MAX_RETRY_MS);
+    this.#retryTimer = clock.setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.#task.run();
+    }, delay);
+  }
+
+  #cancelRetry(): void {
+    if (this.#retryTimer === undefined) return;
+    getHub().clock.clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
   }
 
   #receive(next: PollSnapshot<Data>): void {
@@ -50,6 +93,12 @@ export class OneShotSource<Data> implements DataSource<Data> {
       this.#host.requestUpdate();
     }
   }
+}
+
+const MAX_RETRY_MS = 60_000;
+
+function isPassing(error: PollError): boolean {
+  return error.kind === 'network' || error.kind === 'invalid' || (error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408));
 }
 
 /**

@@ -1,18 +1,21 @@
-import { html, LitElement, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { getHub, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import { getHub, MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
-import { inheritedLang } from './format.ts';
+import { formatList, inheritedLang } from './format.ts';
+import { PULSE_ELEMENT_STRINGS as STRINGS } from './pulse-element.strings.ts';
 import { baseStyles } from './styles.ts';
 import { updatedLine } from './updated-line.ts';
 
 export type Theme = 'auto' | 'light' | 'dark';
 /** What the body of the card shows. */
 export type View = 'loading' | 'ready' | 'empty' | 'error';
-/** Custom states, styled with `:state(...)`: the view plus two conditions that can add to it. */
-export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused'] as const;
+/** Custom states, styled with `:state(...)`: the view plus the conditions that can add to it. */
+export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused', 'partial'] as const;
+/** Most sites one element merges (`src` with several addresses). */
+const MAX_SOURCES = 20;
 
 /**
  * Where an element's data comes from. The element sets `url` from `src`; the source tells the
@@ -24,6 +27,8 @@ export interface DataSource<Data> {
   url: string | undefined;
   /** What is known about `url` now. */
   readonly snapshot: PollSnapshot<Data>;
+  /** With several addresses: the sites whose last attempt failed while others have data. */
+  readonly failing?: readonly FailingSource[];
 }
 
 /**
@@ -36,6 +41,10 @@ export interface DataSource<Data> {
  * @csspart label - The text above the data.
  * @csspart message - The loading and empty messages.
  * @csspart error - The error message shown when there is no data.
+ * @csspart partial - The note naming the sites missing from a merge of several.
+ * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list): its button and, while frozen, the updates waiting.
+ * @csspart freeze-button - The "Freeze" toggle button (`aria-pressed`).
+ * @csspart waiting - "N updates waiting", while frozen.
  * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
  * @csspart live - The visually hidden polite live region.
  *
@@ -61,6 +70,7 @@ export interface DataSource<Data> {
  * @cssstate error - No data can be shown; the card says why.
  * @cssstate stale - The data shown may be out of date.
  * @cssstate paused - Polling is paused (page hidden or offline).
+ * @cssstate partial - Several sites are merged and one or more of them failed: their last data stays in, a note names them.
  *
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
@@ -70,6 +80,9 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
+
+  /** Lists whose rows a reader can hold still (a freeze button) while polling goes on. */
+  static freezable = false;
 
   /**
    * Registers the element unless the name is taken: a page that loads two copies of the script
@@ -89,6 +102,10 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly announcer = new Announcer();
   readonly #internals = this.attachInternals();
   #sourceProblem: PollError | undefined;
+  #failing: readonly FailingSource[] = [];
+  /** While frozen: the data on screen, and how many updates arrived since. */
+  #held: Data | undefined;
+  #waiting = 0;
   #dataUrl: string | undefined;
 
   /** Address of the resource on the cache endpoint, query included (required). */
@@ -112,11 +129,14 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /**
    * Makes the data source, in the constructor (a subclass's own fields are not set yet): the
-   * page's poll hub, polling `url` on its clock.
+   * page's poll hub, polling `url` on its clock; several addresses when the element can merge.
    */
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
-    return new PollController<Data>(this, onChange);
+    return this.merge ? new MultiPollController<Data>(this, onChange, (parts) => this.merge!(parts)) : new PollController<Data>(this, onChange);
   }
+
+  /** Defined by elements that accept several sites in `src`: one body of the route from one per site. */
+  protected merge?(parts: readonly SourceData<Data>[]): Data;
 
   /** Called, if defined, when new data arrives; returns what the live region should say, if anything. */
   protected dataChanged?(data: Data, previous: Data | undefined, locale: string): string | undefined;
@@ -133,6 +153,11 @@ export abstract class PulseElement<Data> extends LitElement {
     return this.source.snapshot;
   }
 
+  /** The data on screen: the latest, or what was shown when the reader froze the rows. */
+  protected get shownData(): Data | undefined {
+    return this.#held ?? this.snapshot.data;
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     // New data alone changes no property, and so not the address: no URL parsing on every tick.
     if (changed.size > 0) {
@@ -140,6 +165,11 @@ export abstract class PulseElement<Data> extends LitElement {
       if (resolved.problem?.message !== this.#sourceProblem?.message) {
         this.#sourceProblem = resolved.problem;
         if (resolved.problem) this.dispatchEvent(new PulseErrorEvent(resolved.problem, false));
+      }
+      if (resolved.url !== this.source.url) {
+        // Another source: what was frozen belongs to the old one.
+        this.#held = undefined;
+        this.#waiting = 0;
       }
       this.source.url = resolved.url;
     }
@@ -149,30 +179,77 @@ export abstract class PulseElement<Data> extends LitElement {
   #resolveSource(): { url?: string; problem?: PollError } {
     const route = (this.constructor as typeof PulseElement).route;
     const expected = `src must be the address of a ${ROUTE_PATHS[route]} resource.`;
-    if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
-    let url: URL;
-    try {
-      url = new URL(this.src, document.baseURI);
-    } catch {
-      return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+    const addresses = this.src.split(/\s+/).filter(Boolean);
+    if (addresses.length === 0) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
+    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { kind: 'source', message: this.merge ? STRINGS.tooManySources(MAX_SOURCES) : STRINGS.oneAddress(expected) } };
+    const urls: string[] = [];
+    for (const address of addresses) {
+      let url: URL;
+      try {
+        url = new URL(address, document.baseURI);
+      } catch {
+        return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+      }
+      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
+      urls.push((this.requestUrl?.(url) ?? url).href);
     }
-    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
-    return { url: (this.requestUrl?.(url) ?? url).href };
+    return { url: [...new Set(urls)].join(' ') };
   }
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
-      this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
+      if (this.#held !== undefined) {
+        // Frozen: the rows and their rank changes stay as the reader saw them; the count of what waits goes up.
+        this.#waiting++;
+        this.announcer.announce(STRINGS.waiting(this.#waiting), getHub().clock.now());
+      } else {
+        this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
+        this.announcer.announce(this.dataChanged?.(next.data, this.previousData, this.locale), getHub().clock.now());
+      }
       this.#dataUrl = this.source.url;
-      const locale = this.locale;
-      this.announcer.announce(this.dataChanged?.(next.data, this.previousData, locale), getHub().clock.now());
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
     }
     if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
+    const failing = this.source.failing ?? [];
+    if (failing !== this.#failing) {
+      for (const { site, error } of failing) {
+        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: STRINGS.siteFailed(site, error.message) }, true));
+      }
+      if (failing.length > 0) this.announcer.announce(this.#partialText(failing), getHub().clock.now(), true);
+      this.#failing = failing;
+    }
+  }
+
+  #partialText(failing: readonly FailingSource[]): string {
+    return STRINGS.partial(formatList(this.locale, failing.map(({ site }) => site)));
+  }
+
+  readonly #toggleFreeze = (): void => {
+    const now = getHub().clock.now();
+    if (this.#held === undefined) {
+      this.#held = this.snapshot.data;
+      this.announcer.announce(STRINGS.frozenAnnouncement, now, true);
+    } else {
+      // What changed is measured from what the reader was looking at.
+      if (this.#waiting > 0) this.previousData = this.#held;
+      this.#held = undefined;
+      this.announcer.announce(STRINGS.resumed, now, true);
+    }
+    this.#waiting = 0;
+    this.requestUpdate();
+  };
+
+  #renderFreeze(): TemplateResult {
+    const frozen = this.#held !== undefined;
+    return html`<div part="freeze" class="freeze">
+      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${STRINGS.freeze}</button>
+      ${frozen ? html`<span part="waiting" class="waiting">${STRINGS.waiting(this.#waiting)}</span>` : nothing}
+    </div>`;
   }
 
   protected get view(): View {
-    const { data, error } = this.snapshot;
+    const { error } = this.snapshot;
+    const data = this.shownData;
     if (this.#sourceProblem) return 'error';
     if (data === undefined) return error ? 'error' : 'loading';
     return this.isEmpty(data) ? 'empty' : 'ready';
@@ -184,6 +261,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const active = new Set<string>([view]);
     if (stale && view !== 'error') active.add('stale');
     if (paused) active.add('paused');
+    if (view === 'ready' && this.#failing.length > 0) active.add('partial');
     for (const state of STATES) {
       if (active.has(state)) this.#internals.states.add(state);
       else this.#internals.states.delete(state);
@@ -191,7 +269,8 @@ export abstract class PulseElement<Data> extends LitElement {
   }
 
   #renderBody(view: View, locale: string): TemplateResult {
-    const { data, error } = this.snapshot;
+    const { error } = this.snapshot;
+    const data = this.shownData;
     switch (view) {
       case 'loading':
         return html`<p part="message" class="message loading">Loading…</p>`;
@@ -209,7 +288,9 @@ export abstract class PulseElement<Data> extends LitElement {
     const view = this.view;
     return html`<div part="base" class="card">
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
+      ${view === 'ready' && (this.constructor as typeof PulseElement).freezable ? this.#renderFreeze() : nothing}
       ${this.#renderBody(view, locale)}
+      ${view === 'ready' && this.#failing.length > 0 ? html`<p part="partial" class="partial">${this.#partialText(this.#failing)}</p>` : nothing}
       <p part="updated" class="updated">${updatedLine(this.source, locale)}</p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;

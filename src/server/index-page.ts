@@ -45,6 +45,7 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
 <ul>
 ${items}
 </ul>
+<p>The newsroom board: <a href="/board/">/board/</a> (set it up at <a href="/board/builder.html">/board/builder.html</a>).</p>
 <p>Operations: <a href="${escapeHtml(options.prefix)}/healthz">healthz</a>, <a href="${escapeHtml(options.prefix)}/readyz">readyz</a>, <a href="${escapeHtml(options.prefix)}/metrics">metrics</a>.</p>
 </body></html>
 `;

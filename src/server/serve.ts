@@ -1,12 +1,13 @@
 /**
  * The standalone server behind `pulse-widgets serve`: the cache endpoint, `/` (a built page or
- * the route list), and in demo mode the simulator on its own loopback port, reachable only by
+ * the route list), the board page at `/board/`, and in demo mode the simulator on its own loopback port, reachable only by
  * the cache, with a key that never leaves this process.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
+import { createBoardPage, isBoardPath } from './board-page.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from './node-http.ts';
 import type { ServeSettings } from './settings.ts';
@@ -54,7 +55,13 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
     : createIndexPage({ prefix: settings.prefix, hosts, mode: demo ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
-  const server = await listen((request) => (cache.owns(new URL(request.url)) ? cache.handle(request) : site(request)), settings.port, settings.host);
+  const board = await createBoardPage({ prefix: settings.prefix, hosts });
+  const route: WebHandler = (request) => {
+    const url = new URL(request.url);
+    if (cache.owns(url)) return cache.handle(request);
+    return isBoardPath(url.pathname) ? board(request) : site(request);
+  };
+  const server = await listen(route, settings.port, settings.host);
   return {
     url: server.url,
     mode: demo ? 'demo' : 'upstream',

@@ -50,6 +50,14 @@ export function storySrc(route: RouteName, query: Record<string, string | number
   return scenario === 'live' ? path : `/scenario/${scenario}${path}`;
 }
 
+/**
+ * The network view's `src`: one address per demo site, space-separated; with `failing`, the
+ * second site's endpoint fails (503) on every request.
+ */
+export function networkSrc(route: RouteName, query: Record<string, string | number> = {}, failing = false): string {
+  return DEMO_HOSTS.map((host, index) => storySrc(route, { ...query, host }, failing && index > 0 ? 'error' : 'live')).join(' ');
+}
+
 /** The `fetch` the stories give the hub: `configure({ fetch: storyFetch })`. */
 export const storyFetch: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);

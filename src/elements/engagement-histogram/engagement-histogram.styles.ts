@@ -89,19 +89,8 @@ export const engagementHistogramStyles = css`
 
   .toggle {
     margin-block-start: calc(var(--_space) / 2);
-    padding: 0.125em 0.5em;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-    background: transparent;
-    color: var(--_accent);
-    font: inherit;
+    padding-inline: 0.5em;
     font-size: 0.8em;
-    cursor: pointer;
-  }
-
-  .toggle:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: 2px;
   }
 
   table {

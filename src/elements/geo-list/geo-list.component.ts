@@ -1,8 +1,10 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { RouteName, TopGeoResponse } from '../../api/index.ts';
+import type { SourceData } from '../../client/index.ts';
 import { newLeader } from '../../internal/announcer.ts';
 import { regionName } from '../../internal/format.ts';
+import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { geoListStyles } from './geo-list.styles.ts';
@@ -41,6 +43,7 @@ export type GeoSegment = keyof typeof GEO_SEGMENTS;
 export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
+  static override freezable = true;
 
   /** Which places to list: `countries`, `regions`, `cities` or `metro_codes`. */
   @property() segment: GeoSegment = 'countries';
@@ -63,6 +66,11 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   protected override dataChanged(data: TopGeoResponse, previous: TopGeoResponse | undefined, locale: string): string | undefined {
     const leader = newLeader(this.#items(data, locale), previous && this.#items(previous, locale), (item) => item.key);
     return leader && `Most visitors now from ${leader.name}`;
+  }
+
+  /** Several sites (`src` with several addresses): places and the total add up. */
+  protected override merge(parts: readonly SourceData<TopGeoResponse>[]): TopGeoResponse {
+    return sumCounts(parts.map((part) => part.data));
   }
 
   #items(data: TopGeoResponse, locale: string): ShareItem[] {

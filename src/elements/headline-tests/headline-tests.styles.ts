@@ -153,25 +153,9 @@ export const headlineTestsStyles = css`
     margin-block-start: var(--_space);
   }
 
-  button {
-    padding: 0.125em 0.625em;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-    background: transparent;
-    color: var(--_accent);
-    font: inherit;
-    cursor: pointer;
-  }
-
   button[aria-disabled='true'] {
     color: var(--_muted);
     cursor: default;
-  }
-
-  button:focus-visible,
-  a:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: 2px;
   }
 
   .download {

@@ -1,7 +1,9 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
+import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 
@@ -78,8 +80,9 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
-    const value = this.#value(data);
-    return value === undefined || (this.threshold > 0 && value < this.threshold);
+    const raw = this.#raw(data);
+    // The threshold reads the true count: rounding first would show 3 readers as "5" with round="5".
+    return raw === undefined || (this.threshold > 0 && raw < this.threshold);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -98,6 +101,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     return this.isEmpty(data) ? undefined : `${this.label || this.defaultLabel}: ${formatCount(locale, value)}`;
   }
 
+  /** Several sites (`src` with several addresses): the counts add up (breakdowns and histograms are left out). */
+  protected override merge(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
+    const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
+    return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
+  }
+
   #restartHistory(): undefined {
     const data = this.snapshot.data;
     const value = data && this.#value(data);
@@ -108,9 +117,14 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
 
   /** The metric as displayed: rounded to `round` in public mode. */
   #value(data: QuickstatsResponse): number | undefined {
-    const raw = (data.data.stats as Record<string, unknown>)[this.metric];
-    if (typeof raw !== 'number') return undefined;
+    const raw = this.#raw(data);
+    if (raw === undefined) return undefined;
     return this.round > 1 ? Math.round(raw / this.round) * this.round : raw;
+  }
+
+  #raw(data: QuickstatsResponse): number | undefined {
+    const raw = (data.data.stats as Record<string, unknown>)[this.metric];
+    return typeof raw === 'number' ? raw : undefined;
   }
 
   #renderDelta(value: number, locale: string): TemplateResult | typeof nothing {

@@ -1,9 +1,12 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { ReferrersResponse, RouteName } from '../../api/index.ts';
+import type { SourceData } from '../../client/index.ts';
 import { newLeader } from '../../internal/announcer.ts';
+import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
+import { SOURCE_NAMES, type Source } from '../../internal/stats-names.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -17,6 +20,11 @@ const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
   dark: 'Dark social',
   other: 'Other sites',
 };
+
+/** A `by_type` group is a traffic source (`links`, `subscr`, …): named, never shown as the upstream's key. */
+function groupName(key: string): string {
+  return CATEGORY_NAMES[key as ReferrerCategory] ?? SOURCE_NAMES[key as Source] ?? key;
+}
 
 /**
  * @summary Where visitors come from right now: referrers as horizontal bars with counts and
@@ -45,6 +53,7 @@ const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
+  static override freezable = true;
 
   /** Most bars shown (0 shows all the data has). */
   @property({ type: Number }) max = 10;
@@ -69,6 +78,11 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
     return leader && `Top referrer now: ${leader.name}`;
   }
 
+  /** Several sites (`src` with several addresses): each referrer's visitors add up. */
+  protected override merge(parts: readonly SourceData<ReferrersResponse>[]): ReferrersResponse {
+    return sumCounts(parts.map((part) => part.data));
+  }
+
   /**
    * With `by_type=1` each traffic source maps to its own referrer counts; grouping then uses
    * those sources, otherwise the categories of the well-known referrers.
@@ -90,7 +104,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
       }
       for (const [domain, count] of Object.entries(value)) {
         const { name } = describeReferrer(domain);
-        if (this.grouped) add(referrer, CATEGORY_NAMES[referrer as ReferrerCategory] ?? referrer, count);
+        if (this.grouped) add(referrer, groupName(referrer), count);
         else add(name, name, count);
       }
     }

@@ -59,6 +59,6 @@ export function describeMetric(value: CustomMetricValue, locale: string, labels:
   return formatList(locale, counts.map(([name, count]) => `${name} ${formatCount(locale, count)}`));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

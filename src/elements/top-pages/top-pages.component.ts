@@ -3,13 +3,16 @@ import { property } from 'lit/decorators.js';
 import { LIMITS } from '../../api/constants.ts';
 import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
+import { getHub, type SourceData } from '../../client/index.ts';
 import { newLeader } from '../../internal/announcer.ts';
 import { bar } from '../../internal/bar.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
 import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { describeReferrer } from '../referrer-bars/referrer-names.ts';
-import { describeMetric, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
+import { describeMetric, isRecord, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
+import { pageDetail } from './page-detail.ts';
+import { TOP_PAGES_STRINGS as STRINGS } from './top-pages.strings.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
 /** What a cell needs besides its page. */
@@ -83,6 +86,12 @@ const TITLE_SUFFIX = /\s+[|·•–—-]\s+[^|·•–—-]+$/;
 /** A bar moves in steps of 1/200 of its width: finer changes are below a pixel and not worth a style write. */
 const BAR_STEPS = 200;
 
+/** Columns without readership numbers: what `hide-numbers` keeps. */
+const NUMBERLESS_COLUMNS: ReadonlySet<string> = new Set(['sections', 'authors', 'type']);
+
+/** A page of a merge of several sites, with the site (the `host` of its source) it came from. */
+type SitePage = TopPage & { site?: string };
+
 /** The rank-change texts that do not depend on the page: one template each, reused by every row. */
 const NEW_PAGE = html`<span part="rank-change" class="rank-change new">New</span>`;
 const SAME_RANK = html`<span class="visually-hidden">, no change</span>`;
@@ -109,6 +118,11 @@ const SAME_RANK = html`<span class="visually-hidden">, no change</span>`;
  * @csspart bar-fill - The filled part of a bar.
  * @csspart column - A cell of an optional column.
  * @csspart metric - A cell of a custom metric column (also has the `column` part).
+ * @csspart site - The site of a row, in the network view (several addresses in `src`).
+ * @csspart site-icon - The site's icon, when `site-icons` gives one.
+ * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`).
+ * @csspart detail-row - The row under an opened page, holding its live numbers.
+ * @csspart page-detail - One page's people, sources, platforms and top referrers.
  *
  * @cssproperty --pulse-top-pages-row-gap - Vertical padding of a row.
  * @cssproperty --pulse-top-pages-bar-width - Width of the people column and its bars.
@@ -126,17 +140,20 @@ const SAME_RANK = html`<span class="visually-hidden">, no change</span>`;
 export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
+  static override freezable = true;
 
   #rowCount = 10;
-  /** The visible pages of each response, for the settings in `#visibleFor`. */
-  #visible = new WeakMap<ToppagesResponse, TopPage[]>();
-  #visibleFor = '';
+  /** The pages each response ranks, for the settings in `#rankedFor`. */
+  #ranked = new WeakMap<ToppagesResponse, TopPage[]>();
+  #rankedFor = '';
   /** Rank by path of the previous response's visible pages. */
   #previousRanks: { data: ToppagesResponse; ranks: Map<string, number> } | undefined;
   /** Shown titles, for the current `strip-title`. */
   #titleOf = memoize((title: string) => this.#strip(title));
   /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
   #hrefs = new Map<string, (path: string) => string | undefined>();
+  /** Keys of the opened rows: each shows its page's own numbers until closed. */
+  #opened = new Set<string>();
 
   /** Most rows shown; 0 shows as many as the `limit` of `src` (default 10). */
   @property({ type: Number }) max = 0;
@@ -159,6 +176,15 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Labels of enum metric values by index, as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
   @property({ type: Object, attribute: 'metric-labels' }) metricLabels?: Record<string, string[]>;
 
+  /** Ranks and titles only, for a public "most read" list: no people column, bars, counts or drill-down. */
+  @property({ type: Boolean, attribute: 'hide-numbers' }) hideNumbers = false;
+
+  /** Network view: names of the sites in `src`, as JSON: `{"example.com": "Example Daily"}`; a site without one shows its ID. */
+  @property({ type: Object, attribute: 'site-names' }) siteNames?: Record<string, string>;
+
+  /** Network view: an icon per site, as JSON: `{"example.com": "/icons/example.png"}`. Only same-origin http(s) images are shown: nothing is fetched from third parties. */
+  @property({ type: Object, attribute: 'site-icons' }) siteIcons?: Record<string, string>;
+
   protected override get defaultLabel(): string {
     return this.articlesOnly ? 'Top articles now' : 'Top pages now';
   }
@@ -174,7 +200,46 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('stripTitle')) this.#titleOf = memoize((title: string) => this.#strip(title));
     if (changed.has('linkBase')) this.#hrefs = new Map();
+    const url = this.source.url;
     super.willUpdate(changed);
+    this.#closeDetails(url !== this.source.url || this.hideNumbers);
+  }
+
+  /** Several sites (`src` with several addresses): one ranking by people, each page with its site. */
+  protected override merge(parts: readonly SourceData<ToppagesResponse>[]): ToppagesResponse {
+    const pages: SitePage[] = parts.flatMap(({ site, data }) => data.pages.map((page) => ({ ...page, site })));
+    return { pages: pages.sort((a, b) => b.stats.people - a.stats.people) };
+  }
+
+  /** Closes opened rows that are no longer shown (or all): their pages stop being polled. */
+  #closeDetails(all: boolean): void {
+    if (this.#opened.size === 0) return;
+    const data = this.shownData;
+    const shown = new Set(!all && data ? this.#visiblePages(data).map(rowKey) : []);
+    for (const key of this.#opened) if (!shown.has(key)) this.#opened.delete(key);
+  }
+
+  /** One listener for every row's open button (a closure per row would be re-bound on every tick). */
+  readonly #toggleDetail = (event: Event): void => {
+    const key = (event.currentTarget as HTMLElement).dataset.key!;
+    const data = this.shownData;
+    const page = data && this.#visiblePages(data).find((one) => rowKey(one) === key);
+    if (!page) return;
+    const open = this.#opened.delete(key);
+    if (!open) this.#opened.add(key);
+    const title = this.#title(page);
+    this.announcer.announce(open ? STRINGS.closed(title) : STRINGS.opened(title), getHub().clock.now(), true);
+    this.requestUpdate();
+  };
+
+  #renderDetail(page: SitePage, span: number): TemplateResult {
+    const site = page.site ?? siteHostOf(this.#firstUrl);
+    const listUrl = this.source.url!.split(' ').find((url) => siteHostOf(url) === site) ?? this.#firstUrl;
+    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme)}</td></tr>`;
+  }
+
+  get #firstUrl(): string {
+    return this.source.url!.split(' ')[0]!;
   }
 
   protected override requestUrl(url: URL): URL {
@@ -188,29 +253,35 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   protected override dataChanged(data: ToppagesResponse, previous: ToppagesResponse | undefined): string | undefined {
-    const leader = newLeader(this.#visiblePages(data), previous && this.#visiblePages(previous), (page) => page.path);
+    const leader = newLeader(this.#visiblePages(data), previous && this.#visiblePages(previous), rowKey);
     return leader && `Top page now: ${this.#title(leader)}`;
   }
 
   #visiblePages(data: ToppagesResponse): TopPage[] {
-    const settings = `${this.articlesOnly} ${this.#rowCount}`;
-    if (settings !== this.#visibleFor) {
-      this.#visible = new WeakMap();
-      this.#visibleFor = settings;
+    return this.#rankedPages(data).slice(0, this.#rowCount);
+  }
+
+  /** Every page of `data` this element could show, in rank order (landing pages out with `articles-only`). */
+  #rankedPages(data: ToppagesResponse): TopPage[] {
+    const settings = `${this.articlesOnly}`;
+    if (settings !== this.#rankedFor) {
+      this.#ranked = new WeakMap();
+      this.#rankedFor = settings;
     }
-    let pages = this.#visible.get(data);
+    let pages = this.#ranked.get(data);
     if (!pages) {
-      pages = (this.articlesOnly ? data.pages.filter((page) => !isLandingPage(page)) : data.pages).slice(0, this.#rowCount);
-      this.#visible.set(data, pages);
+      pages = this.articlesOnly ? data.pages.filter((page) => !isLandingPage(page)) : data.pages;
+      this.#ranked.set(data, pages);
     }
     return pages;
   }
 
+  /** Ranks in the previous data, rows below the visible ones included: a page climbing from there moved up, it is not new. */
   #ranksBefore(): Map<string, number> | undefined {
     const previous = this.previousData;
     if (!previous) return undefined;
     if (this.#previousRanks?.data !== previous) {
-      this.#previousRanks = { data: previous, ranks: new Map(this.#visiblePages(previous).map((page, index) => [page.path, index])) };
+      this.#previousRanks = { data: previous, ranks: new Map(this.#rankedPages(previous).map((page, index) => [rowKey(page), index])) };
     }
     return this.#previousRanks.ranks;
   }
@@ -242,12 +313,12 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   #columns(pages: TopPage[]): Column[] {
     const wanted = new Set(this.columns.split(/[\s,]+/));
     const builtIn = (Object.keys(COLUMNS) as TopPagesColumn[])
-      .filter((column) => wanted.has(column) && pages.some(COLUMNS[column].present))
+      .filter((column) => wanted.has(column) && (!this.hideNumbers || NUMBERLESS_COLUMNS.has(column)) && pages.some(COLUMNS[column].present))
       .map((column) => COLUMNS[column]);
     const names = metricNames(this.metricNames);
     const labels = metricLabels(this.metricLabels);
-    const metrics = requestedMetrics(this.source.url!)
-      .filter((key) => pages.some((page) => page.metrics?.[key] !== undefined))
+    const metrics = requestedMetrics(this.#firstUrl)
+      .filter((key) => !this.hideNumbers && pages.some((page) => page.metrics?.[key] !== undefined))
       .map((key): Column => ({
         header: names.get(key) ?? key,
         metric: true,
@@ -266,10 +337,21 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return html`<span part="rank-change" class="rank-change ${kind}"><span aria-hidden="true">${arrow + by}</span><span class="visually-hidden">${`, ${kind} ${by}`}</span></span>`;
   }
 
-  #renderTitle(page: TopPage, siteHost: string): TemplateResult | string {
-    const href = this.#href(page.path, page.host ?? siteHost);
+  #renderTitle(page: SitePage, siteHost: string): TemplateResult | string {
+    const href = this.#href(page.path, page.host ?? page.site ?? siteHost);
     const title = this.#title(page);
     return href ? html`<a part="link" href=${href}>${title}</a>` : title;
+  }
+
+  #renderSite(site: string): TemplateResult {
+    const named = isRecord(this.siteNames) ? this.siteNames[site] : undefined;
+    const name = typeof named === 'string' && named.trim() ? named : site;
+    const icon = sameOriginIcon(isRecord(this.siteIcons) ? this.siteIcons[site] : undefined);
+    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
+  }
+
+  #renderExpand(page: SitePage, open: boolean): TemplateResult {
+    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
   }
 
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
@@ -278,29 +360,50 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     let most = 0;
     for (const page of pages) most = Math.max(most, page.stats.people);
     const columns = this.#columns(pages);
-    const context: CellContext = { locale, siteHost: siteHostOf(this.source.url!), href: this.#href };
+    const context: CellContext = { locale, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
+    const numbers = !this.hideNumbers;
+    const span = 2 + (numbers ? 1 : 0) + columns.length;
     return html`<div class="scroller">
       <table part="table" aria-labelledby="label">
         <thead>
           <tr>
             <th scope="col">Rank</th>
             <th scope="col">Page</th>
-            <th scope="col">People</th>
+            ${numbers ? html`<th scope="col">People</th>` : nothing}
             ${columns.map((column) => html`<th scope="col">${column.header}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${pages.map((page, index) => html`<tr part="row">
-            <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(page.path), index) : nothing}</td>
-            <td part="title" class="title">${this.#renderTitle(page, context.siteHost)}</td>
-            <td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>
+          ${pages.map((page, index) => {
+            const open = this.#opened.has(rowKey(page));
+            return html`<tr part="row">
+            <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
+            <td part="title" class="title"><div class="line">${numbers ? this.#renderExpand(page, open) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.#renderSite(page.site) : nothing}</div></td>
+            ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
             ${columns.map((column) => column.metric
               ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`
               : html`<td part="column" class="detail">${column.cell(page, context)}</td>`)}
-          </tr>`)}
+          </tr>${open ? this.#renderDetail(page, span) : nothing}`;
+          })}
         </tbody>
       </table>
     </div>`;
+  }
+}
+
+/** Pages of several sites can share a path: a row is its site and its path. */
+function rowKey(page: SitePage): string {
+  return page.site === undefined ? page.path : `${page.site} ${page.path}`;
+}
+
+/** An operator's icon address, if it is http(s) on this page's origin: nothing is fetched from third parties. */
+function sameOriginIcon(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value, document.baseURI);
+    return /^https?:$/.test(url.protocol) && url.origin === location.origin ? url.href : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,0 +1,31 @@
+/**
+ * The board builder (`/board/builder.html`): a plain GET form whose submission is the board's
+ * address. This script only lists the served sites and fills the form from the address it was
+ * opened with, so "Set up this board" edits the board on screen.
+ */
+import { parseBoardParams } from './board-config.ts';
+import { BOARD_STRINGS as STRINGS } from './board.strings.ts';
+import { loadServed } from './served.ts';
+
+const form = document.querySelector<HTMLFormElement>('#builder')!;
+const sitesField = document.querySelector<HTMLFieldSetElement>('#sites')!;
+const status = document.querySelector<HTMLElement>('#sites-status')!;
+
+const served = await loadServed((seconds) => (status.textContent = STRINGS.retrying(seconds)));
+const params = new URLSearchParams(location.search);
+const { config } = parseBoardParams(params, served);
+
+sitesField.replaceChildren(sitesField.querySelector('legend')!, ...served.hosts.map((host) => {
+  const label = document.createElement('label');
+  const box = Object.assign(document.createElement('input'), { type: 'checkbox', name: 'sites', value: host, checked: config.sites.includes(host) });
+  label.append(box, ` ${host}`);
+  return label;
+}));
+
+for (const box of form.querySelectorAll<HTMLInputElement>('input[name=cards]')) box.checked = config.cards.includes(box.value as never);
+form.querySelector<HTMLSelectElement>('select[name=theme]')!.value = config.theme;
+form.querySelector<HTMLSelectElement>('select[name=size]')!.value = config.size;
+form.querySelector<HTMLInputElement>('input[name=numbers]')!.checked = config.hideNumbers;
+form.querySelector<HTMLInputElement>('input[name=lang]')!.value = config.lang ?? '';
+form.querySelector<HTMLInputElement>('input[name=rotate]')!.value = config.rotate ? String(config.rotate) : '';
+form.querySelector<HTMLInputElement>('input[name=title]')!.value = config.title;
