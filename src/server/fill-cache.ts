@@ -153,6 +153,7 @@ export class FillCache {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     for (const state of this.#keys.values()) clearTimeout(state.refresh);
     this.#budget.close();
