@@ -100,12 +100,30 @@ const TYPES = '../types';
 const declarationOf = (modulePath) => `${TYPES}/${modulePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
 
 /**
+ * Where the maintained generators get our elements or today's frameworks wrong, what they wrote
+ * is corrected here (test/packed-package.node.test.ts type-checks each file in a real project):
+ * - Vue, Svelte: every event type is wrapped in `CustomEvent<…>` (taken for a detail type); ours
+ *   are Event subclasses.
+ * - Svelte 5: the element props extend the retired `svelteHTML` namespace, which svelte-check no
+ *   longer reads (`svelte/elements` is the one), use a `JSX` namespace Svelte does not have, and
+ *   name listeners `on:x` where Svelte 5 writes `onx`.
+ */
+const GENERATOR_FIXES = {
+  'vue.d.ts': [[/CustomEvent<(import\("[^"]+"\)\.\w+)>/g, '$1']],
+  'svelte.d.ts': [
+    [/CustomEvent<(import\("[^"]+"\)\.\w+)>/g, '$1'],
+    [/children\?: JSX\.Element;/, 'children?: import("svelte").Snippet;'],
+    [/style\?: JSX\.CSSProperties;/, 'style?: string;'],
+    [/"on:([\w-]+)"\?:/g, '"on$1"?:'],
+    [/declare namespace svelteHTML \{([^}]*)interface IntrinsicElements extends/, 'declare module "svelte/elements" {$1interface SvelteHTMLElements extends'],
+  ],
+};
+
+/**
  * The framework integrations, written by the maintained generators from the finished manifest.
  * They get a copy in which each event's type is an import type of its class: the generators
  * import no event class themselves (the JSX one names it unimported, the Vue and Svelte ones
- * import it once per element, a duplicate identifier). The Vue and Svelte generators also wrap
- * every event type in `CustomEvent<…>` (they take it for a detail type); ours are Event
- * subclasses, so that wrapper is removed from what they wrote.
+ * import it once per element, a duplicate identifier).
  */
 function frameworkIntegrationsPlugin(outdir) {
   const quiet = { outdir, hideLogs: true };
@@ -119,9 +137,12 @@ function frameworkIntegrationsPlugin(outdir) {
       generateJsxTypes(manifest, { ...quiet, fileName: 'jsx.d.ts', componentTypePath: (_name, _tag, modulePath) => declarationOf(modulePath), stronglyTypedEvents: true });
       generateVuejsTypes(manifest, { ...quiet, fileName: 'vue.d.ts', globalTypePath: `${TYPES}/classes.js` });
       generateSvelteTypes(manifest, { ...quiet, fileName: 'svelte.d.ts', globalTypePath: `${TYPES}/classes.js` });
-      for (const file of ['vue.d.ts', 'svelte.d.ts']) {
+      for (const [file, fixes] of Object.entries(GENERATOR_FIXES)) {
         const path = posix.join(outdir, file);
-        writeFileSync(path, readFileSync(path, 'utf8').replace(/CustomEvent<(import\("[^"]+"\)\.\w+)>/g, '$1'));
+        const generated = readFileSync(path, 'utf8');
+        const fixed = fixes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), generated);
+        for (const [pattern] of fixes) if (!pattern.test(generated)) throw new Error(`${file}: the generator no longer writes ${pattern}; check the fix`);
+        writeFileSync(path, fixed);
       }
       generateVsCodeCustomElementData(manifest, { ...quiet, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' });
       generateJetBrainsWebTypes(manifest, { ...quiet, webTypesFileName: 'web-types.json', packageJson: false });
