@@ -23,7 +23,16 @@ import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/chromium.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const repoPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
+const repoPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  devDependencies: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+};
+/** Every export a browser app can import (a "default" condition): `pulse-widgets`, `pulse-widgets/classes`, … */
+const BROWSER_EXPORTS = Object.entries(repoPackage.exports)
+  .filter(([, target]) => typeof target === 'object' && 'default' in target)
+  .map(([subpath]) => subpath.replace(/^\./, repoPackage.name));
 const CHROMIUM = findChromium();
 /** A site of the simulator (DEMO_HOSTS) that every page here asks for. */
 const HOST = 'example.com';
@@ -128,7 +137,10 @@ await upstream.close();
 </body>
 </html>
 `,
-    'site/main.ts': "import 'pulse-widgets';\n",
+    // Every browser export through the bundler; the page lists what each one exported.
+    'site/main.ts': `${BROWSER_EXPORTS.map((specifier, index) => `import * as entry${index} from '${specifier}';`).join('\n')}
+Object.assign(globalThis, { exportedNames: { ${BROWSER_EXPORTS.map((specifier, index) => `'${specifier}': Object.keys(entry${index})`).join(', ')} } });
+`,
     ...Object.fromEntries(snippets),
   };
 }
@@ -266,6 +278,11 @@ describe('the packed package, installed in a new project', () => {
         const text = await page.evaluate<string>("document.querySelector('top-pages').shadowRoot.textContent");
         assert.match(text, /\d/, 'the top pages show numbers');
         assert.deepEqual(errors, []);
+        if (path === '/') {
+          const exported = await page.evaluate<Record<string, string[]>>('globalThis.exportedNames');
+          assert.deepEqual(Object.keys(exported), BROWSER_EXPORTS);
+          for (const [specifier, names] of Object.entries(exported)) assert.ok(names.length > 0, `${specifier} exports something`);
+        }
         await page.close();
       });
     }
