@@ -13,7 +13,7 @@
  *   (e) the CDN file, in a plain HTML page, shows live data in Chromium.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/chromium.mjs';
+import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const repoPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -47,6 +48,7 @@ const CONSUMER_DEPENDENCIES = [
   ...['vite', '@types/react', '@types/node', 'vue'].map((name) => `${name}@${repoPackage.devDependencies[name]}`),
   'typescript@5.9.3', 'vue-tsc@3.3.14', 'svelte@5.57.3', 'svelte-check@4.7.8', '@angular/core@22.2.6',
 ];
+const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 /** The repository's own tsc (TypeScript 7, the native port), for the plain, React, Angular and server files. */
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
 
@@ -59,15 +61,33 @@ const MAX_FILE_BYTES = 1_000_000;
 interface PackedFile { path: string; size: number }
 interface PackResult { filename: string; size: number; unpackedSize: number; entryCount: number; files: PackedFile[] }
 
-function run(command: string, args: string[], options: SpawnSyncOptions & { cwd: string }): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')} (in ${options.cwd}) failed:\n${result.stdout}\n${result.stderr}`);
-  return String(result.stdout);
+interface Finished { code: number | null; stdout: string; stderr: string; command: string }
+
+/** Runs a command to its end, never rejecting: a check started early is awaited by its test. */
+function finish(command: string, args: string[], cwd: string): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', (error) => resolve({ code: null, stdout, stderr: String(error), command: `${command} ${args.join(' ')} (in ${cwd})` }));
+    child.once('close', (code) => resolve({ code, stdout, stderr, command: `${command} ${args.join(' ')} (in ${cwd})` }));
+  });
+}
+
+function succeeded(result: Finished): string {
+  assert.equal(result.code, 0, `${result.command} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function run(command: string, args: string[], cwd: string): Promise<string> {
+  return succeeded(await finish(command, args, cwd));
 }
 
 /** The files a clean clone would have, with this working tree's content. */
-function copyCheckout(into: string): void {
-  const listed = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).split('\0').filter(Boolean);
+async function copyCheckout(into: string): Promise<void> {
+  const listed = (await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], ROOT)).split('\0').filter(Boolean);
   for (const file of listed) {
     try {
       cpSync(join(ROOT, file), join(into, file));
@@ -107,6 +127,8 @@ function consumerFiles(snippets: Map<string, string>): Record<string, string> {
     'tsconfig.json': json({ compilerOptions: { ...BROWSER_COMPILER_OPTIONS, jsx: 'react-jsx' }, include: ['plain', 'react', 'angular'] }),
     'vue/tsconfig.json': json({ compilerOptions: BROWSER_COMPILER_OPTIONS, include: ['*.vue'] }),
     'svelte/tsconfig.json': json({ compilerOptions: BROWSER_COMPILER_OPTIONS, include: ['*.svelte'] }),
+    'wrong/tsconfig.json': json({ compilerOptions: BROWSER_COMPILER_OPTIONS, include: ['*.ts'] }),
+    'wrong/wrong.ts': "import 'pulse-widgets';\ndocument.createElement('top-pages').max = 'five';\n",
     // DOM: the client entry's types name lit's; ESNext.Disposable: rolldown's, through vite's (the Vite plugin).
     'server/tsconfig.json': json({ compilerOptions: { ...BROWSER_COMPILER_OPTIONS, module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'ESNext.Disposable'], types: ['node'] }, include: ['*.ts'] }),
     'server/check.ts': `import { createCacheHandler, createLogger, listen } from 'pulse-widgets/server';
@@ -178,20 +200,36 @@ describe('the packed package, installed in a new project', () => {
   let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   let browser: Browser | undefined;
 
+  /** The type checks, started together once the package is installed; each test awaits its own. */
+  let checks: Record<'tsc' | 'vue' | 'svelte' | 'server' | 'wrong', Promise<Finished>>;
+
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'pulse-packed-'));
     const checkout = join(work, 'checkout');
-    copyCheckout(checkout);
-    // prepack's build logs to stdout before npm prints the JSON: the JSON is the last array.
-    const packOutput = run('npm', ['pack', '--json', '--pack-destination', work], { cwd: checkout });
-    packed = (JSON.parse(packOutput.slice(packOutput.lastIndexOf('\n[\n') + 1)) as PackResult[])[0]!;
-
     consumer = join(work, 'consumer');
+    await copyCheckout(checkout);
     writeFiles(consumer, consumerFiles(documentedSnippets()));
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename), ...CONSUMER_DEPENDENCIES], { cwd: consumer });
+    // The pack (CPU: the build) and the third-party installs (mostly I/O) overlap.
+    const [packOutput] = await Promise.all([
+      run('npm', ['pack', '--json', '--pack-destination', work], checkout),
+      run('npm', ['install', ...NPM_INSTALL_FLAGS, ...CONSUMER_DEPENDENCIES], consumer),
+    ]);
+    // prepack's build logs to stdout before npm prints the JSON: the JSON is the last array.
+    packed = (JSON.parse(packOutput.slice(packOutput.lastIndexOf('\n[\n') + 1)) as PackResult[])[0]!;
+    await run('npm', ['install', ...NPM_INSTALL_FLAGS, join(work, packed.filename)], consumer);
+
+    const bin = (name: string) => join(consumer, 'node_modules/.bin', name);
+    checks = {
+      tsc: finish(TSC, ['-p', 'tsconfig.json'], consumer),
+      vue: finish(bin('vue-tsc'), ['-p', 'vue/tsconfig.json'], consumer),
+      svelte: finish(bin('svelte-check'), ['--workspace', 'svelte', '--tsconfig', join(consumer, 'svelte/tsconfig.json'), '--fail-on-warnings', '--output', 'human'], consumer),
+      // Compiled with tsc, which checks the server's types on the way (NodeNext resolution).
+      server: finish(TSC, ['-p', 'server/tsconfig.json', '--noEmit', 'false', '--outDir', 'server/out'], consumer),
+      wrong: finish(TSC, ['-p', 'wrong/tsconfig.json'], consumer),
+    };
     // The CDN file, put on the site as a user would copy it from the package.
     cpSync(join(consumer, 'node_modules/pulse-widgets/dist/cdn/pulse-widgets.js'), join(consumer, 'site/public/pulse-widgets.js'));
-    run(join(consumer, 'node_modules/.bin/vite'), ['build', 'site', '--logLevel', 'warn'], { cwd: consumer });
+    await run(bin('vite'), ['build', 'site', '--logLevel', 'warn'], consumer);
     serve = await startServe(consumer, join(consumer, 'site/dist'));
   });
 
@@ -202,6 +240,7 @@ describe('the packed package, installed in a new project', () => {
       process.kill(-serve.child.pid!, 'SIGTERM');
       await exited;
     }
+    if (checks) await Promise.all(Object.values(checks));
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -232,31 +271,40 @@ describe('the packed package, installed in a new project', () => {
     assert.ok(body.pages.every((page) => typeof page.title === 'string' && page.title !== ''));
   });
 
-  test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', () => {
-    // Compiled with tsc, which checks the server's types on the way (NodeNext resolution).
-    run(TSC, ['-p', 'server/tsconfig.json', '--noEmit', 'false', '--outDir', 'server/out'], { cwd: consumer });
-    const result = JSON.parse(run(process.execPath, ['server/out/check.js'], { cwd: consumer })) as Record<string, unknown>;
+  test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', async () => {
+    succeeded(await checks.server);
+    const result = JSON.parse(await run(process.execPath, ['server/out/check.js'], consumer)) as Record<string, unknown>;
     assert.deepEqual(result, { health: 200, status: 200, pages: 3, userAgent: `pulse-widgets/${repoPackage.version}`, hub: 'function' });
   });
 
-  test('(c) plain TypeScript, React 19 and Angular files type-check against the package (tsc)', () => {
-    run(TSC, ['-p', 'tsconfig.json'], { cwd: consumer });
+  test('(c) plain TypeScript, React 19 and Angular files type-check against the package (tsc)', async () => {
+    succeeded(await checks.tsc);
   });
 
-  test('(c) the Vue single-file component type-checks (vue-tsc)', () => {
-    run(join(consumer, 'node_modules/.bin/vue-tsc'), ['-p', 'vue/tsconfig.json'], { cwd: consumer });
+  test('(c) the Vue single-file component type-checks (vue-tsc)', async () => {
+    succeeded(await checks.vue);
   });
 
-  test('(c) the Svelte component type-checks (svelte-check)', () => {
-    run(join(consumer, 'node_modules/.bin/svelte-check'), ['--workspace', 'svelte', '--tsconfig', join(consumer, 'svelte/tsconfig.json'), '--fail-on-warnings', '--output', 'human'], { cwd: consumer });
+  test('(c) the Svelte component type-checks (svelte-check)', async () => {
+    succeeded(await checks.svelte);
   });
 
-  test('(c) the type checks can fail: a wrong property type is refused', () => {
-    writeFileSync(join(consumer, 'plain/wrong.ts'), "import 'pulse-widgets';\ndocument.createElement('top-pages').max = 'five';\n");
-    const result = spawnSync(TSC, ['-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8' });
-    rmSync(join(consumer, 'plain/wrong.ts'));
-    assert.notEqual(result.status, 0);
+  test('(c) the type checks can fail: a wrong property type is refused', async () => {
+    const result = await checks.wrong;
+    assert.notEqual(result.code, 0);
     assert.match(result.stdout, /wrong\.ts.*Type 'string' is not assignable to type 'number'/);
+  });
+
+  test('editor data: the VS Code settings of docs/frameworks.md and package.json "web-types" name files that describe every element', () => {
+    const installed = join(consumer, 'node_modules/pulse-widgets');
+    const settings = JSON.parse(readFileSync(join(consumer, '.vscode/settings.json'), 'utf8').replace(/^\/\/.*\n/, '')) as Record<'html.customData' | 'css.customData', string[]>;
+    const html = JSON.parse(readFileSync(join(consumer, settings['html.customData'][0]!), 'utf8')) as { tags: { name: string }[] };
+    assert.deepEqual(html.tags.map((tag) => tag.name).sort(), [...ELEMENT_ENTRIES]);
+    const css = JSON.parse(readFileSync(join(consumer, settings['css.customData'][0]!), 'utf8')) as { properties: { name: string }[] };
+    assert.ok(css.properties.some((property) => property.name === '--pulse-color-accent'), 'the CSS data lists the --pulse-* tokens');
+    const webTypesPath = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { 'web-types': string })['web-types'];
+    const webTypes = JSON.parse(readFileSync(join(installed, webTypesPath), 'utf8')) as { contributions: { html: { elements: { name: string }[] } } };
+    assert.deepEqual(webTypes.contributions.html.elements.map((element) => element.name).sort(), [...ELEMENT_ENTRIES]);
   });
 
   describe('in Chromium', { skip: CHROMIUM ? false : 'no Chromium (set CHROME_PATH)' }, () => {
