@@ -3,9 +3,19 @@
  * `@cssproperty`, `@cssstate`, `@fires`) and their Lit properties. package.json points at it
  * ("customElements"), Storybook builds its controls and autodocs from it, and
  * scripts/docs-from-cem.mjs writes the attribute tables of docs/usage.md from it.
+ *
+ * From the same manifest it writes the framework integrations into <outdir>/dist/frameworks/
+ * (built, not committed: `npm run build` and so `npm pack` run the analyzer; docs/frameworks.md
+ * shows their use): JSX types for React 19, Preact and Solid, Vue 3 and Svelte 5 template types,
+ * VS Code custom data for HTML and CSS, JetBrains web-types.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { posix } from 'node:path';
+import { generateJsxTypes } from '@wc-toolkit/jsx-types';
+import { generateJetBrainsWebTypes } from 'custom-element-jet-brains-integration';
+import { generateSvelteTypes } from 'custom-element-svelte-integration';
+import { generateVsCodeCustomElementData } from 'custom-element-vs-code-integration';
+import { generateVuejsTypes } from 'custom-element-vuejs-integration';
 
 /**
  * Our elements register through `Class.define('tag-name')` (which warns instead of throwing when
@@ -32,6 +42,28 @@ function staticDefinePlugin() {
 }
 
 /**
+ * Types each event with the event class that names it (`static readonly eventName = 'pulse-data'`
+ * in src/internal/events.ts), so the framework types hand a listener a `PulseDataEvent`, not an
+ * `Event`. Runs before publicApiPlugin drops static members.
+ */
+function eventTypesPlugin() {
+  return {
+    name: 'pulse-event-types',
+    packageLinkPhase({ customElementsManifest }) {
+      const declarations = customElementsManifest.modules.flatMap((module) => module.declarations ?? []);
+      const classByEvent = new Map(declarations.flatMap((declaration) => {
+        const eventName = declaration.members?.find((member) => member.static && member.name === 'eventName')?.default;
+        return eventName ? [[eventName.replace(/^['"]|['"]$/g, ''), declaration.name]] : [];
+      }));
+      for (const event of declarations.flatMap((declaration) => declaration.events ?? [])) {
+        const type = classByEvent.get(event.name);
+        if (type) event.type = { text: type };
+      }
+    },
+  };
+}
+
+/**
  * What a page author can use, only: no private or protected members, no static plumbing, and no
  * definition for the `customElements.define(name, this)` inside `define()` itself (no tag).
  */
@@ -52,6 +84,72 @@ function publicApiPlugin() {
 }
 
 /**
+ * The analyzer's --outdir (relative to the working directory, as the analyzer reads it; parsed
+ * here as Shoelace's config does): the freshness test analyzes into a temporary folder, and the
+ * integrations must go there too, not into this checkout's dist/.
+ */
+function analyzerOutdir(argv) {
+  const at = argv.findIndex((arg) => arg === '--outdir' || arg.startsWith('--outdir='));
+  if (at === -1) return '.';
+  return argv[at].includes('=') ? argv[at].slice('--outdir='.length) : argv[at + 1];
+}
+
+/** Where the declarations are, seen from dist/frameworks/. */
+const TYPES = '../types';
+/** `src/x/y.ts` -> the declaration module of the built package, `../types/x/y.js`. */
+const declarationOf = (modulePath) => `${TYPES}/${modulePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
+
+/**
+ * Where the maintained generators get our elements or today's frameworks wrong, what they wrote
+ * is corrected here (test/packed-package.node.test.ts type-checks each file in a real project):
+ * - Vue, Svelte: every event type is wrapped in `CustomEvent<…>` (taken for a detail type); ours
+ *   are Event subclasses.
+ * - Svelte 5: the element props extend the retired `svelteHTML` namespace, which svelte-check no
+ *   longer reads (`svelte/elements` is the one), use a `JSX` namespace Svelte does not have, and
+ *   name listeners `on:x` where Svelte 5 writes `onx`.
+ */
+const GENERATOR_FIXES = {
+  'vue.d.ts': [[/CustomEvent<(import\("[^"]+"\)\.\w+)>/g, '$1']],
+  'svelte.d.ts': [
+    [/CustomEvent<(import\("[^"]+"\)\.\w+)>/g, '$1'],
+    [/children\?: JSX\.Element;/, 'children?: import("svelte").Snippet;'],
+    [/style\?: JSX\.CSSProperties;/, 'style?: string;'],
+    [/"on:([\w-]+)"\?:/g, '"on$1"?:'],
+    [/declare namespace svelteHTML \{([^}]*)interface IntrinsicElements extends/, 'declare module "svelte/elements" {$1interface SvelteHTMLElements extends'],
+  ],
+};
+
+/**
+ * The framework integrations, written by the maintained generators from the finished manifest.
+ * They get a copy in which each event's type is an import type of its class: the generators
+ * import no event class themselves (the JSX one names it unimported, the Vue and Svelte ones
+ * import it once per element, a duplicate identifier).
+ */
+function frameworkIntegrationsPlugin(outdir) {
+  const quiet = { outdir, hideLogs: true };
+  return {
+    name: 'pulse-framework-integrations',
+    packageLinkPhase({ customElementsManifest }) {
+      const manifest = structuredClone(customElementsManifest);
+      for (const event of manifest.modules.flatMap((module) => module.declarations ?? []).flatMap((declaration) => declaration.events ?? [])) {
+        if (event.type) event.type = { text: `import("${TYPES}/classes.js").${event.type.text}` };
+      }
+      generateJsxTypes(manifest, { ...quiet, fileName: 'jsx.d.ts', componentTypePath: (_name, _tag, modulePath) => declarationOf(modulePath), stronglyTypedEvents: true });
+      generateVuejsTypes(manifest, { ...quiet, fileName: 'vue.d.ts', globalTypePath: `${TYPES}/classes.js` });
+      generateSvelteTypes(manifest, { ...quiet, fileName: 'svelte.d.ts', globalTypePath: `${TYPES}/classes.js` });
+      for (const [file, fixes] of Object.entries(GENERATOR_FIXES)) {
+        const path = posix.join(outdir, file);
+        const generated = readFileSync(path, 'utf8');
+        for (const [pattern] of fixes) if (generated.search(pattern) === -1) throw new Error(`${file}: the generator no longer writes ${pattern}; check the fix`);
+        writeFileSync(path, fixes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), generated));
+      }
+      generateVsCodeCustomElementData(manifest, { ...quiet, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' });
+      generateJetBrainsWebTypes(manifest, { ...quiet, webTypesFileName: 'web-types.json', packageJson: false });
+    },
+  };
+}
+
+/**
  * globby (fast-glob) returns files in the order its concurrent directory reads finish, which
  * changes under load; the manifest lists modules in that order. Sorting makes it reproducible.
  */
@@ -67,5 +165,5 @@ export default {
   // package.json is edited by hand, not by the analyzer.
   packagejson: false,
   overrideModuleCreation: modulesInPathOrder,
-  plugins: [staticDefinePlugin(), publicApiPlugin()],
+  plugins: [staticDefinePlugin(), eventTypesPlugin(), publicApiPlugin(), frameworkIntegrationsPlugin(posix.join(analyzerOutdir(process.argv), 'dist/frameworks'))],
 };

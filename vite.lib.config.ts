@@ -32,7 +32,11 @@ export const ELEMENT_ENTRIES: readonly string[] = ELEMENTS;
 /** Entries that only run in Node (the "node" condition in package.json "exports"). */
 export const NODE_ONLY_ENTRIES: readonly string[] = ['server'];
 
-const dependencies = Object.keys(JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')).dependencies);
+/** Executables (package.json "bin"), compiled like the entries and never imported. */
+export const BIN_ENTRIES: Record<string, string> = { cli: 'src/server/cli.ts' };
+
+const packageJson = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const dependencies = Object.keys(packageJson.dependencies);
 const external = (id: string) =>
   id.startsWith('node:') || builtinModules.includes(id)
   || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
@@ -43,10 +47,16 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     minify: false,
-    lib: { entry: LIB_ENTRIES, formats: ['es'] },
+    lib: { entry: { ...LIB_ENTRIES, ...BIN_ENTRIES }, formats: ['es'] },
     rolldownOptions: {
       external,
-      output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        banner: (chunk) => (chunk.isEntry && chunk.name in BIN_ENTRIES ? '#!/usr/bin/env node' : ''),
+      },
     },
   },
+  // The one place the version is stamped (src/server/version.ts reads it).
+  define: { __PULSE_WIDGETS_VERSION__: JSON.stringify(packageJson.version) },
 });

@@ -90,7 +90,7 @@ async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPe
 /** `pulse-widgets serve` in its own process; resolves with its URL, its PID and a close(). */
 async function startOurs(upstream) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, ['bin/pulse-widgets.mjs', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve'], {
     cwd: ROOT,
     env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],

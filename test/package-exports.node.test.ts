@@ -11,7 +11,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build, type Rolldown } from 'vite';
-import { ELEMENT_ENTRIES, LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
+import { BIN_ENTRIES, ELEMENT_ENTRIES, LIB_ENTRIES, NODE_ONLY_ENTRIES } from '../vite.lib.config.ts';
 
 type RolldownOutput = Rolldown.RolldownOutput;
 
@@ -20,6 +20,10 @@ const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   exports: Record<string, string | Record<string, string>>;
   types: string;
   customElements: string;
+  'web-types': string;
+  bin: Record<string, string>;
+  files: string[];
+  private?: boolean;
 };
 /** What the widgets may import in a browser: lit and its task helper (they validate with generated shapes, not zod). */
 const BROWSER_PACKAGES = ['lit', '@lit/task'];
@@ -134,6 +138,25 @@ test('the built classes module, with every chunk it imports, registers nothing (
   };
   assert.doesNotMatch(reachable('classes.js'), DEFINE_CALL);
   assert.match(reachable('top-pages.js'), DEFINE_CALL);
+});
+
+test('publishable: not private, the bin is a compiled entry, the framework integrations are exported and packed', () => {
+  assert.equal(pkg.private, undefined);
+  assert.deepEqual(pkg.bin, { 'pulse-widgets': `./dist/${Object.keys(BIN_ENTRIES)[0]}.js` });
+  for (const source of Object.values(BIN_ENTRIES)) assert.match(source, /^src\/server\//, 'a bin runs server code, never a browser entry');
+  // Written by custom-elements-manifest.config.mjs into dist/frameworks/ (`npm run analyze`).
+  const config = readFileSync(`${ROOT}custom-elements-manifest.config.mjs`, 'utf8');
+  const typeOnly = { './jsx': 'jsx.d.ts', './vue': 'vue.d.ts', './svelte': 'svelte.d.ts' };
+  for (const [subpath, file] of Object.entries(typeOnly)) {
+    assert.deepEqual(pkg.exports[subpath], { types: `./dist/frameworks/${file}` }, `package.json exports ${subpath}`);
+    assert.ok(config.includes(`'${file}'`), `the analyzer config writes ${file}`);
+  }
+  for (const file of ['vscode.html-custom-data.json', 'vscode.css-custom-data.json', 'web-types.json']) {
+    assert.equal(pkg.exports[`./${file}`], `./dist/frameworks/${file}`);
+    assert.ok(config.includes(`'${file}'`), `the analyzer config writes ${file}`);
+  }
+  assert.equal(pkg['web-types'], './dist/frameworks/web-types.json');
+  assert.ok(pkg.files.includes('dist') && pkg.files.includes('custom-elements.json') && pkg.files.includes('docs/usage.md'));
 });
 
 test('the server is exported under the "node" condition only', () => {

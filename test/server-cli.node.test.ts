@@ -12,7 +12,8 @@ import { quickstatsResponseSchema } from '../src/api/index.ts';
 import { readSettings, type ServeSettings } from '../src/server/settings.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 
-const BIN = new URL('../bin/pulse-widgets.mjs', import.meta.url).pathname;
+/** The CLI from source (the packed, compiled one is run by test/packed-package.node.test.ts). */
+const CLI = new URL('../src/server/cli.ts', import.meta.url).pathname;
 
 function settingsOf(argv: string[], env: Record<string, string> = {}): ServeSettings {
   const result = readSettings(argv, env);
@@ -114,7 +115,7 @@ interface Run {
 
 function runCli(argv: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; done: Promise<Run>; output: () => string } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, [BIN, ...argv], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

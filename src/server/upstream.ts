@@ -9,13 +9,13 @@
  * The answer is accepted only when it is a 200 with a JSON content type, parses, and matches the
  * route's response schema; anything else is a failure with a reason, and is never cached.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
 import { routes, type RouteName } from '../api/index.ts';
+import { VERSION } from './version.ts';
 
-export const USER_AGENT = `pulse-widgets/${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+export const USER_AGENT = `pulse-widgets/${VERSION}`;
 
 export type FailureReason =
   | 'timeout' | 'network' | 'cut' | 'too_large' | 'redirect' | 'rate_limited' | 'status'
