@@ -186,18 +186,25 @@ export class PollHub {
     this.#pending.add(done);
   }
 
+  /**
+   * One GET per poll. The browser's HTTP cache makes it conditional (`cache: 'no-cache'`: it sends
+   * If-None-Match itself and hands back the stored body on a 304); a header of our own would not
+   * be CORS-safelisted and would cost a preflight on every cross-origin poll in Firefox.
+   */
   async #exchange(resource: Resource, signal: AbortSignal): Promise<void> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (resource.etag) headers['If-None-Match'] = resource.etag;
     let response: Response;
     try {
-      response = await this.#fetch(resource.url, { headers, signal, credentials: 'same-origin' });
+      response = await this.#fetch(resource.url, { headers: { Accept: 'application/json' }, signal, credentials: 'same-origin', cache: 'no-cache' });
     } catch {
       if (!signal.aborted) this.#fail(resource, NETWORK_ERROR, 0);
       return;
     }
     if (signal.aborted) return;
-    if (response.status === 304) return this.#succeed(resource, response, resource.snapshot.data);
+    if (response.status === 304 || (response.ok && this.#isShownVersion(resource, response))) {
+      // Revalidated: the body is the one already shown, so it is neither read nor parsed again.
+      await response.body?.cancel();
+      return this.#succeed(resource, response, resource.snapshot.data);
+    }
     if (!response.ok) {
       const error = await httpError(response);
       if (!signal.aborted) this.#fail(resource, error, retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()));
@@ -213,6 +220,12 @@ export class PollHub {
     if (signal.aborted) return;
     if (checkResponse(resource.route!, body) !== undefined) return this.#fail(resource, INVALID_BODY, 0);
     this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
+  }
+
+  /** Whether the response carries the ETag of the data on screen (exposed by our CORS headers). */
+  #isShownVersion(resource: Resource, response: Response): boolean {
+    const etag = response.headers.get('ETag');
+    return etag !== null && etag === resource.etag && resource.snapshot.data !== undefined;
   }
 
   #succeed(resource: Resource, response: Response, data: unknown): void {
