@@ -239,6 +239,20 @@ describe('the poll hub', () => {
     stop();
   });
 
+  it('reads the age of the data from Age, which a revalidated answer keeps current while its Last-Modified stays the first one', async () => {
+    let calls = 0;
+    const { clock } = freshHub(() => (++calls === 1
+      ? reply(clock, quickstats(5), { etag: '"v1"', headers: { Age: '0' } })
+      : reply(clock, null, { etag: '"v1"', age: 30_000, headers: { Age: '1' } })));
+    const { last, stop } = watch();
+    await settle();
+    for (let tick = 0; tick < 10; tick++) await clock.toNextTick();
+    expect(calls).to.equal(11);
+    expect(clock.now() - last().updatedAt!).to.equal(1000);
+    expect(last().stale).to.equal(false);
+    stop();
+  });
+
   it('never requests an address that is not a known route', async () => {
     const { server } = freshHub(() => new Response('{}'));
     const { last, stop } = watch(new URL('/live/nothing/v9/?host=example.com', document.baseURI).href);

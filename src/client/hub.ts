@@ -269,10 +269,15 @@ export class PollHub {
 }
 
 /**
- * When the body was produced, on this page's clock. The server's own `Date` minus
- * `Last-Modified` is the age, so a page whose clock is off still reads the age right.
+ * When the body was produced (or last confirmed) upstream, on this page's clock. `Age` says it
+ * directly and stays right on a revalidated answer, whose Last-Modified is the first one stored
+ * (our cache leaves Last-Modified out of a 304: Firefox drops an entry whose 304 brings a new
+ * one). Without Age, the server's own `Date` minus `Last-Modified`, so a page whose clock is off
+ * still reads the age right.
  */
 function producedAt(response: Response, now: number): number | undefined {
+  const ageHeader = response.headers.get('Age');
+  if (ageHeader !== null && /^\d+$/.test(ageHeader.trim())) return now - Number(ageHeader) * 1000;
   const lastModified = Date.parse(response.headers.get('Last-Modified') ?? '');
   if (!Number.isFinite(lastModified)) return response.status === 304 ? undefined : now;
   const serverNow = Date.parse(response.headers.get('Date') ?? '');
