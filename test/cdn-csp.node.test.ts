@@ -14,7 +14,7 @@ import { after, before, it, test } from 'node:test';
 import { parseSync } from 'vite';
 import { startCmsExample, STRICT_CSP } from '../scripts/serve-cms-example.ts';
 import type { RunningServer } from '../src/server/node-http.ts';
-import { assertNoConsoleErrors, describeEachEngine, launchEngine, type EngineBrowser, type EnginePage } from './helpers/engines.node.ts';
+import { assertNoConsoleErrors, describeEachEngine, type EnginePage } from './helpers/engines.node.ts';
 
 const CDN_DIR = new URL('../dist/cdn/', import.meta.url);
 const RENDER_TIMEOUT_MS = 15_000;
@@ -104,18 +104,10 @@ test('the example pages are served with the strict policy (and a report-uri for 
   assert.equal(response.headers.get('content-security-policy'), `${STRICT_CSP}; report-uri ${reportUri}`);
 });
 
-describeEachEngine('CDN files on the CMS example under a strict CSP', (engine) => {
-  let browser: EngineBrowser;
-
-  before(async () => {
-    browser = await launchEngine(engine);
-  });
-
-  after(() => browser?.close());
-
+describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, browser) => {
   /** Opens `path` under an address of its own, so the reports of this visit are told apart. */
   async function visit(path: string): Promise<{ page: EnginePage; url: string }> {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const url = `${server.url}${path}?visit=${randomUUID()}`;
     await page.goto(url);
     return { page, url };

@@ -5,7 +5,7 @@
  * is `undefined` in WebKit, so a test skips that check there and says why.
  */
 import assert from 'node:assert/strict';
-import { describe, type TestContext } from 'node:test';
+import { after, before, describe, type TestContext } from 'node:test';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { CHROMIUM_ARGS, findChromium, findEngine, findFirefox, installHint, selectedEngines, startWebKitDrivers, type Engine } from '../../scripts/browsers.mjs';
 import { WebDriverSession } from '../../scripts/webdriver.mjs';
@@ -112,12 +112,20 @@ export function launchEngine(engine: Engine): Promise<EngineBrowser> {
 }
 
 /**
- * One `describe` per selected engine, skipped with the reason printed where the engine is not
- * installed (`npm test` installs all three first, so there this only happens with a hand-run).
+ * One `describe` per selected engine, with that engine's browser launched before its tests and
+ * closed after; skipped with the reason printed where the engine is not installed (`npm test`
+ * installs all three first, so there this only happens with a hand-run).
  */
-export function describeEachEngine(title: string, body: (engine: Engine) => void): void {
+export function describeEachEngine(title: string, body: (engine: Engine, browser: () => EngineBrowser) => void): void {
   for (const engine of selectedEngines()) {
-    describe(`${title} in ${engine}`, { skip: findEngine(engine) ? false : installHint(engine) }, () => body(engine));
+    describe(`${title} in ${engine}`, { skip: findEngine(engine) ? false : installHint(engine) }, () => {
+      let browser: EngineBrowser | undefined;
+      before(async () => {
+        browser = await launchEngine(engine);
+      });
+      after(() => browser?.close());
+      body(engine, () => browser!);
+    });
   }
 }
 
