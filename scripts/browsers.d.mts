@@ -11,3 +11,4 @@ export function findEngine(engine: Engine): unknown;
 export function installHint(engine: Engine): string;
 export function webKitCapabilities(miniBrowser: string): Record<string, unknown>;
 export function startWebKitDrivers(count?: number): Promise<{ urls: string[]; capabilities: Record<string, unknown>; stop(): void }>;
+export const PATH_VARIABLES: Record<Engine, string>;

@@ -62,9 +62,13 @@ export function findEngine(engine) {
   return { chromium: findChromium, firefox: findFirefox, webkit: findWebKit }[engine]();
 }
 
+/** The variable that points at an engine's browser instead of the usual paths. */
+export const PATH_VARIABLES = { chromium: 'CHROME_PATH', firefox: 'FIREFOX_PATH', webkit: 'WEBKIT_MINIBROWSER' };
+
 /** One line telling how to get a missing engine. */
 export function installHint(engine) {
-  const variable = { chromium: 'CHROME_PATH', firefox: 'FIREFOX_PATH', webkit: 'WEBKIT_MINIBROWSER' }[engine];
+  const variable = PATH_VARIABLES[engine];
+  if (process.env[variable]) return `${variable}=${process.env[variable]} does not exist: point it at ${engine}'s binary or unset it.`;
   return `${engine} not found: install it (Debian: \`sudo apt-get install ${DEBIAN_PACKAGES[engine].join(' ')}\`), set ${variable}, or leave it out with PULSE_BROWSERS.`;
 }
 
