@@ -99,36 +99,61 @@ function killGroup(child) {
 }
 
 const started = new Set();
-process.once('exit', () => {
-  for (const child of started) killGroup(child);
-});
+let cleanupInstalled = false;
 
-function startProcess(command, args, env) {
-  const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.add(child);
-  child.once('exit', () => started.delete(child));
-  return child;
+/**
+ * Kills what this module started when the process ends, also by a signal (`timeout`, Ctrl-C):
+ * the programs run detached, so nothing else would stop them.
+ */
+function installCleanup() {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  const killAll = () => {
+    for (const child of started) killGroup(child);
+  };
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      killAll();
+      process.kill(process.pid, signal);
+    });
+  }
 }
 
-/** Starts Xvfb on a display number it picks itself (`-displayfd`) and resolves with `:N`. */
+const OUTPUT_TAIL = 4096;
+
+/**
+ * Spawns a program in a process group of its own (its children, the browsers, go with it) and
+ * keeps reading what it prints, so a full pipe never blocks it; `tail()` is the last few kB.
+ */
+function startProcess(command, args, env) {
+  const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => (output = (output + chunk).slice(-OUTPUT_TAIL));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  installCleanup();
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  return { child, tail: () => output };
+}
+
+/** Starts Xvfb on a display number it picks itself (`-displayfd 1`: printed once ready). */
 function startXvfb(xvfb) {
-  const child = startProcess(xvfb, ['-displayfd', '1', '-screen', '0', '1280x1000x24', '-nolisten', 'tcp'], process.env);
+  const { child, tail } = startProcess(xvfb, ['-displayfd', '1', '-screen', '0', '1280x1000x24', '-nolisten', 'tcp'], process.env);
   return new Promise((resolve, reject) => {
-    let output = '';
-    let errors = '';
-    child.stderr.on('data', (chunk) => (errors += chunk));
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('\n')) resolve({ display: `:${output.trim()}`, child });
+    child.stdout.on('data', () => {
+      const display = /^(\d+)\n/m.exec(tail());
+      if (display) resolve({ display: `:${display[1]}`, child });
     });
-    child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${errors.trim()}`)));
+    child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${tail().trim()}`)));
   });
 }
 
-async function waitForDriver(url, child) {
+async function waitForDriver(url, { child, tail }) {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}: ${tail().trim()}`);
     try {
       const response = await fetch(`${url}/status`);
       if (response.ok) return;
@@ -153,10 +178,10 @@ export async function startWebKitDrivers(count = 1) {
   try {
     for (let index = 0; index < count; index++) {
       const port = await freePort();
-      const child = startProcess(webkit.driver, [`--port=${port}`, '--host=127.0.0.1'], env);
+      const driver = startProcess(webkit.driver, [`--port=${port}`, '--host=127.0.0.1'], env);
       const url = `http://127.0.0.1:${port}`;
-      drivers.push({ url, child });
-      await waitForDriver(url, child);
+      drivers.push({ url, child: driver.child });
+      await waitForDriver(url, driver);
     }
   } catch (error) {
     for (const { child } of drivers) killGroup(child);
