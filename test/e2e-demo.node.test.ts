@@ -75,14 +75,23 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
       .map((entry) => ({ url: entry.name, at: entry.startTime }))`);
     const watched = dataRequests.filter(({ at }) => at >= watchFrom);
     const distinct = new Set(dataRequests.map(({ url }) => url));
-    // Raw data (/mab/) is loaded once per range; every /live/ URL is polled on the 3 s clock.
+    // Raw data (/mab/) is loaded once per range; every /live/ URL is polled on the 3 s clock,
+    // except one backing off after an error (a cold fill timing out on a busy machine): its
+    // cards show it as stale or error.
     const polled = [...distinct].filter((url) => new URL(url).pathname.startsWith('/live/'));
+    const cardStates = await page.evaluate<{ url: string; states: string[] }[]>(`${CARDS}.map((el) => ({
+      url: new URL(el.getAttribute('src'), location.href).href,
+      states: ['ready', 'empty', 'stale', 'error', 'loading'].filter((name) => el.matches(':state(' + name + ')')),
+    }))`);
+    const backingOff = new Set(cardStates.filter(({ states }) => states.includes('stale') || states.includes('error')).map(({ url }) => url));
     const perUrl = Object.fromEntries(polled.map((url) => [url, watched.filter((request) => request.url === url).length]));
-    const states = await page.evaluate<string[]>(`${CARDS}.map((el) => el.localName + ':' + ['ready', 'empty', 'stale', 'error', 'loading'].filter((name) => el.matches(':state(' + name + ')')).join('+'))`);
+    const context = `${JSON.stringify(perUrl)}, backing off: ${[...backingOff].join(' ') || 'none'}`;
     assert.ok(distinct.size < cards, `cards share URLs: ${distinct.size} URLs for ${cards} cards`);
     for (const [url, count] of Object.entries(perUrl)) {
-      assert.ok(count >= 1 && count <= 3, `${url} was requested ${count} times in two ticks (one or two polls each): ${JSON.stringify(perUrl)}, cards ${states}`);
+      assert.ok(count <= 3, `${url} was requested ${count} times in two ticks: ${context}`);
+      if (!backingOff.has(url)) assert.ok(count >= 1, `${url} was not polled in two ticks: ${context}`);
     }
+    assert.ok(backingOff.size < polled.length, `the page kept polling: ${context}`);
     assert.ok(!output.includes(API_KEY), 'the key reached the CLI output');
 
     await t.test('the key is in nothing the browser received', { skip: page.received ? false : WEBKIT_BLIND }, async () => {
