@@ -1,7 +1,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner';
 import * as puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, findChromium, findFirefox, selectedEngines } from './scripts/browsers.mjs';
+import { CHROMIUM_ARGS, findChromium, findEngine, findFirefox, installHint, selectedEngines } from './scripts/browsers.mjs';
 import { webKitLauncher } from './scripts/webkit-launcher.mjs';
 
 /**
@@ -15,13 +15,17 @@ const launchers = {
   webkit: () => webKitLauncher({ concurrency: 2 }),
 };
 
+const engines = selectedEngines();
+const missing = engines.filter((engine) => !findEngine(engine));
+if (missing.length > 0) throw new Error(missing.map(installHint).join('\n'));
+
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
   concurrentBrowsers: 3,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
-  browsers: selectedEngines().map((engine) => launchers[engine]()),
+  browsers: engines.map((engine) => launchers[engine]()),
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   // A hang guard, not a speed target: axe over a 25-test <headline-tests> page takes up to 9 s in
   // WebKit when the three engines share two busy cores.
