@@ -1,22 +1,33 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner';
-import { findChromium } from './scripts/chromium.mjs';
+import * as puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, findChromium, findEngine, findFirefox, installHint, selectedEngines } from './scripts/browsers.mjs';
+import { webKitLauncher } from './scripts/webkit-launcher.mjs';
 
-/** Browser tests in real headless Chromium (Debian's, as root: hence --no-sandbox). */
+/**
+ * Browser tests in the three engines, all from Debian packages: Chromium over CDP, Firefox ESR
+ * over WebDriver BiDi (both through puppeteer-core), WebKitGTK over WebDriver classic.
+ * `PULSE_BROWSERS=webkit npx web-test-runner test/foo.test.ts` runs one engine.
+ */
+const launchers = {
+  chromium: () => chromeLauncher({ launchOptions: { executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS } }),
+  firefox: () => chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true } }),
+  webkit: () => webKitLauncher({ concurrency: 2 }),
+};
+
+const engines = selectedEngines();
+const missing = engines.filter((engine) => !findEngine(engine));
+if (missing.length > 0) throw new Error(missing.map(installHint).join('\n'));
+
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
   nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
+  concurrentBrowsers: 3,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: findChromium(),
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      },
-    }),
-  ],
+  browsers: engines.map((engine) => launchers[engine]()),
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
-  testFramework: { config: { timeout: 5000 } },
+  // A hang guard, not a speed target: axe over a 25-test <headline-tests> page takes up to 9 s in
+  // WebKit when the three engines share two busy cores.
+  testFramework: { config: { timeout: 30000 } },
 };

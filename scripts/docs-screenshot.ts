@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { findChromium } from './chromium.mjs';
+import { findChromium } from './browsers.mjs';
 import { startCmsExample } from './serve-cms-example.ts';
 
 // The page function below runs in Chromium; this file is type-checked without the DOM library.

@@ -16,7 +16,13 @@ export const STRICT_CSP = "default-src 'self'; base-uri 'none'; object-src 'none
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export async function startCmsExample(port = 0): Promise<RunningServer> {
+export interface CmsExampleOptions {
+  /** Where the browser sends its violation reports (appended to the policy as report-uri). */
+  reportUri?: string;
+}
+
+export async function startCmsExample(port = 0, options: CmsExampleOptions = {}): Promise<RunningServer> {
+  const policy = options.reportUri ? `${STRICT_CSP}; report-uri ${options.reportUri}` : STRICT_CSP;
   const apiKey = randomUUID();
   const simulator = await listen(createUpstreamHandler({ apiKey }));
   const cache = createCacheHandler({ upstream: simulator.url, apiKey, hosts: DEMO_HOSTS, logger: createLogger('silent') });
@@ -32,7 +38,7 @@ export async function startCmsExample(port = 0): Promise<RunningServer> {
   const server = await listen(async (request) => {
     const response = await route(request);
     const headers = new Headers(response.headers);
-    headers.set('content-security-policy', STRICT_CSP);
+    headers.set('content-security-policy', policy);
     return new Response(response.body, { status: response.status, headers });
   }, port);
   return {

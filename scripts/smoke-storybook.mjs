@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createStaticHandler, listen } from '../src/server/index.ts';
-import { findChromium } from './chromium.mjs';
+import { findChromium } from './browsers.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${ROOT}storybook-static`;

@@ -1,40 +1,39 @@
 /**
  * `npm test`: type check, Node tests, browser tests, every Storybook story in Chromium. Before the
- * first test that needs a browser (some Node tests drive Chromium too: the CMS page under CSP, the
- * CDN files) it makes sure a Chromium exists, installing Debian's package when it runs as root
- * with apt-get, and otherwise stops with one line saying how to get one.
+ * first test that needs a browser (some Node tests drive the three engines too: the CMS page under
+ * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist,
+ * installing the missing Debian packages when it runs as root with apt-get, and otherwise stops
+ * with one line per missing engine saying how to get it.
  */
 import { spawnSync } from 'node:child_process';
-import { findChromium } from './chromium.mjs';
+import { DEBIAN_PACKAGES, findEngine, installHint, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
   return result.status ?? 1;
 }
 
-function ensureChromium() {
-  if (findChromium()) return true;
-  if (process.env.CHROME_PATH) {
-    console.error(`CHROME_PATH=${process.env.CHROME_PATH} does not exist: point it at a Chromium or unset it.`);
-    return false;
-  }
+function ensureBrowsers() {
+  const missing = () => selectedEngines().filter((engine) => !findEngine(engine));
+  if (missing().length === 0) return true;
+  // An engine whose path variable points nowhere is a typo to fix, not a package to install.
+  const packages = missing().filter((engine) => !process.env[PATH_VARIABLES[engine]]).flatMap((engine) => DEBIAN_PACKAGES[engine]);
   const canApt = process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
-  if (canApt) {
-    console.log('No Chromium found: installing Debian\'s chromium package with apt-get…');
+  if (canApt && packages.length > 0) {
+    console.log(`Missing ${missing().join(', ')}: installing Debian's ${packages.join(' ')} with apt-get…`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (run('apt-get', ['install', '-y', '-q', 'chromium'], { env }) !== 0) {
+    if (run('apt-get', ['install', '-y', '-q', ...packages], { env }) !== 0) {
       run('apt-get', ['update', '-q'], { env });
-      run('apt-get', ['install', '-y', '-q', 'chromium'], { env });
+      run('apt-get', ['install', '-y', '-q', ...packages], { env });
     }
-    if (findChromium()) return true;
   }
-  console.error('No Chromium found: install one (Debian: `sudo apt-get install chromium`) or set CHROME_PATH to its binary.');
-  return false;
+  for (const engine of missing()) console.error(installHint(engine));
+  return missing().length === 0;
 }
 
 const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
-  ['browsers', () => (ensureChromium() ? 0 : 1)],
+  ['browsers', () => (ensureBrowsers() ? 0 : 1)],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
   ['browser tests', () => run('npm', ['run', '--silent', 'test:browser'])],
   ['storybook smoke', () => run('npm', ['run', '--silent', 'smoke-storybook'])],
@@ -42,7 +41,9 @@ const steps = [
 
 for (const [name, step] of steps) {
   console.log(`\n▶ ${name}`);
+  const started = performance.now();
   const status = step();
+  console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) {
     console.error(`✖ ${name} failed`);
     process.exit(status);

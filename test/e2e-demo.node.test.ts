@@ -1,100 +1,105 @@
 /**
  * End to end, as a visitor sees it: the real CLI in demo mode serving the built demo page, the
- * elements in headless Chromium. Counted at the network level: one request per distinct URL per
- * tick however many cards share it, and the key appears in nothing the browser received.
+ * elements in Chromium, Firefox and WebKit. Counted by the page's own resource timing: one
+ * request per distinct URL per tick however many cards share it; and the key appears in nothing
+ * the browser received (where the engine hands the test the bodies) nor in the CLI's output.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { findChromium } from '../scripts/chromium.mjs';
+import { after, before, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assertNoConsoleErrors, describeEachEngine, WEBKIT_BLIND } from './helpers/engines.node.ts';
 
 const API_KEY = 'e2e-demo-key-7c1d94b0a2';
 const ROOT = new URL('..', import.meta.url).pathname;
-const CHROMIUM = findChromium();
 /** In the page: every custom element of the demo's main area (evaluated there, hence a string). */
 const CARDS = "[...document.querySelectorAll('main *')].filter((el) => el.localName.includes('-'))";
 
-describe('demo page through the real CLI in Chromium', { skip: CHROMIUM ? false : 'no Chromium' }, () => {
-  let outDir: string;
-  let cli: ChildProcess;
-  let output = '';
-  let baseUrl: string;
-  let browser: Browser;
+let outDir: string;
+let cli: ChildProcess;
+let output = '';
+let baseUrl: string;
 
-  before(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'pulse-demo-'));
-    const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    // In demo mode a PULSE_API_KEY becomes the simulator's key: a known value we can look for.
-    cli = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', outDir], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PULSE_API_KEY: API_KEY, PULSE_UPSTREAM: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cli.stdout!.on('data', (chunk) => (output += chunk));
-    cli.stderr!.on('data', (chunk) => (output += chunk));
-    baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`CLI did not start: ${output}`)), 20_000);
-      const look = () => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      };
-      cli.stdout!.on('data', look);
-      cli.once('exit', () => reject(new Error(`CLI exited: ${output}`)));
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+before(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'pulse-demo-'));
+  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, build.stderr);
+  // In demo mode a PULSE_API_KEY becomes the simulator's key: a known value we can look for.
+  cli = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', outDir], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PULSE_API_KEY: API_KEY, PULSE_UPSTREAM: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-
-  after(async () => {
-    await browser?.close();
-    if (cli && cli.exitCode === null) {
-      const exited = new Promise((resolve) => cli.once('exit', resolve));
-      cli.kill('SIGTERM');
-      await exited;
-    }
-    if (outDir) await rm(outDir, { recursive: true, force: true });
+  cli.stdout!.on('data', (chunk) => (output += chunk));
+  cli.stderr!.on('data', (chunk) => (output += chunk));
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${output}`)), 20_000);
+    const look = () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    cli.stdout!.on('data', look);
+    cli.once('exit', () => reject(new Error(`CLI exited: ${output}`)));
   });
+});
 
-  it('shows every card live, one request per URL per tick, and never the key', async () => {
-    const page = await browser.newPage();
-    const dataRequests: { url: string; at: number }[] = [];
-    const received: Promise<string>[] = [];
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('response', (response) => {
-      const url = new URL(response.url());
-      if (url.pathname.startsWith('/live/') || url.pathname.startsWith('/mab/')) dataRequests.push({ url: url.href, at: Date.now() });
-      received.push(response.body().then((body) => JSON.stringify(response.headers()) + body.toString('latin1'), () => ''));
-    });
+after(async () => {
+  if (cli && cli.exitCode === null) {
+    const exited = new Promise((resolve) => cli.once('exit', resolve));
+    cli.kill('SIGTERM');
+    await exited;
+  }
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
 
+describeEachEngine('demo page through the real CLI', (_engine, browser) => {
+  it('shows every card live, one request per URL per tick, and never the key', async (t) => {
+    const page = await browser().newPage();
     await page.goto(`${baseUrl}/`);
+    await page.evaluate('performance.setResourceTimingBufferSize(10000)');
     const cards = await page.evaluate<number>(`${CARDS}.length`);
     assert.ok(cards >= 12, `the demo shows at least 12 cards (${cards})`);
-    await page.waitForFunction(`${CARDS}.every((el) => el.matches(':state(ready), :state(empty)'))`, undefined, { timeout: 15_000 });
+    await page.waitFor(`${CARDS}.every((el) => el.matches(':state(ready), :state(empty)'))`, 15_000);
 
     // Watch two full 3 s ticks after the first data arrived.
-    const watchFrom = Date.now();
-    await page.waitForTimeout(6_500);
+    const watchFrom = await page.evaluate<number>('performance.now()');
+    await sleep(6_500);
+    const dataRequests = await page.evaluate<{ url: string; at: number }[]>(`performance.getEntriesByType('resource')
+      .filter((entry) => ['/live/', '/mab/'].some((prefix) => new URL(entry.name).pathname.startsWith(prefix)))
+      .map((entry) => ({ url: entry.name, at: entry.startTime }))`);
     const watched = dataRequests.filter(({ at }) => at >= watchFrom);
     const distinct = new Set(dataRequests.map(({ url }) => url));
-    const perUrl = new Map<string, number>();
-    for (const { url } of watched) perUrl.set(url, (perUrl.get(url) ?? 0) + 1);
+    // Raw data (/mab/) is loaded once per range; every /live/ URL is polled on the 3 s clock,
+    // except one backing off after an error (a cold fill timing out on a busy machine): its
+    // cards show it as stale or error.
+    const polled = [...distinct].filter((url) => new URL(url).pathname.startsWith('/live/'));
+    const cardStates = await page.evaluate<{ url: string; states: string[] }[]>(`${CARDS}.map((el) => ({
+      url: new URL(el.getAttribute('src'), location.href).href,
+      states: ['ready', 'empty', 'stale', 'error', 'loading'].filter((name) => el.matches(':state(' + name + ')')),
+    }))`);
+    const backingOff = new Set(cardStates.filter(({ states }) => states.includes('stale') || states.includes('error')).map(({ url }) => url));
+    const perUrl = Object.fromEntries(polled.map((url) => [url, watched.filter((request) => request.url === url).length]));
+    const context = `${JSON.stringify(perUrl)}, backing off: ${[...backingOff].join(' ') || 'none'}`;
     assert.ok(distinct.size < cards, `cards share URLs: ${distinct.size} URLs for ${cards} cards`);
-    for (const [url, count] of perUrl) assert.ok(count <= 3, `${url} was requested ${count} times in two ticks`);
-    assert.ok(watched.length >= distinct.size, 'the page kept polling');
-
-    const everything = await Promise.all(received);
-    assert.ok(everything.length > 0);
-    for (const text of everything) assert.ok(!text.includes(API_KEY), 'the key reached the browser');
+    for (const [url, count] of Object.entries(perUrl)) {
+      assert.ok(count <= 3, `${url} was requested ${count} times in two ticks: ${context}`);
+      if (!backingOff.has(url)) assert.ok(count >= 1, `${url} was not polled in two ticks: ${context}`);
+    }
+    assert.ok(backingOff.size < polled.length, `the page kept polling: ${context}`);
     assert.ok(!output.includes(API_KEY), 'the key reached the CLI output');
-    assert.deepEqual(pageErrors, []);
+
+    await t.test('the key is in nothing the browser received', { skip: page.received ? false : WEBKIT_BLIND }, async () => {
+      const everything = await Promise.all(page.received!);
+      assert.ok(everything.length > 0);
+      for (const text of everything) assert.ok(!text.includes(API_KEY), 'the key reached the browser');
+    });
+    await assertNoConsoleErrors(t, page);
     await page.close();
   });
 });

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { findChromium } from '../scripts/chromium.mjs';
+import { findChromium } from '../scripts/browsers.mjs';
 import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -262,6 +262,7 @@ describe('response headers', () => {
     assert.equal(notModified.text, '');
     assert.equal(notModified.headers.get('age'), '2');
     assert.equal(notModified.headers.get('etag'), etag);
+    assert.equal(notModified.headers.get('last-modified'), null, 'a 304 leaves out Last-Modified, which moves with every fill');
     const [, maxAge] = /max-age=(\d+)/.exec(notModified.headers.get('cache-control')!)!;
     const ttl = Number(/ttl=(-?\d+)/.exec(notModified.cacheStatus)![1]);
     assert.equal(Number(maxAge) - 2, ttl, 'max-age - Age = remaining freshness');

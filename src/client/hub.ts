@@ -186,18 +186,25 @@ export class PollHub {
     this.#pending.add(done);
   }
 
+  /**
+   * One GET per poll. The browser's HTTP cache makes it conditional (`cache: 'no-cache'`: it sends
+   * If-None-Match itself and hands back the stored body on a 304); a header of our own would not
+   * be CORS-safelisted and would cost a preflight on every cross-origin poll in Firefox.
+   */
   async #exchange(resource: Resource, signal: AbortSignal): Promise<void> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (resource.etag) headers['If-None-Match'] = resource.etag;
     let response: Response;
     try {
-      response = await this.#fetch(resource.url, { headers, signal, credentials: 'same-origin' });
+      response = await this.#fetch(resource.url, { headers: { Accept: 'application/json' }, signal, credentials: 'same-origin', cache: 'no-cache' });
     } catch {
       if (!signal.aborted) this.#fail(resource, NETWORK_ERROR, 0);
       return;
     }
     if (signal.aborted) return;
-    if (response.status === 304) return this.#succeed(resource, response, resource.snapshot.data);
+    if (response.status === 304 || (response.ok && this.#isShownVersion(resource, response))) {
+      // Revalidated: the body is the one already shown, so it is neither read nor parsed again.
+      await response.body?.cancel();
+      return this.#succeed(resource, response, resource.snapshot.data);
+    }
     if (!response.ok) {
       const error = await httpError(response);
       if (!signal.aborted) this.#fail(resource, error, retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()));
@@ -213,6 +220,12 @@ export class PollHub {
     if (signal.aborted) return;
     if (checkResponse(resource.route!, body) !== undefined) return this.#fail(resource, INVALID_BODY, 0);
     this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
+  }
+
+  /** Whether the response carries the ETag of the data on screen (exposed by our CORS headers). */
+  #isShownVersion(resource: Resource, response: Response): boolean {
+    const etag = response.headers.get('ETag');
+    return etag !== null && etag === resource.etag && resource.snapshot.data !== undefined;
   }
 
   #succeed(resource: Resource, response: Response, data: unknown): void {
@@ -256,10 +269,15 @@ export class PollHub {
 }
 
 /**
- * When the body was produced, on this page's clock. The server's own `Date` minus
- * `Last-Modified` is the age, so a page whose clock is off still reads the age right.
+ * When the body was produced (or last confirmed) upstream, on this page's clock. `Age` says it
+ * directly and stays right on a revalidated answer, whose Last-Modified is the first one stored
+ * (our cache leaves Last-Modified out of a 304: Firefox drops an entry whose 304 brings a new
+ * one). Without Age, the server's own `Date` minus `Last-Modified`, so a page whose clock is off
+ * still reads the age right.
  */
 function producedAt(response: Response, now: number): number | undefined {
+  const ageHeader = response.headers.get('Age');
+  if (ageHeader !== null && /^\d+$/.test(ageHeader.trim())) return now - Number(ageHeader) * 1000;
   const lastModified = Date.parse(response.headers.get('Last-Modified') ?? '');
   if (!Number.isFinite(lastModified)) return response.status === 304 ? undefined : now;
   const serverNow = Date.parse(response.headers.get('Date') ?? '');

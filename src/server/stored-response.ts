@@ -137,7 +137,12 @@ export function respondStored(request: Request, stored: StoredResponse, status: 
   headers.append('vary', 'Accept-Encoding');
   headers.set('x-content-type-options', 'nosniff');
   const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, stored.etag)) return new Response(null, { status: 304, headers });
+  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, stored.etag)) {
+    // Last-Modified moves with every fill, the ETag only with the data: Firefox drops a cached
+    // entry whose 304 brings another Last-Modified. Age tells the client how fresh it is.
+    headers.delete('last-modified');
+    return new Response(null, { status: 304, headers });
+  }
   const encoding = chooseEncoding(request.headers.get('accept-encoding'));
   const body = encoding === 'br' ? stored.br : encoding === 'gzip' ? stored.gzip : stored.identity;
   if (encoding !== 'identity') headers.set('content-encoding', encoding);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { findChromium } from '../../scripts/chromium.mjs';
+import { findChromium } from '../../scripts/browsers.mjs';
 
 interface ViolationEvent {
   effectiveDirective: string;

@@ -264,7 +264,11 @@ function today(tz: string, now: number): string {
   } catch {
     timeZone = 'UTC';
   }
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // Assembled from parts: how a locale orders them differs between ICU versions (WebKitGTK's
+  // en-CA gives 01/01/2025, not 2025-01-01).
+  const parts = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((one) => one.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 /** `date` minus `days`, YYYY-MM-DD; `date` itself when it is not a date (the cache says why). */
