@@ -3,7 +3,8 @@
  * of elements showing that URL.
  */
 import { checkResponse } from '../api/check-response.ts';
-import { findRoute, type RouteName } from '../api/paths.ts';
+import { isHistoryPath, type ResponseName } from '../api/history-paths.ts';
+import { findRoute } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, NETWORK_ERROR, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
@@ -28,7 +29,7 @@ export type SnapshotListener = (snapshot: PollSnapshot) => void;
 
 interface Resource {
   readonly url: string;
-  readonly route: RouteName | undefined;
+  readonly route: ResponseName | undefined;
   readonly listeners: Set<SnapshotListener>;
   snapshot: PollSnapshot;
   etag: string | undefined;
@@ -38,11 +39,15 @@ interface Resource {
   retryAt: number;
 }
 
-/** The route a URL is for, allowing a prefix before the upstream path (`/api/live/toppages/v3/`). */
-export function routeOf(url: string): RouteName | undefined {
+/**
+ * The route a URL is for, allowing a prefix before the route's path (`/api/live/toppages/v3/`):
+ * an upstream route or our history route.
+ */
+export function routeOf(url: string): ResponseName | undefined {
   const segments = new URL(url).pathname.split('/').filter(Boolean);
   for (let start = 0; start < segments.length; start++) {
-    const route = findRoute(`/${segments.slice(start).join('/')}/`);
+    const tail = `/${segments.slice(start).join('/')}/`;
+    const route = findRoute(tail) ?? (isHistoryPath(tail) ? 'history' : undefined);
     if (route) return route;
   }
   return undefined;

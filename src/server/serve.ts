@@ -5,7 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { HISTORY_METRICS } from '../api/index.ts';
+import type { HistoryOptions } from '../history/service.ts';
+import { DEMO_HOSTS, createSimulator, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from './node-http.ts';
@@ -28,14 +32,24 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
   let upstream: string;
   let apiKey: string;
   let closeSimulator = async () => {};
+  let history: HistoryOptions;
   if (settings.upstream === undefined) {
     apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
+    const sites = hosts.filter((host) => !host.startsWith('video@'));
+    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: sites }), 0, '127.0.0.1');
     upstream = simulator.url;
     closeSimulator = simulator.close;
+    // The demo shows weeks of history at once: minutes before the start come from the simulator's model.
+    const model = createSimulator({ hosts: sites });
+    history = {
+      dataDir: settings.dataDir ?? 'memory',
+      timeZones: { ...Object.fromEntries(hosts.map((host) => [host, model.timeZone(host)!])), ...settings.hostTimeZones },
+      baseline: (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes),
+    };
   } else {
     upstream = settings.upstream.href;
     apiKey = settings.apiKey!;
+    history = { dataDir: settings.dataDir ?? defaultDataDir(), timeZones: settings.hostTimeZones };
   }
   const cache = createCacheHandler({
     upstream,
@@ -49,6 +63,7 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
     instances: settings.instances,
+    history,
     logger,
   });
   const site: WebHandler = settings.staticDir
@@ -66,4 +81,9 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
       await closeSimulator();
     },
   };
+}
+
+/** Where history survives restarts when PULSE_DATA_DIR is unset: the XDG state directory. */
+function defaultDataDir(): string {
+  return join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'pulse-widgets');
 }

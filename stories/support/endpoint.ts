@@ -6,9 +6,11 @@
  * A story picks how the endpoint behaves with a path prefix, which the hub accepts like any
  * deployment prefix: `/scenario/empty/live/toppages/v3/?host=example.com`.
  */
-import { routes, type RouteName } from '../../src/api/index.ts';
+import { HISTORY_METRICS, historyParamsSchema, HISTORY_PATH, parseQueryWith, routes, type ResponseName, type RouteName } from '../../src/api/index.ts';
 import { routeOf } from '../../src/client/index.ts';
-import { createUpstreamHandler, DEMO_HOSTS } from '../../src/simulator/index.ts';
+import { buildHistory } from '../../src/history/series.ts';
+import { MemoryStore, withBaseline } from '../../src/history/store.ts';
+import { createSimulator, createUpstreamHandler, DEMO_HOSTS } from '../../src/simulator/index.ts';
 
 /** The host every story shows, one of the simulator's demo sites. */
 export const HOST = DEMO_HOSTS[0]!;
@@ -39,6 +41,17 @@ const upstream = createUpstreamHandler({
   rateLimitPerMinute: 100_000,
 });
 
+// History as the cache endpoint in demo mode keeps it: every minute before now from the model.
+const model = createSimulator();
+const backfilled = withBaseline(new MemoryStore(), (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes), Infinity);
+const nothingRecorded = new MemoryStore();
+
+/** The `/history/v1/` address for the demo host, under a scenario. */
+export function storyHistorySrc(query: Record<string, string> = {}, scenario: Scenario = 'live'): string {
+  const path = `${HISTORY_PATH}?${new URLSearchParams({ host: HOST, ...query })}`;
+  return scenario === 'live' ? path : `/scenario/${scenario}${path}`;
+}
+
 /**
  * The cache-endpoint address of a route for the demo host, under a scenario:
  * `storySrc('toppages', { limit: 5 }, 'empty')` is `/scenario/empty/live/toppages/v3/?host=example.com&limit=5`.
@@ -56,6 +69,7 @@ export const storyFetch: typeof fetch = async (input, init) => {
   const [, scenario = 'live', path = url.pathname] = SCENARIO.exec(url.pathname) ?? [];
   const route = routeOf(url.href);
   if (!route) return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
+  if (route === 'history' && scenario !== 'loading' && scenario !== 'error') return history(url, scenario as Scenario);
   switch (scenario as Scenario) {
     case 'loading':
       return new Promise<Response>((_resolve, reject) => {
@@ -64,7 +78,7 @@ export const storyFetch: typeof fetch = async (input, init) => {
     case 'error':
       return problem(503, 'upstream_unavailable', 'the analytics service did not answer');
     case 'empty':
-      return json(EMPTY[route], Date.now());
+      return json(EMPTY[route as RouteName], Date.now());
     case 'stale':
       return simulated(url, path, Date.now() - STALE_AGE_MS);
     case 'long-titles':
@@ -83,6 +97,15 @@ async function simulated(url: URL, path: string, producedAt: number, edit: (body
   return json(edit(await answer.json()), producedAt);
 }
 
+/** `/history/v1/` as the endpoint answers it: backfilled from the model, or nothing recorded for `empty`. */
+async function history(url: URL, scenario: Scenario): Promise<Response> {
+  const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
+  if (!parsed.success) return problem(400, 'bad_param', parsed.problem.message);
+  const producedAt = scenario === 'stale' ? Date.now() - STALE_AGE_MS : Date.now();
+  const store = scenario === 'empty' ? nothingRecorded : backfilled;
+  return json(await buildHistory(store, parsed.params, model.timeZone(parsed.params.host) ?? 'UTC', producedAt), producedAt);
+}
+
 function json(body: unknown, producedAt: number): Response {
   return new Response(JSON.stringify(body), {
     headers: {
@@ -97,7 +120,7 @@ function problem(status: number, code: string, message: string): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-const EMPTY: Record<RouteName, unknown> = {
+const EMPTY: Record<Exclude<ResponseName, 'history'>, unknown> = {
   toppages: { pages: [] },
   summary: {},
   referrers: { referrers: {} },
