@@ -53,6 +53,11 @@ export class RedisStore implements HistoryStore {
     this.#client.connect().catch(() => undefined);
   }
 
+  /** Whether Redis answers now. */
+  get online(): boolean {
+    return !this.#closed && this.#client.isReady;
+  }
+
   async claim(host: string, t: number): Promise<boolean> {
     const minute = minuteOf(t);
     const reply = await this.#run(() => this.#commands.set(this.#key('history-lease', `${host}:${minute}`), randomUUID(), { condition: 'NX', expiration: { type: 'PX', value: 2 * MINUTE_MS } }));

@@ -26,7 +26,7 @@ export interface HistoryOptions {
   timeZones?: Readonly<Record<string, string>>;
   /** Demo mode: what minutes before the start that have no sample read (the simulator's model). */
   baseline?: Baseline;
-  /** Sample every minute (default true); tests drive `recordMinute()` themselves. */
+  /** Sample every minute (default true once `history` is given); tests drive `recordMinute()` themselves. */
   record?: boolean;
 }
 
@@ -61,6 +61,11 @@ export class HistoryService {
   timeZoneOf(host: string): string {
     const zones = this.#parts.options.timeZones ?? {};
     return zones[host] ?? zones['*'] ?? 'UTC';
+  }
+
+  /** Whether the store is open and reachable (Redis may not be). */
+  async online(): Promise<boolean> {
+    return (await this.#store.catch(() => undefined))?.online !== false;
   }
 
   /** Samples every host for the current minute now; answers how many were recorded. */

@@ -17,6 +17,8 @@ export interface HistoryStore {
   /** One metric (index in HISTORY_METRICS) per minute from `from` for `minutes`; NaN = gap. */
   column(host: string, metric: number, from: number, minutes: number): Promise<Float64Array>;
   close(): Promise<void>;
+  /** Whether the store can be written now (a shared store may be unreachable); default true. */
+  readonly online?: boolean;
 }
 
 /** History in this process only: lost on restart. For tests, the browser, and `PULSE_DATA_DIR=memory`. */
@@ -49,6 +51,9 @@ export type Baseline = (host: string, metric: number, from: number, minutes: num
  */
 export function withBaseline(store: HistoryStore, baseline: Baseline, until: number): HistoryStore {
   return {
+    get online() {
+      return store.online;
+    },
     claim: (host, t) => store.claim(host, t),
     record: (host, t, values) => store.record(host, t, values),
     close: () => store.close(),

@@ -87,12 +87,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   let closed = false;
 
   // History samples quickstats with every platform, through the fill cache (a fresh fill is reused).
+  // Without `history` options nothing is recorded: the route answers what a shared store holds.
   const history = new HistoryService({
-    options: cacheOptions.history ?? {},
+    options: cacheOptions.history ?? { record: false },
     hosts: [...options.hosts],
     now: options.now,
     logger,
     redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
+    retryMs: options.liveTtlMs,
     quickstats: async (host) => {
       const query = canonicalQuery({ host, all_platforms: 1 });
       const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, { route: 'quickstats', query, host, passive: true });

@@ -66,7 +66,10 @@ export interface CacheOptions {
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
   rawDataPersonalFields?: boolean;
-  /** History recorder and `/history/v1/`: where samples are kept, host time zones (docs/cache-endpoint.md). */
+  /**
+   * The history recorder and `/history/v1/`: where samples are kept, host time zones
+   * (docs/cache-endpoint.md). Unset: nothing is recorded (`pulse-widgets serve` always sets it).
+   */
   history?: HistoryOptions;
   /** pino logger; default: JSON lines on stdout at info level. */
   logger?: Logger;
