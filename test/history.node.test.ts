@@ -8,7 +8,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkResponse, HISTORY_METRICS, historyResponseSchema, type HistoryResponse } from '../src/api/index.ts';
+import { checkShape, HISTORY_METRICS, historyResponseSchema, type HistoryResponse } from '../src/api/index.ts';
+import { HISTORY_SHAPE } from '../src/api/response-shapes.ts';
 import { FileStore } from '../src/history/file-store.ts';
 import { MINUTE_MS, DAY_MS, METRIC_COUNT } from '../src/history/samples.ts';
 import { buildHistory, percentile, rangePoints } from '../src/history/series.ts';
@@ -88,7 +89,7 @@ describe('the typical band', () => {
     assert.equal(answer.values.length, (MONDAY_1405 - answer.start) / MINUTE_MS + 1);
     assert.equal(answer.typical.median.length, 1440);
     assert.equal(historyResponseSchema.safeParse(answer).success, true);
-    assert.equal(checkResponse('history', JSON.parse(JSON.stringify(answer))), undefined);
+    assert.equal(checkShape(HISTORY_SHAPE, JSON.parse(JSON.stringify(answer))), undefined);
   });
 
   it('follows daylight saving: a 23-hour day, and the same wall time four weeks earlier', () => {

@@ -4,7 +4,7 @@
  * `npm run generate:shapes`), and this walks the small subset of JSON Schema that export uses.
  * A test runs both validators over the simulator's output and malformed samples: they must agree.
  */
-import type { ResponseName } from './history-paths.ts';
+import type { RouteName } from './paths.ts';
 import { RESPONSE_SHAPES } from './response-shapes.ts';
 
 /** The subset of JSON Schema that zod's export of our response schemas uses. */
@@ -30,10 +30,10 @@ interface Mismatch {
 /** A shape turned into a function once, so the body is walked without re-reading the schema. */
 type Check = (value: unknown) => Mismatch | undefined;
 
-const checks = new Map<ResponseName, Check>();
+const checks = new Map<RouteName, Check>();
 
 /** `undefined` when `body` fits the route's response schema, else where and why it does not. */
-export function checkResponse(route: ResponseName, body: unknown): string | undefined {
+export function checkResponse(route: RouteName, body: unknown): string | undefined {
   let check = checks.get(route);
   if (!check) {
     const root = RESPONSE_SHAPES[route];
@@ -44,6 +44,16 @@ export function checkResponse(route: ResponseName, body: unknown): string | unde
   if (!mismatch) return undefined;
   const where = mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('');
   return `body${where} ${mismatch.reason}`;
+}
+
+/**
+ * {@link checkResponse} against a shape of our own routes (`HISTORY_SHAPE`), for code that loads
+ * them off the hub; compiled per call, which is once a minute. Apart from checkResponse so pages
+ * without history carry none of it.
+ */
+export function checkShape(root: Shape, body: unknown): string | undefined {
+  const mismatch = compile(root, root.$defs ?? {}, new Map())(body);
+  return mismatch && `body${mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('')} ${mismatch.reason}`;
 }
 
 function typeOf(value: unknown): string {

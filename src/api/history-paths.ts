@@ -1,6 +1,4 @@
 /** The history route's path and vocabulary, free of zod so browser code can read them. */
-import type { RouteName } from './paths.ts';
-
 export const HISTORY_PATH = '/history/v1/';
 
 /**
@@ -22,6 +20,3 @@ export type HistoryRange = (typeof HISTORY_RANGES)[number];
 export function isHistoryPath(pathname: string): boolean {
   return (pathname.endsWith('/') ? pathname : `${pathname}/`) === HISTORY_PATH;
 }
-
-/** Every route whose answers the browser checks: the upstream's and ours. */
-export type ResponseName = RouteName | 'history';

@@ -3,8 +3,7 @@
  * of elements showing that URL.
  */
 import { checkResponse } from '../api/check-response.ts';
-import { isHistoryPath, type ResponseName } from '../api/history-paths.ts';
-import { findRoute } from '../api/paths.ts';
+import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, NETWORK_ERROR, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
@@ -29,7 +28,7 @@ export type SnapshotListener = (snapshot: PollSnapshot) => void;
 
 interface Resource {
   readonly url: string;
-  readonly route: ResponseName | undefined;
+  readonly route: RouteName | undefined;
   readonly listeners: Set<SnapshotListener>;
   snapshot: PollSnapshot;
   etag: string | undefined;
@@ -39,15 +38,11 @@ interface Resource {
   retryAt: number;
 }
 
-/**
- * The route a URL is for, allowing a prefix before the route's path (`/api/live/toppages/v3/`):
- * an upstream route or our history route.
- */
-export function routeOf(url: string): ResponseName | undefined {
+/** The route a URL is for, allowing a prefix before the upstream path (`/api/live/toppages/v3/`). */
+export function routeOf(url: string): RouteName | undefined {
   const segments = new URL(url).pathname.split('/').filter(Boolean);
   for (let start = 0; start < segments.length; start++) {
-    const tail = `/${segments.slice(start).join('/')}/`;
-    const route = findRoute(tail) ?? (isHistoryPath(tail) ? 'history' : undefined);
+    const route = findRoute(`/${segments.slice(start).join('/')}/`);
     if (route) return route;
   }
   return undefined;
@@ -77,6 +72,11 @@ export class PollHub {
 
   get clock(): Clock {
     return this.#clock;
+  }
+
+  /** The configured `fetch`, for loads off the 3 s clock (history, once a minute). */
+  get fetch(): typeof globalThis.fetch {
+    return this.#fetch;
   }
 
   configure(options: HubOptions): void {

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { HISTORY_METRICS } from '../api/index.ts';
+import { demoHistory } from '../history/demo.ts';
 import type { HistoryOptions } from '../history/service.ts';
-import { DEMO_HOSTS, createSimulator, createUpstreamHandler } from '../simulator/index.ts';
+import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from './node-http.ts';
@@ -39,13 +39,7 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     const simulator = await listen(createUpstreamHandler({ apiKey, hosts: sites }), 0, '127.0.0.1');
     upstream = simulator.url;
     closeSimulator = simulator.close;
-    // The demo shows weeks of history at once: minutes before the start come from the simulator's model.
-    const model = createSimulator({ hosts: sites });
-    history = {
-      dataDir: settings.dataDir ?? 'memory',
-      timeZones: { ...Object.fromEntries(hosts.map((host) => [host, model.timeZone(host)!])), ...settings.hostTimeZones },
-      baseline: (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes),
-    };
+    history = demoHistory(hosts, { dataDir: settings.dataDir, timeZones: settings.hostTimeZones });
   } else {
     upstream = settings.upstream.href;
     apiKey = settings.apiKey!;

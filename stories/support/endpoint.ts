@@ -6,7 +6,7 @@
  * A story picks how the endpoint behaves with a path prefix, which the hub accepts like any
  * deployment prefix: `/scenario/empty/live/toppages/v3/?host=example.com`.
  */
-import { HISTORY_METRICS, historyParamsSchema, HISTORY_PATH, parseQueryWith, routes, type ResponseName, type RouteName } from '../../src/api/index.ts';
+import { HISTORY_METRICS, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type RouteName } from '../../src/api/index.ts';
 import { routeOf } from '../../src/client/index.ts';
 import { buildHistory } from '../../src/history/series.ts';
 import { MemoryStore, withBaseline } from '../../src/history/store.ts';
@@ -67,7 +67,7 @@ export function storySrc(route: RouteName, query: Record<string, string | number
 export const storyFetch: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
   const [, scenario = 'live', path = url.pathname] = SCENARIO.exec(url.pathname) ?? [];
-  const route = routeOf(url.href);
+  const route = routeOf(url.href) ?? (isHistoryPath(path) ? 'history' : undefined);
   if (!route) return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
   if (route === 'history' && scenario !== 'loading' && scenario !== 'error') return history(url, scenario as Scenario);
   switch (scenario as Scenario) {
@@ -120,7 +120,7 @@ function problem(status: number, code: string, message: string): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-const EMPTY: Record<Exclude<ResponseName, 'history'>, unknown> = {
+const EMPTY: Record<RouteName, unknown> = {
   toppages: { pages: [] },
   summary: {},
   referrers: { referrers: {} },

@@ -1,0 +1,35 @@
+/**
+ * Every reader-visible string of <traffic-chart>, in
+ * English, in one typed object so they move into the message catalog (src/locales/) as they are.
+ * Numbers, times and weekdays arrive formatted in the element's locale.
+ */
+const plural = new Intl.PluralRules('en');
+
+export const trafficChartStrings = {
+  defaultLabel: (metric: string) => (metric === 'people' ? 'People on the site today' : `Today: ${metric}`),
+  empty: (metric: string) => `This data has no “${metric}” figure.`,
+  legendToday: 'Today',
+  legendNow: 'Now',
+  legendMedian: 'Typical (median)',
+  legendBand: 'Typical range (10th–90th percentile)',
+  /** "1,240 people now" */
+  now: (value: string, metric: string) => `${value} ${metric === 'people' ? 'people' : metric} now`,
+  /** "1,240 people now, 18 % above a typical Monday at 14:05." */
+  summary: (now: string, comparison: string, footing: string) => `${now}, ${comparison}${footing ? ` (${footing})` : ''}.`,
+  above: (share: string, weekday: string, time: string) => `${share} above a typical ${weekday} at ${time}`,
+  below: (share: string, weekday: string, time: string) => `${share} below a typical ${weekday} at ${time}`,
+  same: (weekday: string, time: string) => `about the same as a typical ${weekday} at ${time}`,
+  noTypical: 'no typical day recorded yet for this time',
+  /** Said when the band stands on fewer than 4 weeks. */
+  weeks: (weeks: number) => (weeks === 0 ? '' : `typical from ${weeks} ${plural.select(weeks) === 'one' ? 'week' : 'weeks'} of history`),
+  historyLoading: 'Loading the day so far…',
+  historyError: (message: string) => `The day so far cannot be shown: ${message}`,
+  tableToggle: 'Show the data as a table',
+  tableCaption: (weekday: string) => `Today by hour against a typical ${weekday}`,
+  columnTime: 'Time',
+  columnToday: 'Today',
+  columnMedian: 'Typical',
+  columnRange: 'Typical range',
+  range: (low: string, high: string) => `${low} to ${high}`,
+  noData: 'no data',
+} as const;
