@@ -57,7 +57,7 @@ describe('<traffic-chart>', () => {
     await expect(el).to.be.accessible();
     const german = await chart(historyDay(), { lang: 'de' });
     expect(german.part('summary')!.textContent).to.match(/^1\.180 people now, 18\s%\sabove a typical Mittwoch at 12:00\.$/);
-    expect([...german.part('axis')!.children].map((label) => label.textContent)).to.deep.equal(['2.000', '1.000', '0']);
+    expect([...german.part('axis')!.children].map((label) => label.textContent)).to.deep.equal(['1.600', '800', '0']);
   });
 
   it('says when the band stands on fewer than four weeks, and when there is no typical day yet', async () => {

@@ -28,7 +28,11 @@ export type Scenario =
   | 'stale'
   /** Simulator data whose page titles are very long or right-to-left. */
   | 'long-titles'
-  | 'rtl-titles';
+  | 'rtl-titles'
+  /** Live data; `/history/v1/` fails (a cache that keeps no history). */
+  | 'no-history'
+  /** Live data; `/history/v1/` from a cache that has recorded nothing yet. */
+  | 'new-history';
 
 const STALE_AGE_MS = 120_000;
 const SCENARIO = /^\/scenario\/([a-z-]+)(\/.*)$/;
@@ -45,12 +49,6 @@ const upstream = createUpstreamHandler({
 const model = createSimulator();
 const backfilled = withBaseline(new MemoryStore(), (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes), Infinity);
 const nothingRecorded = new MemoryStore();
-
-/** The `/history/v1/` address for the demo host, under a scenario. */
-export function storyHistorySrc(query: Record<string, string> = {}, scenario: Scenario = 'live'): string {
-  const path = `${HISTORY_PATH}?${new URLSearchParams({ host: HOST, ...query })}`;
-  return scenario === 'live' ? path : `/scenario/${scenario}${path}`;
-}
 
 /**
  * The cache-endpoint address of a route for the demo host, under a scenario:
@@ -69,6 +67,7 @@ export const storyFetch: typeof fetch = async (input, init) => {
   const [, scenario = 'live', path = url.pathname] = SCENARIO.exec(url.pathname) ?? [];
   const route = routeOf(url.href) ?? (isHistoryPath(path) ? 'history' : undefined);
   if (!route) return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
+  if (route === 'history' && scenario === 'no-history') return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
   if (route === 'history' && scenario !== 'loading' && scenario !== 'error') return history(url, scenario as Scenario);
   switch (scenario as Scenario) {
     case 'loading':
@@ -102,7 +101,7 @@ async function history(url: URL, scenario: Scenario): Promise<Response> {
   const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
   if (!parsed.success) return problem(400, 'bad_param', parsed.problem.message);
   const producedAt = scenario === 'stale' ? Date.now() - STALE_AGE_MS : Date.now();
-  const store = scenario === 'empty' ? nothingRecorded : backfilled;
+  const store = scenario === 'empty' || scenario === 'new-history' ? nothingRecorded : backfilled;
   return json(await buildHistory(store, parsed.params, model.timeZone(parsed.params.host) ?? 'UTC', producedAt), producedAt);
 }
 

@@ -13,11 +13,11 @@ import { trafficChartStyles } from './traffic-chart.styles.ts';
 const HEIGHT = 100;
 const HOUR_MS = 3_600_000;
 
-/** A round axis top at or above `value`: 1, 2 or 5 times a power of ten. */
+/** A round axis top at or above `value` whose half is round too: 1, 1.2, 1.6, 2, 3, 4, 5, 6, 8 times a power of ten. */
 function niceCeiling(value: number): number {
   if (value <= 0) return 10;
   const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 2, 5, 10].find((step) => step * power >= value) ?? 10) * power;
+  return ([1, 1.2, 1.6, 2, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
 }
 
 /**

@@ -4,7 +4,7 @@ export const trafficChartStyles = css`
   :host {
     --pulse-traffic-chart-height: 10rem;
     --pulse-traffic-chart-line: var(--_accent);
-    --pulse-traffic-chart-band: color-mix(in srgb, var(--_muted) 22%, transparent);
+    --pulse-traffic-chart-band: color-mix(in srgb, var(--_accent) 20%, transparent);
     --pulse-traffic-chart-median: var(--_muted);
   }
 
