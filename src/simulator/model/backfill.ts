@@ -46,20 +46,41 @@ function siteCurve(site: Site, view: View): SiteCurve {
   return { people, shares };
 }
 
+/** Days of people kept per site: what a 35-day history with its 4-week band reads. */
+const KEPT_DAYS = 40;
+
 /** A site's history reader: `read(metric, from, minutes)` gives one value per minute. */
 export function siteHistory(site: Site, view: View): (metric: HistoryMetric, from: number, minutes: number) => Float64Array {
   let curve: SiteCurve | undefined;
   const noiseKey = hash(site.key, view === 'video' ? 1 : 0, 70);
-  return (metric, from, minutes) => {
-    curve ??= siteCurve(site, view);
-    const share = curve.shares[metric];
-    const values = new Float64Array(minutes);
-    for (let i = 0; i < minutes; i++) {
-      const minute = Math.floor(from / MINUTE_MS) + i;
-      const day = Math.floor(minute / MINUTES_PER_DAY);
+  // People per minute of a UTC day, noise included: computed once per day, shared by every metric.
+  const days = new Map<number, Float64Array>();
+  const peopleOf = (day: number): Float64Array => {
+    let people = days.get(day);
+    if (!people) {
+      curve ??= siteCurve(site, view);
+      people = new Float64Array(MINUTES_PER_DAY);
       // A calmer or busier day, and the wander of the audience within it.
-      const noise = (0.94 + 0.12 * unit(noiseKey, day)) * (0.9 + 0.2 * smooth(noiseKey, minute / 20));
-      values[i] = Math.round(curve.people[minute - day * MINUTES_PER_DAY]! * noise * share);
+      const level = 0.94 + 0.12 * unit(noiseKey, day);
+      for (let minute = 0; minute < MINUTES_PER_DAY; minute++) {
+        people[minute] = curve.people[minute]! * level * (0.9 + 0.2 * smooth(noiseKey, (day * MINUTES_PER_DAY + minute) / 20));
+      }
+      if (days.size >= KEPT_DAYS) days.delete(days.keys().next().value!);
+      days.set(day, people);
+    }
+    return people;
+  };
+  return (metric, from, minutes) => {
+    const values = new Float64Array(minutes);
+    const first = Math.floor(from / MINUTE_MS);
+    for (let i = 0; i < minutes;) {
+      const day = Math.floor((first + i) / MINUTES_PER_DAY);
+      const people = peopleOf(day);
+      const share = curve!.shares[metric];
+      const start = first + i - day * MINUTES_PER_DAY;
+      const count = Math.min(MINUTES_PER_DAY - start, minutes - i);
+      for (let m = 0; m < count; m++) values[i + m] = Math.round(people[start + m]! * share);
+      i += count;
     }
     return values;
   };
