@@ -250,6 +250,17 @@ describe('/history/v1/ on the cache endpoint', () => {
     assert.deepEqual(platform.values.slice(-2), [60, 60]);
   });
 
+  it('a sample is not a poll: it never arms the refresh-ahead that keeps polled keys fresh', async () => {
+    // The real clock: refresh-ahead timers run on it.
+    const harness = await startHarness({ liveTtlMs: 300, upstreamTimeoutMs: 200, history: { record: false } });
+    harnesses.push(harness);
+    harness.upstream.respond = counting;
+    assert.equal(await harness.cache.history.recordMinute(), 2);
+    const calls = harness.upstream.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(harness.upstream.calls.length, calls, 'no refill of keys nobody polls');
+  });
+
   it('leaves a gap when no fresh answer can be had, instead of recording an old one', async () => {
     const { harness, clock } = await start({});
     await harness.cache.history.recordMinute();
