@@ -61,6 +61,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     if (this.#history.error) this.dispatchEvent(new PulseErrorEvent(this.#history.error, this.snapshot.data !== undefined));
   });
 
+  /** The comparison last announced (above, below, same, none), so the live region speaks when it turns. */
+  #announced = '';
+  /** Date formats in use, built once: the axis and the table format some thirty times per render. */
+  readonly #formats = new Map<string, Intl.DateTimeFormat>();
+
   /** Which recorded count to chart (`people`, `read`, `write`, `idle`, `new`, `search`, …, `platform_m`). */
   @property() metric: HistoryMetric = 'people';
 
@@ -106,10 +111,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     return this.#summary(history, value, locale);
   }
 
-  #announced = '';
-
   #time(history: HistoryResponse, t: number, locale: string, options: Intl.DateTimeFormatOptions): string {
-    return new Intl.DateTimeFormat(locale, { timeZone: history.timeZone, ...options }).format(t);
+    const key = `${locale} ${history.timeZone} ${JSON.stringify(options)}`;
+    let format = this.#formats.get(key);
+    if (!format) this.#formats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: history.timeZone, ...options })));
+    return format.format(t);
   }
 
   #summary(history: HistoryResponse, value: number, locale: string): string {
