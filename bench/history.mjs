@@ -8,7 +8,7 @@
  *   node --import tsx bench/history.mjs
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HISTORY_METRICS } from '../src/api/index.ts';
 import { FileStore } from '../src/history/file-store.ts';
@@ -63,7 +63,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const table = `Measured ${new Date().toISOString().slice(0, 10)} with \`node --import tsx bench/history.mjs\`, Node ${process.version}, on the shared 2-core machine while other developers ran tests (numbers are upper bounds).
+const table = `Measured ${new Date().toISOString().slice(0, 10)} with \`node --import tsx bench/history.mjs\`, Node ${process.version}, on the shared 2-core machine while other developers ran tests (1-minute load average ${loadavg()[0].toFixed(1)} at the end: numbers are upper bounds).
 
 | Work | First run | Median of the next 4 |
 | --- | --- | --- |
