@@ -270,6 +270,9 @@ describe('/history/v1/ on the cache endpoint', () => {
     const body = (await harness.get('/history/v1/?host=example.com')).json() as HistoryResponse;
     assert.equal(body.values.at(-2), 100);
     assert.equal(body.values.at(-1), null);
+    const metrics = (await harness.get('/metrics')).text;
+    assert.match(metrics, /pulse_history_samples_total\{host="example.com",outcome="recorded"\} 1/);
+    assert.match(metrics, /pulse_history_samples_total\{host="example.com",outcome="gap"\} 1/);
   });
 
   it('keeps history across a restart of the endpoint (file store)', async () => {

@@ -25,7 +25,12 @@ export interface RecorderParts {
   logger: Logger;
   /** Wait between tries for a fresh answer (the live TTL, 3000). */
   retryMs?: number;
+  /** Told of each host's minute (for /metrics). */
+  onMinute?: (host: string, outcome: MinuteOutcome) => void;
 }
+
+/** What became of a host's minute: recorded here, left a gap, or not this instance's (recorded already, or leased elsewhere). */
+export type MinuteOutcome = 'recorded' | 'gap' | 'elsewhere';
 
 /** An answer fetched this long before its minute began still describes the minute. */
 const FRESH_ENOUGH_MS = 5000;
@@ -70,13 +75,19 @@ export class Recorder {
   }
 
   async #recordHost(host: string, minute: number): Promise<boolean> {
+    const outcome = await this.#sample(host, minute);
+    this.#parts.onMinute?.(host, outcome);
+    return outcome === 'recorded';
+  }
+
+  async #sample(host: string, minute: number): Promise<MinuteOutcome> {
     const { store, logger } = this.#parts;
     try {
-      if (!(await store.claim(host, minute))) return false;
+      if (!(await store.claim(host, minute))) return 'elsewhere';
       for (let attempt = 0; attempt < TRIES && !this.#closed; attempt++) {
         const cached = await this.#parts.quickstats(host);
         if (cached && cached.fetchedAt >= minute - FRESH_ENOUGH_MS && minuteOf(this.#parts.now()) === minute) {
-          return await store.record(host, minute, sampleOf(cached.stats));
+          return (await store.record(host, minute, sampleOf(cached.stats))) ? 'recorded' : 'elsewhere';
         }
         if (minuteOf(this.#parts.now()) !== minute) break;
         await new Promise((resolve) => setTimeout(resolve, this.#retryMs));
@@ -85,6 +96,6 @@ export class Recorder {
     } catch (error) {
       logger.error({ site: host, err: (error as Error).message }, 'history: recording failed; minute left as a gap');
     }
-    return false;
+    return 'gap';
   }
 }

@@ -8,7 +8,7 @@ import type { HistoryParams } from '../api/index.ts';
 import { canonicalQuery } from '../api/index.ts';
 import { respondStored, storeBody, type StoredResponse } from '../server/stored-response.ts';
 import { FileStore } from './file-store.ts';
-import { Recorder, type CachedStats } from './recorder.ts';
+import { Recorder, type CachedStats, type MinuteOutcome } from './recorder.ts';
 import { RedisStore } from './redis-store.ts';
 import { MINUTE_MS, minuteOf } from './samples.ts';
 import { buildHistory } from './series.ts';
@@ -38,6 +38,7 @@ export interface HistoryParts {
   logger: Logger;
   redis?: { url: string; prefix: string; timeoutMs: number };
   retryMs?: number;
+  onMinute?: (host: string, outcome: MinuteOutcome) => void;
 }
 
 /** Answers are recomputed this long after the minute turns, once the recorder has written it. */
@@ -53,7 +54,7 @@ export class HistoryService {
     this.#parts = parts;
     this.#store = this.#openStore();
     this.#store.then((store) => {
-      this.#recorder = new Recorder({ hosts: parts.hosts, store, quickstats: parts.quickstats, now: parts.now, logger: parts.logger, retryMs: parts.retryMs });
+      this.#recorder = new Recorder({ hosts: parts.hosts, store, quickstats: parts.quickstats, now: parts.now, logger: parts.logger, retryMs: parts.retryMs, onMinute: parts.onMinute });
       if (parts.options.record !== false) this.#recorder.start();
     }, (error: Error) => parts.logger.error({ err: error.message }, 'history: store cannot be opened; /history/v1/ answers 503'));
   }

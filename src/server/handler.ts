@@ -95,6 +95,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     logger,
     redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
     retryMs: options.liveTtlMs,
+    onMinute: (host, outcome) => metrics.historySamples.inc({ host, outcome }),
     quickstats: async (host) => {
       const query = canonicalQuery({ host, all_platforms: 1 });
       const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, { route: 'quickstats', query, host, passive: true });
