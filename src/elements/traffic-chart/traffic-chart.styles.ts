@@ -14,7 +14,9 @@ export const trafficChartStyles = css`
     font-variant-numeric: tabular-nums;
   }
 
+  /* Time runs left to right in the plot whatever the page's direction: the axis labels follow it. */
   .plot {
+    direction: ltr;
     display: grid;
     grid-template-columns: auto 1fr;
     grid-template-rows: var(--pulse-traffic-chart-height) auto;
