@@ -74,6 +74,7 @@ describe('<traffic-chart>', () => {
     expect(line.match(/M/g)).to.have.length(2, 'the hour with no samples breaks the line');
     expect(part('now')!.getAttribute('d')).to.match(/^M720\.0 /);
     expect(part('band')!.getAttribute('d')).to.match(/Z$/);
+    expect(getComputedStyle(part('band')!).fill).to.not.equal('none', 'the band is a filled area');
     const median = getComputedStyle(part('median')!);
     expect(median.strokeDasharray).to.not.equal('none', 'the median is dashed, not told apart by colour alone');
     expect(words(part('legend')!)).to.equal('Today Now Typical (median) Typical range (10th–90th percentile)');

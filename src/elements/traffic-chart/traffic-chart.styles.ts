@@ -4,7 +4,7 @@ export const trafficChartStyles = css`
   :host {
     --pulse-traffic-chart-height: 10rem;
     --pulse-traffic-chart-line: var(--_accent);
-    --pulse-traffic-chart-band: color-mix(in srgb, var(--_accent) 20%, transparent);
+    --pulse-traffic-chart-band: color-mix(in srgb, var(--_accent) 28%, transparent);
     --pulse-traffic-chart-median: var(--_muted);
   }
 
@@ -17,6 +17,7 @@ export const trafficChartStyles = css`
   /* Time runs left to right in the plot whatever the page's direction: the axis labels follow it. */
   .plot {
     direction: ltr;
+    container-type: inline-size;
     display: grid;
     grid-template-columns: auto 1fr;
     grid-template-rows: var(--pulse-traffic-chart-height) auto;
@@ -44,6 +45,13 @@ export const trafficChartStyles = css`
     line-height: 1.2;
   }
 
+  /* A narrow card keeps every other hour label (midnight, noon, midnight). */
+  @container (max-width: 22rem) {
+    .x-axis span:nth-child(even) {
+      visibility: hidden;
+    }
+  }
+
   .chart {
     display: block;
     inline-size: 100%;
@@ -64,7 +72,7 @@ export const trafficChartStyles = css`
     stroke-width: 1;
   }
 
-  .band,
+  .chart .band,
   .swatch rect {
     fill: var(--pulse-traffic-chart-band);
     stroke: none;
