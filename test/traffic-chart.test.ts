@@ -82,6 +82,14 @@ describe('<traffic-chart>', () => {
     expect(axis).to.deep.equal(['12 AM', '6 AM', '12 PM', '6 PM', '12 AM']);
   });
 
+  it('draws no live point outside the plot just after midnight, before the new day is loaded', async () => {
+    const yesterday = historyDay();
+    yesterday.start -= 86_400_000;
+    const { part } = await chart(yesterday);
+    expect(part('now')!.getAttribute('d')).to.equal('');
+    expect(part('line')!.getAttribute('d')).to.not.contain('1440');
+  });
+
   it('moves the live point on the shared 3 s clock and loads history once a minute', async () => {
     const { server, part, next, clock } = await chart();
     expect(server.count('/history/v1/')).to.equal(1);

@@ -175,8 +175,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     const top = niceCeiling(Math.max(live, ...values.map((value) => value ?? 0), ...typical.high.map((value) => value ?? 0)) * 1.05);
     const x = (index: number) => index;
     const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
-    // Today's line runs on to the live figure at the current moment.
-    const line = `${this.#linePath(values, x, y)}${values.at(-1) === null || values.length === 0 ? 'M' : 'L'}${nowIndex.toFixed(1)} ${y(live).toFixed(2)}`;
+    // Today's line runs on to the live figure at the current moment, while the moment is in the
+    // range (just after midnight the day's history is reloaded within seconds).
+    const inRange = nowIndex >= 0 && nowIndex < total;
+    const liveEnd = inRange ? `${values.at(-1) === null || values.length === 0 ? 'M' : 'L'}${nowIndex.toFixed(1)} ${y(live).toFixed(2)}` : '';
+    const line = `${this.#linePath(values, x, y)}${liveEnd}`;
     const hours = Math.round((total * history.stepSeconds) / 3600);
     const every = hours > 24 ? 24 : 6;
     const ticks = Array.from({ length: Math.floor(hours / every) + 1 }, (_, n) => history.start + n * every * HOUR_MS);
@@ -185,7 +188,7 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
       <path part="band" class="band" d=${this.#bandPath(typical.low, typical.high, x, y)}></path>
       <path part="median" class="median" d=${this.#linePath(typical.median, x, y)}></path>
       <path part="line" class="line" d=${line}></path>
-      <path part="now" class="now" d=${`M${nowIndex.toFixed(1)} ${y(live).toFixed(2)}l0 0`}></path>`;
+      <path part="now" class="now" d=${inRange ? `M${nowIndex.toFixed(1)} ${y(live).toFixed(2)}l0 0` : ''}></path>`;
     return html`<div class="plot">
         <div part="axis" class="y-axis" aria-hidden="true">
           <span>${formatCount(locale, top)}</span><span>${formatCount(locale, top / 2)}</span><span>${formatCount(locale, 0)}</span>
