@@ -36,7 +36,7 @@ export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready']
 export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
 
 /** Visitors from search, against their own typical band. */
-export const SearchVisitors: Story = { tags: ['state:ready'], args: { metric: 'search', label: 'From search today' } };
+export const SearchVisitors: Story = { tags: ['state:ready'], args: { metric: 'search' } };
 
 /** A cache that has recorded nothing yet: the day and the band fill in as it records; the sentence says there is no typical day yet. */
 export const NoTypicalYet: Story = { tags: ['state:ready'], args: { src: storySrc('quickstats', {}, 'new-history') } };

@@ -124,6 +124,12 @@ describe('<traffic-chart>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('names what another metric counts, in its label and its sentence', async () => {
+    const { part, el } = await chart(historyDay(), { metric: 'search' });
+    expect(el.shadowRoot!.querySelector('[part=label]')!.textContent).to.equal('People from search today');
+    expect(part('summary')!.textContent).to.match(/^12 people from search now, 99% below a typical Wednesday/);
+  });
+
   it('asks for platform figures when charting a platform', async () => {
     const { server } = await chart(historyDay(), { metric: 'platform_m' });
     expect(server.requests.some((request) => request.url.includes('all_platforms=1'))).to.equal(true);

@@ -5,15 +5,31 @@
  */
 const plural = new Intl.PluralRules('en');
 
+/** Who a metric counts, as a noun phrase. */
+const WHO: Record<string, string> = {
+  people: 'people',
+  read: 'people reading',
+  write: 'people writing',
+  idle: 'idle visitors',
+  new: 'new visitors',
+  direct: 'people from direct traffic',
+  links: 'people from links',
+  search: 'people from search',
+  social: 'people from social networks',
+  internal: 'people from internal links',
+  subscr: 'people from subscriptions',
+};
+const who = (metric: string) => WHO[metric] ?? (metric.startsWith('platform_') ? `people on platform ${metric.slice(9)}` : metric);
+
 export const trafficChartStrings = {
-  defaultLabel: (metric: string) => (metric === 'people' ? 'People on the site today' : `Today: ${metric}`),
+  defaultLabel: (metric: string) => (metric === 'people' ? 'People on the site today' : `${who(metric).replace(/^./, (first) => first.toUpperCase())} today`),
   empty: (metric: string) => `This data has no “${metric}” figure.`,
   legendToday: 'Today',
   legendNow: 'Now',
   legendMedian: 'Typical (median)',
   legendBand: 'Typical range (10th–90th percentile)',
   /** "1,240 people now" */
-  now: (value: string, metric: string) => `${value} ${metric === 'people' ? 'people' : metric} now`,
+  now: (value: string, metric: string) => `${value} ${who(metric)} now`,
   /** "1,240 people now, 18 % above a typical Monday at 14:05." */
   summary: (now: string, comparison: string, footing: string) => `${now}, ${comparison}${footing ? ` (${footing})` : ''}.`,
   above: (share: string, weekday: string, time: string) => `${share} above a typical ${weekday} at ${time}`,
