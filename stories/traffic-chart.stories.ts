@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import { HISTORY_METRICS } from '../src/api/index.ts';
+import { HISTORY_METRICS, HISTORY_RANGES } from '../src/api/index.ts';
 import '../src/elements/traffic-chart/traffic-chart.ts';
 import { storySrc } from './support/endpoint.ts';
 import { elementMeta, type Args } from './support/render.ts';
@@ -10,7 +10,7 @@ const common = commonStories(TAG, 'quickstats');
 
 const meta: Meta<Args> = {
   title: 'Elements/traffic-chart',
-  ...elementMeta(TAG, { src: storySrc('quickstats') }, { metric: HISTORY_METRICS }),
+  ...elementMeta(TAG, { src: storySrc('quickstats') }, { metric: HISTORY_METRICS, range: HISTORY_RANGES }),
   parameters: {
     docs: {
       description: {
@@ -37,6 +37,9 @@ export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] 
 
 /** Visitors from search, against their own typical band. */
 export const SearchVisitors: Story = { tags: ['state:ready'], args: { metric: 'search' } };
+
+/** The last 7 days in 5-minute points, each against the same weekday and time of the 4 weeks before. */
+export const LastSevenDays: Story = { tags: ['state:ready'], args: { range: '7d' } };
 
 /** A cache that has recorded nothing yet: the day and the band fill in as it records; the sentence says there is no typical day yet. */
 export const NoTypicalYet: Story = { tags: ['state:ready'], args: { src: storySrc('quickstats', {}, 'new-history') } };

@@ -1,7 +1,7 @@
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import '../src/index.ts';
 import type { TrafficChart } from '../src/index.ts';
-import { failOnLitWarnings, freshHub, reply, settle, type FakeServer } from './helpers/browser-fakes.ts';
+import { failOnLitWarnings, freshHub, reply, settle, START_TIME, type FakeServer } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
 import { describeCommonBehaviour, states } from './helpers/browser-states.ts';
 import { historyAlongside, historyDay } from './helpers/history-fixtures.ts';
@@ -128,6 +128,26 @@ describe('<traffic-chart>', () => {
     const { part, el } = await chart(historyDay(), { metric: 'search' });
     expect(el.shadowRoot!.querySelector('[part=label]')!.textContent).to.equal('People from search today');
     expect(part('summary')!.textContent).to.match(/^12 people from search now, 99% below a typical Wednesday/);
+  });
+
+  it('charts the last 7 days with weekday labels and a table every 6 hours', async () => {
+    const step = 300_000;
+    const end = Math.floor(START_TIME / step) * step + step;
+    const points = 2016;
+    const week: HistoryResponse = {
+      ...historyDay(), range: '7d', start: end - points * step, stepSeconds: 300, values: Array<number>(points).fill(900),
+      typical: { weeks: 4, median: Array<number>(points).fill(1000), low: Array<number>(points).fill(900), high: Array<number>(points).fill(1100) },
+    };
+    const { el, server, part } = await chart(week, { range: '7d' });
+    expect(server.requests.some((request) => request.url.includes('range=7d'))).to.equal(true);
+    expect(el.shadowRoot!.querySelector('[part=label]')!.textContent).to.equal('People on the site over the last 7 days');
+    expect(part('summary')!.textContent).to.equal('1,180 people now, 18% above a typical Wednesday at 12:00 PM.');
+    const axis = [...el.shadowRoot!.querySelectorAll('.x-axis span')].map((span) => span.textContent);
+    expect(axis).to.deep.equal(['Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed']);
+    const rows = [...part('table')!.querySelectorAll('tbody tr')];
+    expect(rows).to.have.length(28);
+    expect(words(rows[0]!)).to.equal('Wed 12 PM 900 1,000 900 to 1,100');
+    await expect(el).to.be.accessible();
   });
 
   it('asks for platform figures when charting a platform', async () => {

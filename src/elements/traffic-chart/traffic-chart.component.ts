@@ -1,6 +1,6 @@
 import { html, nothing, svg, type CSSResultGroup, type PropertyValues, type SVGTemplateResult, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { HistoryMetric, HistoryResponse, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName } from '../../api/index.ts';
 import { getHub } from '../../client/index.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
@@ -21,8 +21,8 @@ function niceCeiling(value: number): number {
 }
 
 /**
- * @summary Today's audience since local midnight against the typical band for this weekday and
- * time (median and 10th–90th percentile of the last 4 weeks), with the live point moving on the
+ * @summary Today's audience since local midnight (or the last 24 hours or 7 days: `range`) against
+ * the typical band for each weekday and time (median and 10th–90th percentile of the last 4 weeks), with the live point moving on the
  * page's 3 s clock. Reads quickstats v4 for the live point and the cache's `/history/v1/` beside
  * it (fetched once, then once a minute) for the day so far. A summary sentence and a data table
  * say what the chart shows.
@@ -69,8 +69,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   /** Which recorded count to chart (`people`, `read`, `write`, `idle`, `new`, `search`, …, `platform_m`). */
   @property() metric: HistoryMetric = 'people';
 
+  /** `today` (1-minute points since local midnight), or the last `24h` or `7d` (5-minute points). */
+  @property() range: HistoryRange = 'today';
+
   protected override get defaultLabel(): string {
-    return strings.defaultLabel(this.metric);
+    return strings.defaultLabel(this.metric, this.range);
   }
 
   protected override get emptyText(): string {
@@ -89,7 +92,7 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (changed.size > 0) this.#history.url = this.source.url ? historyUrlFor(this.source.url, this.metric) : undefined;
+    if (changed.size > 0) this.#history.url = this.source.url ? historyUrlFor(this.source.url, this.metric, this.range) : undefined;
   }
 
   /** The live figure of `metric` in a quickstats answer. */
@@ -183,7 +186,7 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     const hours = Math.round((total * history.stepSeconds) / 3600);
     const every = hours > 24 ? 24 : 6;
     const ticks = Array.from({ length: Math.floor(hours / every) + 1 }, (_, n) => history.start + n * every * HOUR_MS);
-    const tickFormat: Intl.DateTimeFormatOptions = hours > 24 ? { weekday: 'short' } : { hour: 'numeric' };
+    const tickFormat: Intl.DateTimeFormatOptions = hours > 24 ? { weekday: 'short' } : this.range === 'today' ? { hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
     const plot: SVGTemplateResult = svg`
       <path part="band" class="band" d=${this.#bandPath(typical.low, typical.high, x, y)}></path>
       <path part="median" class="median" d=${this.#linePath(typical.median, x, y)}></path>
@@ -209,7 +212,7 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
       ${kind === 'band' ? svg`<rect x="0" y="2" width="24" height="8"></rect>` : kind === 'now' ? svg`<path d="M12 6l0 0"></path>` : svg`<path d="M0 6H24"></path>`}
     </svg>`;
     return html`<ul part="legend" class="legend">
-      <li>${swatch('line')}${strings.legendToday}</li>
+      <li>${swatch('line')}${strings.legendToday(this.range)}</li>
       <li>${swatch('now')}${strings.legendNow}</li>
       <li>${swatch('median')}${strings.legendMedian}</li>
       <li>${swatch('band')}${strings.legendBand}</li>
@@ -217,28 +220,28 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   }
 
   #renderTable(history: HistoryResponse, locale: string): TemplateResult {
-    const step = history.stepSeconds * 1000;
+    const every = this.range === '7d' ? 6 * HOUR_MS : HOUR_MS;
+    const rowTime: Intl.DateTimeFormatOptions = this.range === '7d' ? { weekday: 'short', hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
     const weekday = this.#time(history, getHub().clock.now(), locale, { weekday: 'long' });
     const count = (value: number | null | undefined) => (value === null || value === undefined ? strings.noData : formatCount(locale, value));
     const rows: TemplateResult[] = [];
-    for (let t = history.start; pointAt(history, t) !== -1; t += HOUR_MS) {
+    for (let t = history.start; pointAt(history, t) !== -1; t += every) {
       const index = pointAt(history, t);
       const low = history.typical.low[index];
       const high = history.typical.high[index];
       rows.push(html`<tr>
-        <th scope="row">${this.#time(history, t, locale, { hour: 'numeric', minute: '2-digit' })}</th>
+        <th scope="row">${this.#time(history, t, locale, rowTime)}</th>
         <td class="count">${index < history.values.length ? count(history.values[index]) : ''}</td>
         <td class="count">${count(history.typical.median[index])}</td>
         <td class="count">${low === null || low === undefined || high === null || high === undefined ? strings.noData : strings.range(count(low), count(high))}</td>
       </tr>`);
-      if (step > HOUR_MS) break;
     }
     return html`<details part="table" class="table">
       <summary>${strings.tableToggle}</summary>
       <table>
-        <caption>${strings.tableCaption(weekday)}</caption>
+        <caption>${strings.tableCaption(this.range, weekday)}</caption>
         <thead><tr>
-          <th scope="col">${strings.columnTime}</th><th scope="col">${strings.columnToday}</th>
+          <th scope="col">${strings.columnTime}</th><th scope="col">${strings.columnToday(this.range)}</th>
           <th scope="col">${strings.columnMedian}</th><th scope="col">${strings.columnRange}</th>
         </tr></thead>
         <tbody>${rows}</tbody>

@@ -22,9 +22,12 @@ const WHO: Record<string, string> = {
 const who = (metric: string) => WHO[metric] ?? (metric.startsWith('platform_') ? `people on platform ${metric.slice(9)}` : metric);
 
 export const trafficChartStrings = {
-  defaultLabel: (metric: string) => (metric === 'people' ? 'People on the site today' : `${who(metric).replace(/^./, (first) => first.toUpperCase())} today`),
+  defaultLabel: (metric: string, range: string) => {
+    const subject = metric === 'people' ? 'People on the site' : who(metric).replace(/^./, (first) => first.toUpperCase());
+    return `${subject} ${range === '7d' ? 'over the last 7 days' : range === '24h' ? 'over the last 24 hours' : 'today'}`;
+  },
   empty: (metric: string) => `This data has no “${metric}” figure.`,
-  legendToday: 'Today',
+  legendToday: (range: string) => (range === 'today' ? 'Today' : 'Recorded'),
   legendNow: 'Now',
   legendMedian: 'Typical (median)',
   legendBand: 'Typical range (10th–90th percentile)',
@@ -41,9 +44,11 @@ export const trafficChartStrings = {
   historyLoading: 'Loading the day so far…',
   historyError: (message: string) => `The day so far cannot be shown: ${message}`,
   tableToggle: 'Show the data as a table',
-  tableCaption: (weekday: string) => `Today by hour against a typical ${weekday}`,
+  tableCaption: (range: string, weekday: string) => (range === '7d'
+    ? 'The last 7 days, every 6 hours, against the typical band'
+    : range === '24h' ? 'The last 24 hours by hour against the typical band' : `Today by hour against a typical ${weekday}`),
   columnTime: 'Time',
-  columnToday: 'Today',
+  columnToday: (range: string) => (range === 'today' ? 'Today' : 'Recorded'),
   columnMedian: 'Typical',
   columnRange: 'Typical range',
   range: (low: string, high: string) => `${low} to ${high}`,
