@@ -17,6 +17,7 @@ export { EngagementHistogram } from './elements/engagement-histogram/engagement-
 export { HISTOGRAMS, type HistogramName } from './elements/engagement-histogram/histogram-scale.ts';
 export { SummaryStats } from './elements/summary-stats/summary-stats.component.ts';
 export { HeadlineTests } from './elements/headline-tests/headline-tests.component.ts';
+export { TrafficChart } from './elements/traffic-chart/traffic-chart.component.ts';
 export { PulseElement, type Theme, type View } from './internal/pulse-element.ts';
 export { PulseDataEvent, PulseErrorEvent } from './internal/events.ts';
 export { configure, getHub, type Clock, type HubOptions, type PollError, type PollSnapshot } from './client/index.ts';

@@ -1,9 +1,11 @@
 /**
  * pulse-widgets: importing this module registers every element: <live-counter>, <top-pages>,
  * <geo-list>, <referrer-bars>, <traffic-sources>, <platform-split>, <engagement-histogram>,
- * <summary-stats> and <headline-tests>, and exports what pulse-widgets/classes exports. Each
+ * <summary-stats>, <headline-tests> and <traffic-chart>, and exports what pulse-widgets/classes exports. Each
  * element module registers its own element, for pages that need only one.
  */
+// Before live-counter.ts defines the element, so every counter has `compare`.
+import './elements/live-counter/live-counter-typical.ts';
 import './elements/live-counter/live-counter.ts';
 import './elements/top-pages/top-pages.ts';
 import './elements/geo-list/geo-list.ts';
@@ -13,5 +15,6 @@ import './elements/platform-split/platform-split.ts';
 import './elements/engagement-histogram/engagement-histogram.ts';
 import './elements/summary-stats/summary-stats.ts';
 import './elements/headline-tests/headline-tests.ts';
+import './elements/traffic-chart/traffic-chart.ts';
 
 export * from './classes.ts';

@@ -20,7 +20,8 @@ const meta: Meta<DashboardArgs> = {
   parameters: { layout: 'fullscreen' },
   render: ({ theme }) => html`
     <div style="display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: 1rem; padding: 1rem">
-      <live-counter theme=${theme} src=${storySrc('quickstats')}></live-counter>
+      <traffic-chart theme=${theme} src=${storySrc('quickstats')} style="grid-column: 1 / -1"></traffic-chart>
+      <live-counter theme=${theme} src=${storySrc('quickstats')} compare="typical"></live-counter>
       <live-counter theme=${theme} src=${storySrc('quickstats')} metric="search"></live-counter>
       <live-counter theme=${theme} src=${storySrc('quickstats')} metric="social"></live-counter>
       <top-pages theme=${theme} src=${storySrc('toppages')} style="grid-column: 1 / -1"></top-pages>

@@ -1,4 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
+// Before the element is defined, so every counter has `compare` (as the full bundle does).
+import '../src/elements/live-counter/live-counter-typical.ts';
 import { COUNTER_METRICS } from '../src/elements/live-counter/live-counter.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';
 import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';
@@ -26,6 +28,9 @@ export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready']
 export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
 
 export const SearchVisitors: Story = { tags: ['state:ready'], args: { metric: 'search' } };
+
+/** `compare="typical"`: how the number compares with a typical day at this time, and a sparkline of the day so far. */
+export const ComparedWithTypical: Story = { tags: ['state:ready'], args: { compare: 'typical' } };
 
 export const LongLabel: Story = {
   ...common.narrow,

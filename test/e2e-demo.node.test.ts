@@ -102,4 +102,28 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     await assertNoConsoleErrors(t, page);
     await page.close();
   });
+
+  it('shows a full day against its typical band on first load (history backfilled from the simulator)', async () => {
+    const history = await (await fetch(`${baseUrl}/history/v1/?host=example.com&metric=people&range=today`)).json() as {
+      values: (number | null)[]; typical: { weeks: number; median: (number | null)[]; low: (number | null)[] };
+    };
+    assert.equal(history.typical.weeks, 4);
+    assert.ok(history.typical.median.every((value) => value !== null), 'a band for every minute of the day');
+    // The minute that turned since the start may not be recorded yet; every minute before it is there.
+    assert.ok(history.values.slice(0, -1).every((value) => value !== null), 'every minute since local midnight');
+
+    const page = await browser().newPage();
+    await page.goto(`${baseUrl}/`);
+    const chart = "document.querySelector('traffic-chart').shadowRoot";
+    await page.waitFor(`${chart}?.querySelector('[part~=chart]')`, 15_000);
+    const drawn = await page.evaluate<{ band: string; line: string; summary: string }>(`({
+      band: ${chart}.querySelector('[part~=band]').getAttribute('d'),
+      line: ${chart}.querySelector('[part~=line]').getAttribute('d'),
+      summary: ${chart}.querySelector('[part=summary]').textContent,
+    })`);
+    assert.match(drawn.band, /^M.*Z$/);
+    assert.ok(drawn.line.split('L').length >= history.values.length - 1, 'today\'s line runs through every minute so far');
+    assert.match(drawn.summary, /people now, (about the same as|\d+% (above|below)) a typical \w+day at /);
+    await page.close();
+  });
 });

@@ -131,7 +131,7 @@ test('without a static directory, / lists every route with an example URL', asyn
   after(() => server.close());
   const page = await rawRequest(server.url, '/');
   assert.equal(page.status, 200);
-  for (const path of ['/live/toppages/v3/', '/live/summary/v3/', '/live/referrers/v3/', '/live/top_geo/v1/', '/live/quickstats/v4/', '/mab/htapi/v1/experiments/raw_data/']) {
+  for (const path of ['/live/toppages/v3/', '/live/summary/v3/', '/live/referrers/v3/', '/live/top_geo/v1/', '/live/quickstats/v4/', '/mab/htapi/v1/experiments/raw_data/', '/history/v1/']) {
     assert.match(page.body, new RegExp(`href="/pulse${path.replaceAll('/', '\\/')}\\?host=example\\.com`));
   }
   assert.equal((await rawRequest(server.url, '/other')).status, 404);

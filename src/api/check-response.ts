@@ -46,6 +46,16 @@ export function checkResponse(route: RouteName, body: unknown): string | undefin
   return `body${where} ${mismatch.reason}`;
 }
 
+/**
+ * {@link checkResponse} against a shape of our own routes (`HISTORY_SHAPE`), for code that loads
+ * them off the hub; compiled per call, which is once a minute. Apart from checkResponse so pages
+ * without history carry none of it.
+ */
+export function checkShape(root: Shape, body: unknown): string | undefined {
+  const mismatch = compile(root, root.$defs ?? {}, new Map())(body);
+  return mismatch && `body${mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('')} ${mismatch.reason}`;
+}
+
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

@@ -5,3 +5,4 @@ export * from './page-url.ts';
 export * from './constants.ts';
 export * from './paths.ts';
 export * from './check-response.ts';
+export * from './history.ts';

@@ -43,17 +43,23 @@ export type ParseResult<N extends RouteName> =
  * letting one copy win silently, because a cache and its upstream could pick different copies.
  */
 export function parseQuery<N extends RouteName>(name: N, query: URLSearchParams): ParseResult<N> {
+  return parseQueryWith(routes[name].params, routes[name].path, query) as ParseResult<N>;
+}
+
+/** {@link parseQuery} for a route outside the upstream table (our `/history/v1/`). */
+export function parseQueryWith<S extends z.ZodMiniType<unknown, Record<string, string>>>(schema: S, path: string, query: URLSearchParams):
+  { success: true; params: z.infer<S> } | { success: false; problem: ParamProblem } {
   const raw: Record<string, string> = {};
   for (const [key, value] of query) {
     if (Object.hasOwn(raw, key)) return { success: false, problem: { param: key, message: `${key} is given more than once` } };
     raw[key] = value;
   }
-  const result = routes[name].params.safeParse(raw);
-  if (result.success) return { success: true, params: result.data as RouteParams<N> };
+  const result = schema.safeParse(raw);
+  if (result.success) return { success: true, params: result.data as z.infer<S> };
   const issue = result.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const param = issue.keys[0]!;
-    return { success: false, problem: { param, message: `${param} is not a parameter of ${routes[name].path}` } };
+    return { success: false, problem: { param, message: `${param} is not a parameter of ${path}` } };
   }
   const param = issue.path[0] === undefined ? undefined : String(issue.path[0]);
   if (param !== undefined && raw[param] === undefined) return { success: false, problem: { param, message: `${param} is required` } };

@@ -74,6 +74,11 @@ export class PollHub {
     return this.#clock;
   }
 
+  /** The configured `fetch`, for loads off the 3 s clock (history, once a minute). */
+  get fetch(): typeof globalThis.fetch {
+    return this.#fetch;
+  }
+
   configure(options: HubOptions): void {
     this.#stopClock();
     if (options.interval !== undefined) this.#interval = Math.max(MIN_INTERVAL_MS, options.interval);

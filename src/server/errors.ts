@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'uri_too_long'
   | 'too_many_requests'
   | 'upstream_unavailable'
-  | 'upstream_rate_limited';
+  | 'upstream_rate_limited'
+  | 'history_unavailable';
 
 export function errorResponse(status: number, code: ErrorCode, message: string, options: { param?: string; headers?: ConstructorParameters<typeof Headers>[0] } = {}): Response {
   const headers = new Headers(options.headers);

@@ -35,6 +35,8 @@ export interface FillContext {
   route: RouteName;
   query: string;
   host: string;
+  /** A history sample, not a widget's poll: never arms refresh-ahead, counts as wanted only for the fill it needs. */
+  passive?: boolean;
 }
 
 export type Lookup =
@@ -128,8 +130,8 @@ export class FillCache {
 
   async lookup(key: string, context: FillContext): Promise<Lookup> {
     const state = this.#state(key);
-    state.lastRequestedAt = this.#now();
     let current = this.#entries.get(key);
+    if (!context.passive || !(current && this.#now() < current.freshUntil)) state.lastRequestedAt = this.#now();
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
     const now = this.#now();
     if (current && now < current.freshUntil) {
@@ -360,7 +362,7 @@ export class FillCache {
 
   /** Arms the refresh-ahead of a live key that is being polled. */
   #planRefresh(key: string, context: FillContext, state: KeyState, stored: StoredResponse): void {
-    if (!routes[context.route].live || state.refresh !== undefined || this.#closed) return;
+    if (!routes[context.route].live || context.passive || state.refresh !== undefined || this.#closed) return;
     if (!this.#polledRecently(state, this.#now())) return;
     this.#armRefresh(key, context, state, stored.freshUntil - this.#now());
   }

@@ -1,10 +1,11 @@
 /**
  * The cache endpoint as one Web-standard handler `(Request) => Promise<Response>`: the six
- * upstream routes (trailing slash optional) under an optional prefix, plus `/healthz`,
- * `/readyz` and `/metrics`. Only validated, canonical parameters ever reach the upstream.
+ * upstream routes (trailing slash optional) under an optional prefix, our `/history/v1/`, plus
+ * `/healthz`, `/readyz` and `/metrics`. Only validated, canonical parameters ever reach the upstream.
  */
 import pino, { type Logger } from 'pino';
-import { canonicalQuery, findRoute, parseQuery, routes, type RouteName } from '../api/index.ts';
+import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQuery, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
+import { HistoryService } from '../history/service.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
@@ -26,6 +27,8 @@ export interface CacheHandler {
   close(): Promise<void>;
   /** The Prometheus registry behind `/metrics`. */
   registry: ReturnType<typeof createMetrics>['registry'];
+  /** The history recorder and `/history/v1/`. */
+  history: HistoryService;
 }
 
 /** Transport parameters the endpoint refuses by name: it adds the key itself and never wraps JSON. */
@@ -83,6 +86,24 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
+  // History samples quickstats with every platform, through the fill cache (a fresh fill is reused).
+  // Without `history` options nothing is recorded: the route answers what a shared store holds.
+  const history = new HistoryService({
+    options: cacheOptions.history ?? { record: false },
+    hosts: [...options.hosts],
+    now: options.now,
+    logger,
+    redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
+    retryMs: options.liveTtlMs,
+    onMinute: (host, outcome) => metrics.historySamples.inc({ host, outcome }),
+    quickstats: async (host) => {
+      const query = canonicalQuery({ host, all_platforms: 1 });
+      const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, { route: 'quickstats', query, host, passive: true });
+      if (lookup.kind !== 'stored') return undefined;
+      return { stats: (JSON.parse(lookup.stored.identity.toString()) as QuickstatsResponse).data.stats, fetchedAt: lookup.stored.fetchedAt };
+    },
+  });
+
   const localPath = (url: URL): string | undefined => {
     if (options.prefix === '') return url.pathname;
     if (!url.pathname.startsWith(`${options.prefix}/`)) return undefined;
@@ -91,7 +112,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
 
   const owns = (url: URL): boolean => {
     const path = localPath(url);
-    return path !== undefined && (OPS_PATHS.has(path) || findRoute(path) !== undefined);
+    return path !== undefined && (OPS_PATHS.has(path) || findRoute(path) !== undefined || isHistoryPath(path));
   };
 
   const operations = async (path: string): Promise<Response> => {
@@ -125,12 +146,13 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     const path = localPath(url);
     if (path === undefined) return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
     const name = findRoute(path);
-    if (name === undefined && !OPS_PATHS.has(path)) return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
+    const historyRoute = isHistoryPath(path);
+    if (name === undefined && !historyRoute && !OPS_PATHS.has(path)) return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
     if (request.method === 'OPTIONS') return cors.preflight(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed: use GET`, { headers: { allow: 'GET, HEAD, OPTIONS' } });
     }
-    if (name === undefined) return operations(path);
+    if (name === undefined && !historyRoute) return operations(path);
 
     const headers = cors.headers(request);
     const ip = options.clientIp(request);
@@ -146,22 +168,38 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       const refused = REFUSED_PARAMS[param.toLowerCase()];
       if (refused) return errorResponse(400, 'bad_param', refused, { param, headers });
     }
-    const parsed = parseQuery(name, url.searchParams);
+    if (historyRoute) return historyAnswer(request, url, headers);
+    const parsed = parseQuery(name!, url.searchParams);
     if (!parsed.success) return errorResponse(400, 'bad_param', parsed.problem.message, { param: parsed.problem.param, headers });
     const { host } = parsed.params;
     if (!options.hosts.has(host)) return errorResponse(403, 'host_not_allowed', `host ${host} is not served by this endpoint`, { param: 'host', headers });
 
     const query = canonicalQuery(parsed.params);
-    const lookup = await fills.lookup(`${routes[name].path}?${query}`, { route: name, query, host });
-    return answer(request, name, lookup, headers);
+    const lookup = await fills.lookup(`${routes[name!].path}?${query}`, { route: name!, query, host });
+    return answer(request, name!, lookup, headers);
+  };
+
+  const historyAnswer = async (request: Request, url: URL, headers: Headers): Promise<Response> => {
+    const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
+    if (!parsed.success) return errorResponse(400, 'bad_param', parsed.problem.message, { param: parsed.problem.param, headers });
+    const { host } = parsed.params;
+    if (!options.hosts.has(host)) return errorResponse(403, 'host_not_allowed', `host ${host} is not served by this endpoint`, { param: 'host', headers });
+    try {
+      return await history.respond(request, parsed.params, headers);
+    } catch (error) {
+      logger.error({ err: (error as Error).message }, 'history: cannot answer');
+      return errorResponse(503, 'history_unavailable', 'History cannot be read right now; try again in a minute.', { headers });
+    }
   };
 
   return {
     handle,
     owns,
     registry: metrics.registry,
+    history,
     close: async () => {
       closed = true;
+      await history.close();
       await fills.close();
     },
   };

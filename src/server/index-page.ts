@@ -2,7 +2,7 @@
  * What `/` shows when no static directory is configured: the routes, with one example URL each
  * for the first allowed host, so a fresh `npm start` has something to click.
  */
-import { ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
+import { HISTORY_PATH, ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
 import { errorResponse } from './errors.ts';
 import type { WebHandler } from './node-http.ts';
 
@@ -33,7 +33,9 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
     const items = ROUTE_NAMES.map((name) => {
       const url = `${options.prefix}${routes[name].path}${exampleQuery(name, host, new Date())}`;
       return `<li><code>${escapeHtml(options.prefix + routes[name].path)}</code> — <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`;
-    }).join('\n');
+    });
+    const history = `${options.prefix}${HISTORY_PATH}?${new URLSearchParams({ host, metric: 'people', range: 'today' })}`;
+    items.push(`<li><code>${escapeHtml(options.prefix + HISTORY_PATH)}</code> (ours: recorded here) — <a href="${escapeHtml(history)}">${escapeHtml(history)}</a></li>`);
     const hosts = options.hosts.map((one) => `<code>${escapeHtml(one)}</code>`).join(', ');
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pulse-widgets cache endpoint</title>
@@ -43,7 +45,7 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
 <p>${escapeHtml(options.mode)}. Hosts served: ${hosts}.</p>
 <h2>Routes</h2>
 <ul>
-${items}
+${items.join('\n')}
 </ul>
 <p>The newsroom board: <a href="/board/">/board/</a> (set it up at <a href="/board/builder.html">/board/builder.html</a>).</p>
 <p>Operations: <a href="${escapeHtml(options.prefix)}/healthz">healthz</a>, <a href="${escapeHtml(options.prefix)}/readyz">readyz</a>, <a href="${escapeHtml(options.prefix)}/metrics">metrics</a>.</p>

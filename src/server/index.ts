@@ -6,3 +6,7 @@ export { CLIENT_IP_HEADER, listen, toNodeListener, type WebHandler, type Running
 export { createStaticHandler } from './static-files.ts';
 export { serve, type RunningEndpoint } from './serve.ts';
 export { readSettings, type ServeSettings } from './settings.ts';
+export type { HistoryOptions } from '../history/service.ts';
+export type { HistoryStore, Baseline } from '../history/store.ts';
+export { MemoryStore } from '../history/store.ts';
+export { FileStore } from '../history/file-store.ts';

@@ -20,6 +20,7 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     budgetWaits: new Counter({ name: 'pulse_budget_waits_total', help: 'Fills that queued for the per-host upstream budget.', labelNames: ['host'], registers }),
     clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limit.', registers }),
     leases: new Counter({ name: 'pulse_shared_leases_total', help: 'Shared-tier fill leases by outcome: won (this instance fills), held (another one does), backoff, offline (filled alone).', labelNames: ['outcome'], registers }),
+    historySamples: new Counter({ name: 'pulse_history_samples_total', help: 'History minutes per host: recorded, gap (no fresh answer; nothing invented), or another instance\'s (shared tier).', labelNames: ['host', 'outcome'], registers }),
     sharedTierUp: new Gauge({ name: 'pulse_shared_tier_up', help: '1 while the shared tier (Redis) is reachable; absent without one.', registers }),
     cacheBytes: new Gauge({
       name: 'pulse_cache_bytes', help: 'Bytes held by the cache, all stored encodings.', registers,

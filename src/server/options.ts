@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
+import type { HistoryOptions } from '../history/service.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
 
 export interface CacheOptions {
@@ -65,13 +66,18 @@ export interface CacheOptions {
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
   rawDataPersonalFields?: boolean;
+  /**
+   * The history recorder and `/history/v1/`: where samples are kept, host time zones
+   * (docs/cache-endpoint.md). Unset: nothing is recorded (`pulse-widgets serve` always sets it).
+   */
+  history?: HistoryOptions;
   /** pino logger; default: JSON lines on stdout at info level. */
   logger?: Logger;
   /** Wall clock in ms (Date.now); tests inject one. */
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history'>> & {
   redisUrl?: string;
   upstream: URL;
   hosts: ReadonlySet<string>;

@@ -5,6 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { demoHistory } from '../history/demo.ts';
+import type { HistoryOptions } from '../history/service.ts';
 import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 import { createBoardPage, isBoardPath } from './board-page.ts';
@@ -29,14 +33,18 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
   let upstream: string;
   let apiKey: string;
   let closeSimulator = async () => {};
+  let history: HistoryOptions;
   if (settings.upstream === undefined) {
     apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
+    const sites = hosts.filter((host) => !host.startsWith('video@'));
+    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: sites }), 0, '127.0.0.1');
     upstream = simulator.url;
     closeSimulator = simulator.close;
+    history = demoHistory(hosts, { dataDir: settings.dataDir, timeZones: settings.hostTimeZones });
   } else {
     upstream = settings.upstream.href;
     apiKey = settings.apiKey!;
+    history = { dataDir: settings.dataDir ?? defaultDataDir(), timeZones: settings.hostTimeZones };
   }
   const cache = createCacheHandler({
     upstream,
@@ -50,6 +58,7 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
     instances: settings.instances,
+    history,
     logger,
   });
   const site: WebHandler = settings.staticDir
@@ -73,4 +82,9 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
       await closeSimulator();
     },
   };
+}
+
+/** Where history survives restarts when PULSE_DATA_DIR is unset: the XDG state directory. */
+function defaultDataDir(): string {
+  return join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'pulse-widgets');
 }

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { checkHostTimeZones } from '../history/time-zone-setting.ts';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
 
 export interface ServeSettings {
@@ -30,6 +31,10 @@ export interface ServeSettings {
   redisUrl?: string;
   /** Instances sharing the budget (the share each keeps while Redis is unreachable). */
   instances: number;
+  /** History's directory, or `memory`; unset: the default of the mode (docs/cache-endpoint.md). */
+  dataDir?: string;
+  /** History's time zone per host (`*` for every other host). */
+  hostTimeZones: Record<string, string>;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -52,6 +57,10 @@ Every option can also be set in the environment (flag wins):
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
   --redis-url <url>          PULSE_REDIS_URL        share cache, fill leases and budget with other instances (redis://host:6379)
   --instances <n>            PULSE_INSTANCES        instances sharing the budget, for when Redis is unreachable (3)
+  --data-dir <dir>           PULSE_DATA_DIR         where history is kept across restarts, or "memory"
+                                                    (default: $XDG_STATE_HOME/pulse-widgets, ~/.local/state/pulse-widgets;
+                                                    demo mode: memory, backfilled from the simulator)
+  --host-tz <tz|host=tz,…>   PULSE_HOST_TZ          time zone of each host's "today" for history (UTC)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -71,6 +80,8 @@ const FLAGS = {
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
   instances: 'PULSE_INSTANCES',
+  'data-dir': 'PULSE_DATA_DIR',
+  'host-tz': 'PULSE_HOST_TZ',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -161,6 +172,9 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   const personal = setting('raw-personal-fields');
   if (personal !== undefined && !/^(1|0|true|false)$/.test(personal)) errors.push('PULSE_RAW_PERSONAL_FIELDS (--raw-personal-fields): must be 1 or 0');
 
+  const hostTzSetting = setting('host-tz');
+  const hostTimeZones = hostTzSetting === undefined ? {} : check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {};
+
   const settings: ServeSettings = {
     upstream,
     apiKey,
@@ -177,6 +191,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     logLevel,
     redisUrl,
     instances: Math.max(1, wholeNumber('instances', DEFAULTS.instances, 1000)),
+    dataDir: setting('data-dir'),
+    hostTimeZones,
   };
   return errors.length > 0 ? { errors } : { settings };
 }

@@ -177,15 +177,8 @@ export class SharedTier {
     return `${this.#prefix}${kind}:${name}`;
   }
 
-  /** One command, or `undefined` at once when Redis is unreachable, slow or closed. */
-  async #run<T>(command: () => Promise<T>): Promise<T | undefined> {
-    if (this.#closed || !this.#client.isReady) return undefined;
-    try {
-      return await command();
-    } catch (error) {
-      this.#logger.debug({ err: (error as Error).message }, 'shared tier command failed: acting alone');
-      return undefined;
-    }
+  #run<T>(command: () => Promise<T>): Promise<T | undefined> {
+    return runBounded(!this.#closed && this.#client.isReady, this.#logger, 'shared tier command failed: acting alone', command);
   }
 
   #setOnline(online: boolean): void {
@@ -195,6 +188,17 @@ export class SharedTier {
     if (this.#closed) return;
     if (online) this.#logger.info('shared tier connected: instances share entries, leases and the budget');
     else this.#logger.warn('shared tier unreachable: this instance acts alone on its share of the budget until Redis is back');
+  }
+}
+
+/** One command, or `undefined` at once when Redis is unreachable (`ready` false), slow or closed. */
+export async function runBounded<T>(ready: boolean, logger: Logger, failure: string, command: () => Promise<T>): Promise<T | undefined> {
+  if (!ready) return undefined;
+  try {
+    return await command();
+  } catch (error) {
+    logger.debug({ err: (error as Error).message }, failure);
+    return undefined;
   }
 }
 

@@ -6,9 +6,11 @@
  * A story picks how the endpoint behaves with a path prefix, which the hub accepts like any
  * deployment prefix: `/scenario/empty/live/toppages/v3/?host=example.com`.
  */
-import { routes, type RouteName } from '../../src/api/index.ts';
+import { HISTORY_METRICS, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type RouteName } from '../../src/api/index.ts';
 import { routeOf } from '../../src/client/index.ts';
-import { createUpstreamHandler, DEMO_HOSTS } from '../../src/simulator/index.ts';
+import { buildHistory } from '../../src/history/series.ts';
+import { MemoryStore, withBaseline } from '../../src/history/store.ts';
+import { createSimulator, createUpstreamHandler, DEMO_HOSTS } from '../../src/simulator/index.ts';
 
 /** The host every story shows, one of the simulator's demo sites. */
 export const HOST = DEMO_HOSTS[0]!;
@@ -26,7 +28,11 @@ export type Scenario =
   | 'stale'
   /** Simulator data whose page titles are very long or right-to-left. */
   | 'long-titles'
-  | 'rtl-titles';
+  | 'rtl-titles'
+  /** Live data; `/history/v1/` fails (a cache that keeps no history). */
+  | 'no-history'
+  /** Live data; `/history/v1/` from a cache that has recorded nothing yet. */
+  | 'new-history';
 
 const STALE_AGE_MS = 120_000;
 const SCENARIO = /^\/scenario\/([a-z-]+)(\/.*)$/;
@@ -38,6 +44,11 @@ const upstream = createUpstreamHandler({
   // cache endpoint's business, not what these stories show.
   rateLimitPerMinute: 100_000,
 });
+
+// History as the cache endpoint in demo mode keeps it: every minute before now from the model.
+const model = createSimulator();
+const backfilled = withBaseline(new MemoryStore(), (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes), Infinity);
+const nothingRecorded = new MemoryStore();
 
 /**
  * The cache-endpoint address of a route for the demo host, under a scenario:
@@ -62,8 +73,10 @@ export function networkSrc(route: RouteName, query: Record<string, string | numb
 export const storyFetch: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
   const [, scenario = 'live', path = url.pathname] = SCENARIO.exec(url.pathname) ?? [];
-  const route = routeOf(url.href);
+  const route = routeOf(url.href) ?? (isHistoryPath(path) ? 'history' : undefined);
   if (!route) return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
+  if (route === 'history' && scenario === 'no-history') return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
+  if (route === 'history' && scenario !== 'loading' && scenario !== 'error') return history(url, scenario as Scenario);
   switch (scenario as Scenario) {
     case 'loading':
       return new Promise<Response>((_resolve, reject) => {
@@ -72,7 +85,7 @@ export const storyFetch: typeof fetch = async (input, init) => {
     case 'error':
       return problem(503, 'upstream_unavailable', 'the analytics service did not answer');
     case 'empty':
-      return json(EMPTY[route], Date.now());
+      return json(EMPTY[route as RouteName], Date.now());
     case 'stale':
       return simulated(url, path, Date.now() - STALE_AGE_MS);
     case 'long-titles':
@@ -89,6 +102,15 @@ async function simulated(url: URL, path: string, producedAt: number, edit: (body
   const answer = await upstream(new Request(`https://upstream.invalid${path}${url.search}`, { headers: { 'X-SVC-AK': demoKey } }));
   if (!answer.ok) return answer;
   return json(edit(await answer.json()), producedAt);
+}
+
+/** `/history/v1/` as the endpoint answers it: backfilled from the model, or nothing recorded for `empty`. */
+async function history(url: URL, scenario: Scenario): Promise<Response> {
+  const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
+  if (!parsed.success) return problem(400, 'bad_param', parsed.problem.message);
+  const producedAt = scenario === 'stale' ? Date.now() - STALE_AGE_MS : Date.now();
+  const store = scenario === 'empty' || scenario === 'new-history' ? nothingRecorded : backfilled;
+  return json(await buildHistory(store, parsed.params, model.timeZone(parsed.params.host) ?? 'UTC', producedAt), producedAt);
 }
 
 function json(body: unknown, producedAt: number): Response {

@@ -7,7 +7,7 @@ import { expect, fixture } from '@open-wc/testing';
 import { html, unsafeStatic } from 'lit/static-html.js';
 import { ROUTE_PATHS } from '../../src/api/paths.ts';
 import type { PulseElement } from '../../src/index.ts';
-import { deferred, freshHub, reply, setPageHidden, settle } from './browser-fakes.ts';
+import { deferred, freshHub as freshPageHub, reply, setPageHidden, settle } from './browser-fakes.ts';
 
 export interface CommonCase {
   tag: string;
@@ -26,6 +26,11 @@ export interface CommonCase {
    * a failed poll, and is paused only while it waits to load.
    */
   loadsOnce?: { maxAgeMs: number };
+  /**
+   * Bodies for the other addresses the element loads beside `src` (<traffic-chart>'s history),
+   * answered in every case; `undefined` for `src` itself.
+   */
+  alongside?: (url: string) => unknown;
 }
 
 type Element = PulseElement<unknown>;
@@ -59,6 +64,13 @@ export function recordStyleAttributeWrites(): { seen: string[]; stop: () => void
 
 export function describeCommonBehaviour(c: CommonCase): void {
   const tag = unsafeStatic(c.tag);
+  const freshHub: typeof freshPageHub = (handler, options) => {
+    const made = freshPageHub((request) => {
+      const other = c.alongside?.(request.url);
+      return other === undefined ? handler(request) : reply(made.clock, other);
+    }, options);
+    return made;
+  };
   const mount = async (src = c.src, attributes = '', wait = true) => {
     const el = await fixture<Element>(html`<${tag} src=${src} ${unsafeStatic(attributes)}></${tag}>`);
     if (wait) await settle();
@@ -166,13 +178,15 @@ export function describeCommonBehaviour(c: CommonCase): void {
       const el = await mount();
       expect(states(el)).to.deep.equal(['loading', 'paused']);
       expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Paused/);
+      // Requests for `src` itself: an element may load other addresses alongside (history).
+      const path = c.src.split('?')[0]!;
       expect(server.count()).to.equal(0);
       await expect(el).to.be.accessible();
       setPageHidden(false);
       await settle();
       await el.updateComplete;
       expect(states(el)).to.deep.equal(['ready']);
-      expect(server.count()).to.equal(1);
+      expect(server.count(path)).to.equal(1);
     });
 
     if (!c.loadsOnce) {

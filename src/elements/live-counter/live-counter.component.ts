@@ -6,6 +6,7 @@ import { formatCount } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
+import type { TypicalComparison } from './live-counter-typical.ts';
 
 /** Counts of the quickstats `stats` object the counter can show. */
 export const COUNTER_METRICS = {
@@ -38,6 +39,9 @@ const ANNOUNCE_CHANGE = 0.1;
  * @csspart value - The number.
  * @csspart delta - The change since the previous update, with an arrow and words.
  * @csspart sparkline - The trend line (an `svg` with a text alternative).
+ * @csspart compare - With `compare="typical"`: how the number compares with a typical day at this time, in words.
+ *
+ * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
  *
  * @cssproperty --pulse-counter-size - Font size of the number.
  * @cssproperty --pulse-sparkline-color - Colour of the trend line.
@@ -56,7 +60,11 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
 
+  /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
+  static typical?: (counter: LiveCounter) => TypicalComparison;
+
   #history: number[] = [];
+  #typical = LiveCounter.typical?.(this);
   #announcedValue: number | undefined;
 
   /** Which count of the stats to show (`people`, `read`, `write`, `idle`, `new`, `search`, …). */
@@ -162,6 +170,6 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}
       </div>
-      ${this.#renderSparkline(locale)}`;
+      ${this.#typical?.render(value) ?? this.#renderSparkline(locale)}`;
   }
 }

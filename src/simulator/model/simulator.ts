@@ -3,7 +3,8 @@
  * as a pure function of (seed, host, 3-second step, parameters). It keeps only the latest
  * snapshot per host, so memory stays bounded however long it runs.
  */
-import type { RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
+import type { HistoryMetric, RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
+import { siteHistory } from './backfill.ts';
 import { rawData } from './experiments.ts';
 import { createSite, type Site } from './site.ts';
 import { computeSnapshot, STEP_MS, type Snapshot, type View } from './snapshot.ts';
@@ -35,6 +36,13 @@ export interface Simulator {
   stepAt(nowMs: number): number;
   /** The route's response at `nowMs`. Throws a RangeError for a host that is not served. */
   answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): RouteResponse<N>;
+  /**
+   * What a history recorder would have kept of `metric` per minute from `from` (ms) for
+   * `minutes`, from the model's daily curve: the demo's backfill. `undefined` for a host not served.
+   */
+  history(host: string, metric: HistoryMetric, from: number, minutes: number): Float64Array | undefined;
+  /** The time zone of a simulated site's audience (a fixed offset, `Etc/GMT+5` is UTC−5), for history's "today". */
+  timeZone(host: string): string | undefined;
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
@@ -75,5 +83,21 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     return build(snapshot(found.site, found.view, step), params);
   }
 
-  return { seed, hosts, serves: (host) => locate(host) !== undefined, stepAt, answer };
+  const histories = new Map<string, ReturnType<typeof siteHistory>>();
+  function history(host: string, metric: HistoryMetric, from: number, minutes: number): Float64Array | undefined {
+    const found = locate(host);
+    if (!found) return undefined;
+    const id = `${found.view}:${found.site.host}`;
+    let read = histories.get(id);
+    if (!read) histories.set(id, (read = siteHistory(found.site, found.view)));
+    return read(metric, from, minutes);
+  }
+
+  function timeZone(host: string): string | undefined {
+    const offset = locate(host)?.site.utcOffsetHours;
+    // POSIX signs: Etc/GMT+5 is five hours behind UTC.
+    return offset === undefined ? undefined : offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+  }
+
+  return { seed, hosts, serves: (host) => locate(host) !== undefined, stepAt, answer, history, timeZone };
 }

@@ -54,9 +54,16 @@ export interface Snapshot {
 const HOUR_MS = 3_600_000;
 
 /** Share of the daily peak online at a local hour: a morning, a lunch and an evening bump. */
-function dailyCurve(hour: number): number {
+export function dailyCurve(hour: number): number {
   const bump = (center: number, width: number) => Math.exp(-(((hour - center + 36) % 24 - 12) ** 2) / (2 * width * width));
   return 0.12 + 0.55 * bump(8, 1.8) + 0.45 * bump(13, 1.5) + 0.7 * bump(20.5, 2.2);
+}
+
+/** Articles get a bump after their (daily) publication hour that fades over a few hours. */
+export function pageFreshness(site: Site, page: Page, hour: number): number {
+  if (!page.isArticle) return 2;
+  const publishedHour = 24 * unit(hash(site.key, page.index), 30);
+  return 1 + 3 * Math.exp(-((hour - publishedHour + 24) % 24) / 3);
 }
 
 /** Concurrents of a page at a step, before the video view is applied. */
@@ -64,10 +71,7 @@ function pagePeople(site: Site, page: Page, step: number, totalPopularity: numbe
   const seconds = step * (STEP_MS / 1000);
   const hour = ((((step * STEP_MS) / HOUR_MS + site.utcOffsetHours) % 24) + 24) % 24;
   const key = hash(site.key, page.index);
-  // Articles get a bump after their (daily) publication hour that fades over a few hours.
-  const publishedHour = 24 * unit(key, 30);
-  const sincePublished = (hour - publishedHour + 24) % 24;
-  const freshness = page.isArticle ? 1 + 3 * Math.exp(-sincePublished / 3) : 2;
+  const freshness = pageFreshness(site, page, hour);
   const slow = 0.3 + 1.4 * smooth(hash(key, 31), seconds / 1200);
   const fast = 0.85 + 0.3 * smooth(hash(key, 32), seconds / 30);
   const expected = (site.peakPeople * dailyCurve(hour) * page.popularity * freshness * slow * fast) / (totalPopularity * 2);

@@ -1,0 +1,94 @@
+/**
+ * `<live-counter compare="typical">`, a separate module so counters without it never carry it:
+ * importing it (the full bundle does, before any counter is made) gives every counter the
+ * `compare` property. With `compare="typical"` a counter loads today's history for its metric
+ * (the cache's `/history/v1/`, once and then once a minute), says how the number compares with
+ * a typical day at this time, and its sparkline shows the day so far instead of starting empty.
+ */
+import { html, type ReactiveController, type TemplateResult } from 'lit';
+import type { HistoryMetric } from '../../api/history-paths.ts';
+import { getHub } from '../../client/index.ts';
+import { formatCount, formatShare, inheritedLang } from '../../internal/format.ts';
+import { compareWithTypical, HistoryController, historyUrlFor } from '../../internal/history-controller.ts';
+import { LiveCounter } from './live-counter.component.ts';
+
+/** Every reader-visible string of the comparison, in English, for the message catalog. */
+export const typicalStrings = {
+  above: (share: string) => `${share} above typical`,
+  below: (share: string) => `${share} below typical`,
+  same: 'about typical',
+  /** Completes the sentence for screen readers: "18 % above typical for this time of day". */
+  context: 'for this time of day',
+  sparkline: (from: string, to: string, low: string, high: string) => `Today since midnight: from ${from} to ${to} now, lowest ${low}, highest ${high}.`,
+} as const;
+
+declare module './live-counter.component.ts' {
+  interface LiveCounter {
+    /**
+     * `typical`: say beside the number how it compares with a typical day at this time (from the
+     * cache's `/history/v1/`), and draw the sparkline from the day so far.
+     */
+    compare?: '' | 'typical';
+  }
+}
+
+/** Follows a counter's `compare`, `src` and `metric` before each of its updates (a reactive controller). */
+export class TypicalComparison implements ReactiveController {
+  readonly #counter: LiveCounter;
+  readonly #history: HistoryController;
+
+  constructor(counter: LiveCounter) {
+    this.#counter = counter;
+    this.#history = new HistoryController(counter);
+    counter.addController(this);
+  }
+
+  hostUpdate(): void {
+    const { src, metric } = this.#counter;
+    // The attribute too: a page that loads this module after defining <live-counter> has no observed `compare`.
+    const compare = this.#counter.compare || this.#counter.getAttribute('compare');
+    let url: string | undefined;
+    try {
+      url = compare === 'typical' && src ? historyUrlFor(new URL(src, document.baseURI).href, metric as HistoryMetric) : undefined;
+    } catch {
+      // An unusable src is the counter's own error to show.
+    }
+    this.#history.url = url;
+  }
+
+  /** The comparison and the day's sparkline, or `undefined` (the counter's own sparkline) until history is in. */
+  render(value: number): TemplateResult | undefined {
+    const history = this.#history.url ? this.#history.data : undefined;
+    if (!history) return undefined;
+    const locale = inheritedLang(this.#counter);
+    const comparison = compareWithTypical(history, getHub().clock.now(), value);
+    let words: TemplateResult | undefined;
+    if (comparison) {
+      const [arrow, text] = comparison.direction === 'same'
+        ? ['→', typicalStrings.same]
+        : [comparison.direction === 'above' ? '▲' : '▼', typicalStrings[comparison.direction](formatShare(locale, comparison.share))];
+      // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
+      words = html`<p part="compare" class="delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
+        <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${typicalStrings.context}</span>
+      </p>`;
+    }
+    return html`${words}${this.#counter.history > 0 ? this.#sparkline([...history.values.filter((point): point is number => point !== null), value], locale) : undefined}`;
+  }
+
+  #sparkline(points: number[], locale: string): TemplateResult | undefined {
+    if (points.length < 2) return undefined;
+    const low = Math.min(...points);
+    const high = Math.max(...points);
+    const span = high - low || 1;
+    const step = 100 / (points.length - 1);
+    const line = points.map((point, index) => `${(index * step).toFixed(2)},${(24 - ((point - low) / span) * 24).toFixed(2)}`).join(' ');
+    const count = (point: number) => formatCount(locale, point);
+    const description = typicalStrings.sparkline(count(points[0]!), count(points.at(-1)!), count(low), count(high));
+    return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
+      <polyline points=${line}></polyline>
+    </svg>`;
+  }
+}
+
+LiveCounter.createProperty('compare', {});
+LiveCounter.typical = (counter) => new TypicalComparison(counter);
