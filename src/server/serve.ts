@@ -54,7 +54,7 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
     : createIndexPage({ prefix: settings.prefix, hosts, mode: demo ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
-  const server = await listen((request) => (cache.owns(new URL(request.url)) ? cache.handle(request) : site(request)), settings.port, settings.host);
+  const server = await listen((request) => (cache.owns(new URL(request.url)) ? cache.handle(request) : site(request)), settings.port, settings.host, cache.serveHit);
   return {
     url: server.url,
     mode: demo ? 'demo' : 'upstream',

@@ -28,7 +28,7 @@ export interface Harness {
   url: string;
   upstream: FakeUpstream;
   cache: CacheHandler;
-  /** Requests that reached the cache handler. */
+  /** Requests that reached the Web handler (fresh hits on the hit path do not). */
   received: () => number;
   /** Raw pino lines. */
   logs: string[];
@@ -64,10 +64,11 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
     ...options,
   });
   let received = 0;
+  // As `pulse-widgets serve` runs it: fresh hits on the node:http hit path, the rest on the Web handler.
   const server = await listen((request) => {
     received += 1;
     return cache.handle(request);
-  });
+  }, 0, '127.0.0.1', cache.serveHit);
   return {
     url: server.url,
     upstream: fake,
