@@ -15,7 +15,7 @@ import { createMetrics } from './metrics.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
 import { resolveQuery } from './query.ts';
-import { SharedSlots, SharedTier } from './shared-tier.ts';
+import { RedisTier, SharedSlots } from './shared-tier.ts';
 import { respondStored } from './stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
@@ -70,14 +70,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       metrics.upstreamSeconds.observe({ route }, seconds);
     },
   });
-  const shared = options.redisUrl === undefined ? undefined : new SharedTier({
+  const shared = options.redisUrl === undefined ? options.sharedTier : new RedisTier({
     url: options.redisUrl,
     prefix: options.redisPrefix,
     timeoutMs: options.redisTimeoutMs,
     logger,
     onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
   });
-  if (shared) metrics.sharedTierUp.set(0);
+  if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs);

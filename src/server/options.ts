@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
+import type { SharedTier } from './shared-tier.ts';
 
 export interface CacheOptions {
   /** Base URL of the upstream service, e.g. `https://api.example.com`. */
@@ -61,6 +62,11 @@ export interface CacheOptions {
   redisPrefix?: string;
   /** Longest wait for one Redis command before acting alone (250). */
   redisTimeoutMs?: number;
+  /**
+   * Shares entries, leases and the budget through this instead of Redis: how the workers of
+   * `pulse-widgets serve --workers` share through their primary. `redisUrl` wins when both are set.
+   */
+  sharedTier?: SharedTier;
   /** How many instances share the budget: while Redis is unreachable each one keeps to budget / instances (3). */
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
@@ -71,8 +77,9 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'sharedTier'>> & {
   redisUrl?: string;
+  sharedTier?: SharedTier;
   upstream: URL;
   hosts: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
@@ -213,6 +220,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
+    sharedTier: options.sharedTier,
     logger: options.logger,
     now: options.now ?? Date.now,
   };

@@ -1,7 +1,8 @@
 /**
  * The standalone server behind `pulse-widgets serve`: the cache endpoint, `/` (a built page or
  * the route list), and in demo mode the simulator on its own loopback port, reachable only by
- * the cache, with a key that never leaves this process.
+ * the cache, with a key that never leaves this process (with `--workers`, the primary runs the
+ * simulator and hands its address and key to the workers over IPC).
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -9,6 +10,7 @@ import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from './node-http.ts';
+import type { CacheOptions } from './options.ts';
 import type { ServeSettings } from './settings.ts';
 import { createStaticHandler } from './static-files.ts';
 
@@ -21,26 +23,33 @@ export interface RunningEndpoint {
   close(): Promise<void>;
 }
 
-export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
-  const demo = settings.upstream === undefined;
+/** Where the cache fills from: the real service, or the simulator this process started. */
+export interface UpstreamTarget {
+  url: string;
+  apiKey: string;
+  mode: 'demo' | 'upstream';
+  hosts: string[];
+}
+
+/** The upstream of these settings; in demo mode a simulator on a loopback port, stopped by `close`. */
+export async function startUpstream(settings: ServeSettings): Promise<UpstreamTarget & { close(): Promise<void> }> {
   // Demo mode serves each simulated site and its video@ variant (spec 5.4), as the simulator does.
   const hosts = settings.hosts ?? DEMO_HOSTS.flatMap((site) => [site, `video@${site}`]);
-  let upstream: string;
-  let apiKey: string;
-  let closeSimulator = async () => {};
-  if (settings.upstream === undefined) {
-    apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
-    upstream = simulator.url;
-    closeSimulator = simulator.close;
-  } else {
-    upstream = settings.upstream.href;
-    apiKey = settings.apiKey!;
-  }
+  if (settings.upstream !== undefined) return { url: settings.upstream.href, apiKey: settings.apiKey!, mode: 'upstream', hosts, close: async () => {} };
+  const apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
+  const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
+  return { url: simulator.url, apiKey, mode: 'demo', hosts, close: simulator.close };
+}
+
+/**
+ * The endpoint in front of `target`, listening where the settings say. `overrides` are cache
+ * options the settings do not carry: the shared tier of a worker, scaled-down times in tests.
+ */
+export async function serveEndpoint(settings: ServeSettings, target: UpstreamTarget, logger: Logger, overrides: Partial<CacheOptions> = {}): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
   const cache = createCacheHandler({
-    upstream,
-    apiKey,
-    hosts,
+    upstream: target.url,
+    apiKey: target.apiKey,
+    hosts: target.hosts,
     prefix: settings.prefix,
     allowedOrigins: settings.allowedOrigins,
     staleWindowMs: settings.staleWindowMs,
@@ -50,20 +59,32 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     redisUrl: settings.redisUrl,
     instances: settings.instances,
     logger,
+    ...overrides,
   });
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
-    : createIndexPage({ prefix: settings.prefix, hosts, mode: demo ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
+    : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
   const server = await listen((request) => (cache.owns(new URL(request.url)) ? cache.handle(request) : site(request)), settings.port, settings.host, cache.serveHit);
   return {
     url: server.url,
-    mode: demo ? 'demo' : 'upstream',
-    hosts,
     cache,
     close: async () => {
       await server.close();
       await cache.close();
-      await closeSimulator();
+    },
+  };
+}
+
+export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
+  const upstream = await startUpstream(settings);
+  const endpoint = await serveEndpoint(settings, upstream, logger);
+  return {
+    ...endpoint,
+    mode: upstream.mode,
+    hosts: upstream.hosts,
+    close: async () => {
+      await endpoint.close();
+      await upstream.close();
     },
   };
 }

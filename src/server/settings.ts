@@ -6,6 +6,7 @@
  * another process's arguments (`ps`).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
 
@@ -30,6 +31,8 @@ export interface ServeSettings {
   redisUrl?: string;
   /** Instances sharing the budget (the share each keeps while Redis is unreachable). */
   instances: number;
+  /** Processes serving on the one port (node:cluster); 1: this process alone. */
+  workers: number;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -52,6 +55,7 @@ Every option can also be set in the environment (flag wins):
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
   --redis-url <url>          PULSE_REDIS_URL        share cache, fill leases and budget with other instances (redis://host:6379)
   --instances <n>            PULSE_INSTANCES        instances sharing the budget, for when Redis is unreachable (3)
+  --workers <n>              PULSE_WORKERS          processes serving the port, one fill per key and one budget between them (one per core)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -71,6 +75,7 @@ const FLAGS = {
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
   instances: 'PULSE_INSTANCES',
+  workers: 'PULSE_WORKERS',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -177,6 +182,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     logLevel,
     redisUrl,
     instances: Math.max(1, wholeNumber('instances', DEFAULTS.instances, 1000)),
+    workers: Math.max(1, wholeNumber('workers', availableParallelism(), 256)),
   };
   return errors.length > 0 ? { errors } : { settings };
 }

@@ -31,7 +31,29 @@ export type LeaseClaim =
   | { kind: 'backoff'; ms: number }
   | { kind: 'offline' };
 
-export interface SharedTierOptions {
+/**
+ * What instances share: entries, a fill lease per key, the per-host budget and cooldowns. Every
+ * method answers `undefined` (or `offline`) at once when the tier cannot, and the caller then acts
+ * alone. `RedisTier` shares through Redis; the primary of `--workers` shares through IPC.
+ */
+export interface SharedTier {
+  readonly online: boolean;
+  /** The shared entry of `key`, or `undefined` when there is none or the tier cannot say. */
+  read(key: string): Promise<StoredResponse | undefined>;
+  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
+  write(key: string, stored: StoredResponse, keepMs: number): Promise<void>;
+  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
+  claim(key: string, ms: number): Promise<LeaseClaim>;
+  confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'>;
+  fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined>;
+  /** One of `fills` slots of the host's current window of `windowMs`, counted across instances. */
+  takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined>;
+  /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
+  cooldown(host: string, ms: number): Promise<void>;
+  close(): void;
+}
+
+export interface RedisTierOptions {
   url: string;
   /** Namespace of every key, so unrelated deployments can share one Redis. */
   prefix: string;
@@ -88,7 +110,7 @@ const COOL_DOWN = `
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
 return 1`;
 
-export class SharedTier {
+export class RedisTier implements SharedTier {
   readonly #prefix: string;
   readonly #logger: Logger;
   readonly #onOnline?: (online: boolean) => void;
@@ -98,7 +120,7 @@ export class SharedTier {
   #online = false;
   #closed = false;
 
-  constructor(options: SharedTierOptions) {
+  constructor(options: RedisTierOptions) {
     this.#prefix = options.prefix;
     this.#logger = options.logger;
     this.#onOnline = options.onOnline;
@@ -120,18 +142,15 @@ export class SharedTier {
     return this.#online && this.#client.isReady;
   }
 
-  /** The shared entry of `key`, or `undefined` when there is none or Redis cannot say. */
   async read(key: string): Promise<StoredResponse | undefined> {
     const reply = await this.#run(() => this.#binary.get(this.#key('entry', key)));
     return Buffer.isBuffer(reply) ? unpackStored(reply) : undefined;
   }
 
-  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
   async write(key: string, stored: StoredResponse, keepMs: number): Promise<void> {
     await this.#run(() => this.#commands.eval(WRITE_ENTRY, { keys: [this.#key('entry', key), this.#key('failures', key)], arguments: [packStored(stored), String(Math.ceil(keepMs))] }));
   }
 
-  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
   async claim(key: string, ms: number): Promise<LeaseClaim> {
     const token = randomUUID();
     const reply = await this.#run(() => this.#commands.eval(TAKE_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ms))] }));
