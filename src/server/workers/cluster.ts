@@ -52,11 +52,15 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
   const upstream = await startUpstream(settings);
   const target: UpstreamTarget = { url: upstream.url, apiKey: upstream.apiKey, mode: upstream.mode, hosts: upstream.hosts };
   // Without Redis the primary is the shared tier; with it, every worker talks to Redis itself.
-  const coordinator = settings.redisUrl === undefined ? new Coordinator(settings.cacheMaxBytes) : undefined;
+  const coordinator = settings.redisUrl === undefined
+    ? new Coordinator(settings.cacheMaxBytes, (host) => logger.debug({ site: host }, 'budget slot granted'))
+    : undefined;
   cluster.setupPrimary({ serialization: 'advanced' });
   const workers = new Set<Worker>();
   let closing = false;
   let restartDelayMs = 0;
+  // Ready once every first worker listens, so the first requests are dealt to all of them.
+  let waitingFor = settings.workers;
   let announce: ((url: string) => void) | undefined;
   const listening = new Promise<string>((resolve) => {
     announce = resolve;
@@ -72,7 +76,8 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     });
     worker.once('listening', (address) => {
       const host = address.address ?? settings.host;
-      announce?.(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
+      waitingFor -= 1;
+      if (waitingFor === 0) announce?.(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
     });
     worker.once('exit', (code, signal) => {
       workers.delete(worker);

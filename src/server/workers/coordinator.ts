@@ -37,8 +37,12 @@ export class Coordinator {
   /** Per host (the allowlist bounds them). */
   readonly #windows = new Map<string, { window: number; used: number }>();
 
-  constructor(maxBytes: number) {
+  readonly #onGrant?: (host: string) => void;
+
+  /** `onGrant` is told of every budget slot granted, as it is granted. */
+  constructor(maxBytes: number, onGrant?: (host: string) => void) {
     this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength) });
+    this.#onGrant = onGrant;
   }
 
   answer(request: TierRequest): TierReply {
@@ -101,6 +105,7 @@ export class Coordinator {
     }
     if (counted.used >= fills) return { granted: false, waitMs: Math.max(1, windowMs - (now % windowMs)), coolingDown: false };
     counted.used += 1;
+    this.#onGrant?.(host);
     return { granted: true };
   }
 
