@@ -7,24 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
-import { API_KEY, maxInSlidingWindow, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
+import { API_KEY, maxInSlidingWindow, scaledTimes as scaled, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
 import { jsonResponse, startFakeUpstream, validResponse, type FakeUpstream, type UpstreamCall } from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
 
 const SCALE = 20;
 const WINDOW_MS = 1000 / SCALE;
 const TTL_MS = 3000 / SCALE;
-/** Every time setting scaled down alike. */
-function scaled(scale: number) {
-  return {
-    liveTtlMs: 3000 / scale,
-    upstreamTimeoutMs: 2800 / scale,
-    budgetWindowMs: 1000 / scale,
-    backoffBaseMs: 1000 / scale,
-    backoffMaxMs: 30_000 / scale,
-    maxWaitMs: 5000 / scale,
-  };
-}
 const SCALED = scaled(SCALE);
 /**
  * The shared budget counts windows on Redis's clock and a call leaves an instance a Redis round

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { API_KEY, maxInSlidingWindow, until } from './helpers/cache-harness.node.ts';
+import { API_KEY, maxInSlidingWindow, scaledTimes, until } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
 
 const FIXTURE = fileURLToPath(new URL('./helpers/workers-fixture.node.ts', import.meta.url));
@@ -112,14 +112,7 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     const minuteMs = 60_000 / scale;
     const upstream = await startFakeUpstream();
     after(() => upstream.close());
-    const cluster = await startCluster(upstream, {
-      liveTtlMs: 3000 / scale,
-      upstreamTimeoutMs: 2800 / scale,
-      budgetWindowMs: 1000 / scale,
-      backoffBaseMs: 1000 / scale,
-      backoffMaxMs: 30_000 / scale,
-      maxWaitMs: 5000 / scale,
-    });
+    const cluster = await startCluster(upstream, scaledTimes(scale));
     const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
     const stopAt = Date.now() + minuteMs + 700;
     const statuses = new Map<number, number>();

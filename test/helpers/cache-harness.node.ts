@@ -97,6 +97,18 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
   };
 }
 
+/** Every time setting scaled down alike (`scale` 20: TTL 150 ms, budget windows of 50 ms, a "minute" of 3 s). */
+export function scaledTimes(scale: number) {
+  return {
+    liveTtlMs: 3000 / scale,
+    upstreamTimeoutMs: 2800 / scale,
+    budgetWindowMs: 1000 / scale,
+    backoffBaseMs: 1000 / scale,
+    backoffMaxMs: 30_000 / scale,
+    maxWaitMs: 5000 / scale,
+  };
+}
+
 /** Waits for a condition by polling the event loop, bounded: a barrier, not a sleep. */
 export async function until(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
