@@ -79,7 +79,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   });
   if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
   const slots = shared
-    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances)
+    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs);
   const budget = new HostBudget(slots, options.now);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });

@@ -174,15 +174,22 @@ export function checkOrigins(origins: readonly string[]): Set<string> {
   return checked;
 }
 
-/** A Redis URL for node-redis: redis: or rediss:, host required. */
+/** A Redis URL for node-redis: redis: or rediss:, host required; or a Redis Cluster, `redis+cluster://host:port[,host:port…]`. */
 export function checkRedisUrl(value: string): string {
+  const cluster = /^(rediss?)\+cluster:\/\/(?:[^@/]*@)?([^/?#@]+)\/?$/.exec(value);
+  if (cluster) {
+    for (const node of cluster[2]!.split(',')) {
+      if (!/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/.test(node.trim())) throw new ConfigError(`the Redis Cluster node "${node}" is not host:port`);
+    }
+    return value;
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379)');
+    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379, or redis+cluster://10.0.0.1:7000,10.0.0.2:7000)');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis:// or rediss://, not ${url.protocol}//`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis://, rediss:// or redis+cluster://, not ${url.protocol}//`);
   if (url.hostname === '') throw new ConfigError('the Redis URL has no host');
   return value;
 }

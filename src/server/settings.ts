@@ -135,7 +135,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   };
 
   const redisSetting = setting('redis-url');
-  if (values['redis-url'] !== undefined && /^rediss?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
+  if (values['redis-url'] !== undefined && /^rediss?(\+cluster)?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
     errors.push('--redis-url must not carry a password: arguments are visible to every user (ps); set PULSE_REDIS_URL instead');
   }
   const redisUrl = redisSetting === undefined ? undefined : check('redis-url', () => checkRedisUrl(redisSetting));

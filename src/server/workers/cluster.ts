@@ -52,9 +52,7 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
   const upstream = await startUpstream(settings);
   const target: UpstreamTarget = { url: upstream.url, apiKey: upstream.apiKey, mode: upstream.mode, hosts: upstream.hosts };
   // Without Redis the primary is the shared tier; with it, every worker talks to Redis itself.
-  const coordinator = settings.redisUrl === undefined
-    ? new Coordinator(settings.cacheMaxBytes, (host) => logger.debug({ site: host }, 'budget slot granted'))
-    : undefined;
+  const coordinator = settings.redisUrl === undefined ? new Coordinator(settings.cacheMaxBytes) : undefined;
   cluster.setupPrimary({ serialization: 'advanced' });
   const workers = new Set<Worker>();
   let closing = false;

@@ -5,7 +5,7 @@
  * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
  */
 import { LRUCache } from 'lru-cache';
-import type { SlotAnswer } from '../host-budget.ts';
+import type { SharedSlotAnswer } from '../shared-tier.ts';
 
 /** One shared-tier call from a worker; `id` pairs it with its reply. */
 export type TierRequest = { pulseTier: number } & (
@@ -37,12 +37,8 @@ export class Coordinator {
   /** Per host (the allowlist bounds them). */
   readonly #windows = new Map<string, { window: number; used: number }>();
 
-  readonly #onGrant?: (host: string) => void;
-
-  /** `onGrant` is told of every budget slot granted, as it is granted. */
-  constructor(maxBytes: number, onGrant?: (host: string) => void) {
+  constructor(maxBytes: number) {
     this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength) });
-    this.#onGrant = onGrant;
   }
 
   answer(request: TierRequest): TierReply {
@@ -93,7 +89,7 @@ export class Coordinator {
   }
 
   /** Aligned windows; a cooldown blocks everything. */
-  #takeSlot(host: string, fills: number, windowMs: number): SlotAnswer {
+  #takeSlot(host: string, fills: number, windowMs: number): SharedSlotAnswer {
     const cooling = this.#remaining(`cooldown:${host}`);
     if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
     const now = Date.now();
@@ -105,8 +101,7 @@ export class Coordinator {
     }
     if (counted.used >= fills) return { granted: false, waitMs: Math.max(1, windowMs - (now % windowMs)), coolingDown: false };
     counted.used += 1;
-    this.#onGrant?.(host);
-    return { granted: true };
+    return { granted: true, grantedAt: now };
   }
 
   #remaining(key: string): number {

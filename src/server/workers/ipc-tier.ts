@@ -5,8 +5,7 @@
  * unreachable Redis.
  */
 import { randomUUID } from 'node:crypto';
-import type { SlotAnswer } from '../host-budget.ts';
-import type { LeaseClaim, SharedTier } from '../shared-tier.ts';
+import type { LeaseClaim, SharedSlotAnswer, SharedTier } from '../shared-tier.ts';
 import { packStored, unpackStored, type StoredResponse } from '../stored-response.ts';
 import type { TierReply, TierRequest } from './coordinator.ts';
 
@@ -67,8 +66,8 @@ export class IpcTier implements SharedTier {
     return typeof reply === 'number' ? reply : undefined;
   }
 
-  async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
-    return (await this.#call({ op: 'takeSlot', host, fills, windowMs })) as SlotAnswer | undefined;
+  async takeSlot(host: string, fills: number, windowMs: number): Promise<SharedSlotAnswer | undefined> {
+    return (await this.#call({ op: 'takeSlot', host, fills, windowMs })) as SharedSlotAnswer | undefined;
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
