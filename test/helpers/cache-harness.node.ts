@@ -46,7 +46,8 @@ export interface Reply {
   json(): unknown;
 }
 
-export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream): Promise<Harness> {
+/** `logLevel` 'debug' also captures each budget slot granted ('budget slot granted', with `grantedAt`). */
+export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream, logLevel = 'info'): Promise<Harness> {
   const fake = upstream ?? (await startFakeUpstream());
   const logs: string[] = [];
   const seen: string[] = [];
@@ -60,7 +61,7 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
     upstream: fake.url,
     apiKey: API_KEY,
     hosts: HOSTS,
-    logger: createLogger('info', sink),
+    logger: createLogger(logLevel, sink),
     ...options,
   });
   let received = 0;
