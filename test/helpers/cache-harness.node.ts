@@ -3,6 +3,7 @@
  * upstream, with its pino logs captured, an optional manual clock, and small helpers to read
  * what tests assert on (upstream count, Cache-Status, bodies).
  */
+import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
@@ -117,6 +118,26 @@ export async function until(condition: () => boolean | Promise<boolean>, what = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
+}
+
+/**
+ * A cold herd on instances sharing one upstream: `perInstance` requests for each path on each
+ * instance, all waiting while the upstream holds its answers; then one upstream call per path and
+ * the same body from every instance.
+ */
+export async function assertOneFillPerKeyUnderHerd(instances: readonly Harness[], paths: readonly string[], perInstance: number): Promise<void> {
+  const upstream = instances[0]!.upstream;
+  const release = upstream.hold();
+  const replies = paths.map((path) => instances.flatMap((h) => Array.from({ length: perInstance }, () => h.get(path))));
+  const total = paths.length * instances.length * perInstance;
+  await until(() => instances.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length, `${total} requests waiting on ${paths.length} calls`, 8000);
+  release();
+  for (const [p, path] of paths.entries()) {
+    const answers = await Promise.all(replies[p]!);
+    assert.ok(answers.every((reply) => reply.status === 200), `${path}: ${answers.map((reply) => reply.status).join(' ')}`);
+    assert.equal(new Set(answers.map((reply) => reply.text)).size, 1, `${path}: every instance answers the same fill`);
+  }
+  assert.equal(upstream.calls.length, paths.length, 'one call per key for the whole herd');
 }
 
 /** The most calls in any interval [t, t + span] that starts at a call. */
