@@ -12,7 +12,7 @@
  *   budget     most upstream calls in any sliding minute: 15 keys of one site, real clock, 70 s
  *   freshness  median age of the data clients get polling on the 3 s grid, 200 ms upstream
  *   soak       ours alone, 1,000 clients for --minutes (10): errors and the RSS of our process
- *   all        hit, herd, budget, freshness (about 2.5 minutes)
+ *   all        hit, memory, herd, budget, freshness (about 8 minutes)
  *
  * Each command writes its table into BENCHMARKS.md between `<!-- cache-<command> -->` markers
  * (`--no-write` only prints it).
@@ -26,6 +26,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
@@ -375,6 +378,66 @@ ${clients} clients per target poll quickstats exactly on the 3 s wall-clock tick
 | ours / nginx | ${ratio(o.median, n.median)} | | |`);
 }
 
+/**
+ * Bytes per cached entry: `count` toppages entries (limit=25, each its own key through
+ * exclude_people, so their bodies vary in size) filled in this process. What an entry costs
+ * beside its bodies is the memory growth minus the bytes of all stored bodies.
+ */
+async function memoryBench() {
+  const count = Number(flag('entries') ?? 1000);
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const upstreams = await startUpstreams(1, { rateLimitPerMinute: 1_000_000 });
+  const cache = createCacheHandler({
+    upstream: upstreams.urls[0], apiKey: API_KEY, hosts: [HOST], clientLimit: 0, logger: createLogger('silent'),
+    budgetFills: 1_000_000, cacheMaxEntries: count * 2 + 400, cacheMaxBytes: 2 ** 30,
+  });
+  const url = (i) => `http://bench.local/live/toppages/v3/?host=${HOST}&limit=25${i === 0 ? '' : `&exclude_people=${i}`}`;
+  const settle = async () => {
+    for (let i = 0; i < 3; i += 1) {
+      gc();
+      await sleep(50);
+    }
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.external;
+  };
+  const gauge = async (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await cache.handle(new Request('http://bench.local/metrics'))).text())?.[1]);
+  const fill = async (from, to) => {
+    for (let i = from; i < to; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, to - i) }, (_, j) => cache.handle(new Request(url(i + j)))));
+    }
+  };
+  // A first batch the same way, so connections, compiled code and pools exist before counting.
+  await fill(count, count + 200);
+  const before = await settle();
+  const bytesBefore = await gauge('pulse_cache_bytes');
+  const entriesBefore = await gauge('pulse_cache_entries');
+  await fill(0, count);
+  const after = await settle();
+  const entries = (await gauge('pulse_cache_entries')) - entriesBefore;
+  const bodyBytes = (await gauge('pulse_cache_bytes')) - bytesBefore;
+  const sizes = {};
+  for (const encoding of ['identity', 'gzip', 'br']) {
+    const response = await cache.handle(new Request(url(0), { headers: { 'accept-encoding': encoding } }));
+    sizes[encoding] = (await response.arrayBuffer()).byteLength;
+  }
+  await cache.close();
+  await upstreams.report();
+  const overhead = (after - before - bodyBytes) / entries;
+  const full = sizes.identity + sizes.gzip + sizes.br;
+  await report('memory', `Measured by \`node --import tsx bench/cache.mjs memory\` on ${startedOn}.
+${entries} toppages entries (limit=25, each its own key through \`exclude_people\`, so bodies vary) filled through \`createCacheHandler\` in the bench process; V8 heap plus external memory after a full GC, before and after.
+
+| Measure | Bytes |
+|---|---|
+| Per entry beside its bodies (key, timing, ETag, LRU node, per-key state) | ${Math.round(overhead)} |
+| Bodies of the ${entries} entries, all three encodings (\`pulse_cache_bytes\`), per entry | ${Math.round(bodyBytes / entries)} |
+| The hit benchmark's entry (limit=25, 25 pages): identity + gzip + br | ${sizes.identity} + ${sizes.gzip} + ${sizes.br} = ${full} |
+| So one such entry in memory | ${Math.round(full + overhead)} |
+
+The default 64 MiB (\`PULSE_CACHE_MB\`, counted on the bodies) holds about ${Math.round((64 * 2 ** 20) / full)} entries like the benchmark's.`);
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
@@ -418,9 +481,9 @@ ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) o
 | Upstream calls | ${calls.length} (${(calls.length / minutes).toFixed(0)} a minute for 4 keys) | |`);
 }
 
-const commands = { hit: hitBench, herd: herdBench, budget: budgetBench, freshness: freshnessBench, soak: soakBench };
+const commands = { hit: hitBench, memory: memoryBench, herd: herdBench, budget: budgetBench, freshness: freshnessBench, soak: soakBench };
 if (command === 'all') {
-  for (const name of ['hit', 'herd', 'budget', 'freshness']) await commands[name]();
+  for (const name of ['hit', 'memory', 'herd', 'budget', 'freshness']) await commands[name]();
 } else if (commands[command]) {
   await commands[command]();
 } else {
