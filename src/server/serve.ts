@@ -44,8 +44,9 @@ export async function startUpstream(settings: ServeSettings): Promise<UpstreamTa
 /**
  * The endpoint in front of `target`, listening where the settings say. `overrides` are cache
  * options the settings do not carry: the shared tier of a worker, scaled-down times in tests.
+ * `metrics` answers `/metrics` instead of this process's registry (a worker: every worker's, summed).
  */
-export async function serveEndpoint(settings: ServeSettings, target: UpstreamTarget, logger: Logger, overrides: Partial<CacheOptions> = {}): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
+export async function serveEndpoint(settings: ServeSettings, target: UpstreamTarget, logger: Logger, overrides: Partial<CacheOptions> = {}, metrics?: () => Promise<string>): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
   const cache = createCacheHandler({
     upstream: target.url,
     apiKey: target.apiKey,
@@ -64,7 +65,14 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
     : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
-  const server = await listen((request) => (cache.owns(new URL(request.url)) ? cache.handle(request) : site(request)), settings.port, settings.host, cache.serveHit);
+  const metricsPath = `${settings.prefix}/metrics`;
+  const server = await listen(async (request) => {
+    const url = new URL(request.url);
+    if (metrics && url.pathname === metricsPath && request.method === 'GET') {
+      return new Response(await metrics(), { headers: { 'content-type': cache.registry.contentType, 'cache-control': 'no-store' } });
+    }
+    return cache.owns(url) ? cache.handle(request) : site(request);
+  }, settings.port, settings.host, cache.serveHit);
   return {
     url: server.url,
     cache,

@@ -10,6 +10,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { createLogger } from '../handler.ts';
 import { DEFAULTS, type CacheOptions } from '../options.ts';
 import { serveEndpoint, startUpstream, type UpstreamTarget } from '../serve.ts';
@@ -33,6 +34,11 @@ interface ReadyMessage {
 interface StartMessage {
   pulseStart: UpstreamTarget;
 }
+/** A worker asks for `/metrics` of every worker, summed by prom-client's cluster aggregator. */
+interface MetricsMessage {
+  pulseMetrics: number;
+  text?: string;
+}
 
 /** A worker that dies sooner than this after its start counts as a crash loop: its replacement waits. */
 const STABLE_MS = 5000;
@@ -54,6 +60,7 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
   // Without Redis the primary is the shared tier; with it, every worker talks to Redis itself.
   const coordinator = settings.redisUrl === undefined ? new Coordinator(settings.cacheMaxBytes) : undefined;
   cluster.setupPrimary({ serialization: 'advanced' });
+  const aggregator = new AggregatorRegistry();
   const workers = new Set<Worker>();
   let closing = false;
   let restartDelayMs = 0;
@@ -71,6 +78,16 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     worker.on('message', (message: unknown) => {
       if (coordinator && isTierRequest(message)) worker.send(coordinator.answer(message));
       else if ((message as ReadyMessage | undefined)?.pulseReady) worker.send({ pulseStart: target } satisfies StartMessage);
+      else if (typeof (message as MetricsMessage | undefined)?.pulseMetrics === 'number') {
+        const { pulseMetrics } = message as MetricsMessage;
+        aggregator.clusterMetrics().then(
+          (text) => worker.send({ pulseMetrics, text } satisfies MetricsMessage),
+          (error: Error) => {
+            logger.warn({ err: error.message }, 'metrics of the workers could not be collected');
+            worker.send({ pulseMetrics } satisfies MetricsMessage);
+          },
+        );
+      }
     });
     worker.once('listening', (address) => {
       const host = address.address ?? settings.host;
@@ -131,7 +148,24 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
   const shared = settings.redisUrl === undefined
     ? { sharedTier: new IpcTier(process as Required<typeof process>, overrides.redisTimeoutMs ?? DEFAULTS.redisTimeoutMs), instances: settings.workers }
     : { instances: settings.instances * settings.workers };
-  const endpoint = await serveEndpoint(settings, target, logger.child({ worker: cluster.worker?.id }), { ...shared, ...overrides });
+  let asked = 0;
+  const answers = new Map<number, (text: string | undefined) => void>();
+  process.on('message', (message: unknown) => {
+    const reply = message as MetricsMessage | undefined;
+    if (typeof reply?.pulseMetrics === 'number') answers.get(reply.pulseMetrics)?.(reply.text);
+  });
+  const endpoint = await serveEndpoint(settings, target, logger.child({ worker: cluster.worker?.id }), { ...shared, ...overrides }, async () => {
+    const id = (asked += 1);
+    const text = await new Promise<string | undefined>((resolve) => {
+      answers.set(id, resolve);
+      process.send!({ pulseMetrics: id } satisfies MetricsMessage);
+    }).finally(() => answers.delete(id));
+    // The primary could not collect them all: this worker's own, rather than nothing.
+    return text ?? endpoint.cache.registry.metrics();
+  });
+  // Answers the primary's aggregator with this worker's registry.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([endpoint.cache.registry]);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= endpoint.close().finally(() => process.exit(0));
