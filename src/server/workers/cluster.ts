@@ -12,7 +12,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { createLogger } from '../handler.ts';
-import { DEFAULTS, type CacheOptions } from '../options.ts';
+import type { CacheOptions } from '../options.ts';
 import { serveEndpoint, startUpstream, type UpstreamTarget } from '../serve.ts';
 import type { ServeSettings } from '../settings.ts';
 import { Coordinator, isTierRequest } from './coordinator.ts';
@@ -43,6 +43,12 @@ interface MetricsMessage {
 /** A worker that dies sooner than this after its start counts as a crash loop: its replacement waits. */
 const STABLE_MS = 5000;
 const MAX_RESTART_DELAY_MS = 10_000;
+/**
+ * The primary runs on this machine: it can be slow (a busy machine), never unreachable while this
+ * worker lives (a worker whose primary is gone exits). Acting alone because it was merely slow
+ * would spend the budget twice, so a worker waits this long for it.
+ */
+const PRIMARY_TIMEOUT_MS = 5000;
 /** How long workers get to finish in-flight requests on SIGTERM before they are killed. */
 const SHUTDOWN_MS = 10_000;
 
@@ -146,7 +152,7 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
     process.send!({ pulseReady: true } satisfies ReadyMessage);
   });
   const shared = settings.redisUrl === undefined
-    ? { sharedTier: new IpcTier(process as Required<typeof process>, overrides.redisTimeoutMs ?? DEFAULTS.redisTimeoutMs), instances: settings.workers }
+    ? { sharedTier: new IpcTier(process as Required<typeof process>, PRIMARY_TIMEOUT_MS), instances: settings.workers }
     : { instances: settings.instances * settings.workers };
   let asked = 0;
   const answers = new Map<number, (text: string | undefined) => void>();

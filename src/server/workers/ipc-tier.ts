@@ -1,8 +1,8 @@
 /**
  * A worker's shared tier when `--workers` runs without Redis: every call goes to the primary's
  * `Coordinator` over the cluster IPC channel. A call the primary does not answer within
- * `timeoutMs` answers "offline", and the worker acts alone on its share of the budget, as with an
- * unreachable Redis.
+ * `timeoutMs`, or made once the channel is closed, answers "offline", and the worker acts alone
+ * on its share of the budget, as with an unreachable Redis.
  */
 import { randomUUID } from 'node:crypto';
 import type { LeaseClaim, SharedSlotAnswer, SharedTier } from '../shared-tier.ts';
