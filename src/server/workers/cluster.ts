@@ -22,8 +22,6 @@ export interface RunningWorkers {
   url: string;
   mode: 'demo' | 'upstream';
   hosts: readonly string[];
-  /** PIDs of the workers serving now. */
-  pids(): number[];
   close(): Promise<void>;
 }
 
@@ -108,7 +106,7 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
       logger.error({ pid: worker.process.pid, code, signal, restartInMs: restartDelayMs }, 'worker died: starting a replacement');
       setTimeout(() => {
         if (!closing) start();
-      }, restartDelayMs).unref();
+      }, restartDelayMs);
     });
   };
   for (let i = 0; i < settings.workers; i += 1) start();
@@ -118,7 +116,6 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     url: address,
     mode: upstream.mode,
     hosts: upstream.hosts,
-    pids: () => [...workers].map((worker) => worker.process.pid!).filter(Boolean),
     close: async () => {
       closing = true;
       await Promise.all([...workers].map((worker) => stopWorker(worker)));
