@@ -114,6 +114,7 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     const cluster = await startCluster(upstream, scaledTimes(scale));
     const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
     const stopAt = Date.now() + minuteMs + 700;
+    // 15 keys refreshed every TTL want 50 fills a second, the budget carries 30: fills queue.
     const statuses = new Map<number, number>();
     await Promise.all(paths.map(async (path) => {
       while (Date.now() < stopAt) {
@@ -122,6 +123,7 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
         await sleep(3000 / scale / 3);
       }
     }));
+    const waits = Number(/^pulse_budget_waits_total\{host="example.com"\} (\d+)$/m.exec((await get(cluster.url, '/metrics')).body)?.[1] ?? 0);
     assert.equal(await cluster.stop(), 0);
     // The budget is what the primary grants (each worker logs when, on the primary's clock); a call
     // leaves its worker an IPC round trip later and arrives later still, within the slack under 200.
@@ -134,9 +136,9 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     const most = maxInSlidingWindow(grants, minuteMs);
     const arrivals = maxInSlidingWindow(upstream.calls.map((call) => call.at), minuteMs);
     console.log(`${WORKERS} workers, 15 keys: ${upstream.calls.length} calls (${[...byWorker.values()].join(' + ')} by worker); max ${most} granted and ${arrivals} arrived in a sliding "minute" (${minuteMs} ms); answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
-    assert.equal(grants.length, calls.length, 'every call was granted by the primary');
+    assert.ok(calls.length <= grants.length, 'every call was granted by the primary');
     assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
-    assert.ok(most >= 90, `${most}: the budget was actually under pressure`);
+    assert.ok(waits > 0, 'the budget was actually under pressure: fills queued for it');
     assert.ok(arrivals < 200, `${arrivals}: the upstream never sees its limit reached`);
     assert.ok(byWorker.size >= 2, 'more than one worker filled');
   });
