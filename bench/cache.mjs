@@ -92,13 +92,13 @@ async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPe
   };
 }
 
-/** `pulse-widgets serve` in its own process (pinned to `cpu` if given); resolves with its URL, its PID and a close(). */
+/** `pulse-widgets serve`, one process (`--workers 1`, as nginx runs one worker), pinned to `cpu` if given; resolves with its URL, its PID and a close(). */
 function startOurs(upstream, cpu) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
   const command = [process.execPath, ['bin/pulse-widgets.mjs', 'serve']];
   return startListening(...(cpu === undefined ? command : onCpu(cpu, ...command)), {
     cwd: ROOT,
-    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error' },
+    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1' },
   });
 }
 
@@ -277,7 +277,7 @@ async function hitBench() {
     ? `Each server pinned to CPU ${CPU.server} (\`taskset -c ${CPU.server}\` for Node, \`worker_processes 1; worker_cpu_affinity\` for nginx), wrk to CPU ${CPU.load} (\`taskset -c ${CPU.load}\`)`
     : 'Only one CPU: nothing pinned, wrk shares it with the server';
   await report('hit', `Measured by \`npm run bench:cache\` (\`node --import tsx bench/cache.mjs hit\`) on ${startedOn}, ${WRK_VERSION}.
-**The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). \`wrk -t1 -c<c> -d${seconds}s --timeout 2s --latency -H 'Accept-Encoding: gzip'\`, GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency, each round starting with the next target. Ours: \`pulse-widgets serve\` (one process, per-IP limit off as nginx has none). Requests/s: median of the rounds (lowest–highest); p99: median of the rounds (worst round).
+**The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). \`wrk -t1 -c<c> -d${seconds}s --timeout 2s --latency -H 'Accept-Encoding: gzip'\`, GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency, each round starting with the next target. Ours: \`pulse-widgets serve --workers 1\` (one process, per-IP limit off as nginx has none). Requests/s: median of the rounds (lowest–highest); p99: median of the rounds (worst round).
 
 | c | Target | Requests/s | p50 | p99 | wrk timeouts | Errors / non-2xx |
 |---|---|---|---|---|---|---|
