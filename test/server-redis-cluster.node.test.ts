@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createCluster } from 'redis';
+import { redisConnection } from '../src/server/shared-tier.ts';
 import { assertOneFillPerKeyUnderHerd, maxInSlidingWindow, scaledTimes, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, REDIS_CLI, startRedisCluster, type RedisCluster } from './helpers/redis-process.node.ts';
@@ -113,4 +114,15 @@ describe('shared tier on a real Redis Cluster', { skip: REDIS_BINARY && REDIS_CL
     assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
     assert.ok(maxInSlidingWindow(upstream.calls.map((call) => call.at), minuteMs) < 200);
   });
+});
+
+test('redis+cluster:// names seed nodes, TLS and credentials for every node; other URLs are one server', () => {
+  assert.deepEqual(redisConnection('rediss+cluster://pulse:p%40ss@10.0.0.1:7000,10.0.0.2:7001'), {
+    cluster: true,
+    seeds: ['rediss://10.0.0.1:7000', 'rediss://10.0.0.2:7001'],
+    tls: true,
+    credentials: { username: 'pulse', password: 'p@ss' },
+  });
+  assert.deepEqual(redisConnection('redis+cluster://127.0.0.1:7000'), { cluster: true, seeds: ['redis://127.0.0.1:7000'], tls: false, credentials: {} });
+  assert.deepEqual(redisConnection('redis://:secret@127.0.0.1:6379/2'), { cluster: false, url: 'redis://:secret@127.0.0.1:6379/2' });
 });
