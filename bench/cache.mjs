@@ -1,16 +1,18 @@
 /**
- * The cache endpoint against the nginx recipe, side by side in one run, on loopback only and
- * bounded in time. Ours runs as `pulse-widgets serve` in a child process (so it never shares an
- * event loop with the load generator); nginx is Debian's, one worker, with
- * examples/nginx/pulse-cache.conf; the upstream is the seeded simulator, one per target, so each
- * target's upstream calls are counted apart.
+ * The cache endpoint against nginx, side by side in one run, on loopback only and bounded in
+ * time. Ours runs as `pulse-widgets serve` in a child process (so it never shares an event loop
+ * with the load generator); nginx is Debian's, one worker; the upstream is the seeded simulator
+ * in its own process.
  *
- *   hit        cache-hit throughput and p50/p99 latency (autocannon), same toppages URL, gzip
+ *   hit        cache-hit throughput and p50/p99 latency, measured by wrk in its own process, one
+ *              core per server: ours, nginx caching the gzipped body (bench/nginx/gzip-cache.conf),
+ *              the examples/nginx recipe and bare node:http; rounds alternated (--rounds, --seconds)
+ *   memory     bytes per cached entry (in this process)
  *   herd       upstream calls per key per 3 s: 1,000 clients polling on the 3 s grid, 1.5 s upstream
  *   budget     most upstream calls in any sliding minute: 15 keys of one site, real clock, 70 s
  *   freshness  median age of the data clients get polling on the 3 s grid, 200 ms upstream
  *   soak       ours alone, 1,000 clients for --minutes (10): errors and the RSS of our process
- *   all        hit, herd, budget, freshness (about 2.5 minutes)
+ *   all        hit, memory, herd, budget, freshness (about 8 minutes)
  *
  * Each command writes its table into BENCHMARKS.md between `<!-- cache-<command> -->` markers
  * (`--no-write` only prints it).
@@ -19,13 +21,17 @@
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
-import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';
+import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,8 +58,7 @@ const ratio = (a, b) => (b === 0 ? '∞' : `${(a / b).toFixed(2)}×`);
 function machine() {
   // nginx -v prints its version on stderr.
   const nginxVersion = NGINX_BINARY ? /nginx\/[\d.]+/.exec(spawnSync(NGINX_BINARY, ['-v'], { encoding: 'utf8' }).stderr)?.[0] : 'no nginx';
-  const autocannonVersion = JSON.parse(readFileSync(new URL('../node_modules/autocannon/package.json', import.meta.url), 'utf8')).version;
-  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} when the run started (shared with other work), Node ${process.version}, ${nginxVersion}, autocannon ${autocannonVersion}`;
+  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} when the run started (shared with other work), Node ${process.version}, ${nginxVersion}`;
 }
 
 const startedOn = machine();
@@ -64,11 +69,11 @@ async function report(name, text) {
 }
 
 /**
- * `count` simulated upstreams in a child process (bench/upstream-process.mjs); `report()` stops
+ * `count` simulated upstreams (one target each, so their calls are counted apart) in a child process (bench/upstream-process.mjs); `report()` stops
  * them and resolves with each one's calls `{ at, key, status }`.
  */
-async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPerMinute } = {}) {
-  const child = fork(fileURLToPath(new URL('upstream-process.mjs', import.meta.url)), [JSON.stringify({ apiKey: API_KEY, count, latencyMs, stamp, rateLimitPerMinute })], {
+async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPerMinute, gzip = false } = {}) {
+  const child = fork(fileURLToPath(new URL('upstream-process.mjs', import.meta.url)), [JSON.stringify({ apiKey: API_KEY, count, latencyMs, stamp, rateLimitPerMinute, gzip })], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -87,33 +92,14 @@ async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPe
   };
 }
 
-/** `pulse-widgets serve` in its own process; resolves with its URL, its PID and a close(). */
-async function startOurs(upstream) {
+/** `pulse-widgets serve`, one process (`--workers 1`, as nginx runs one worker), pinned to `cpu` if given; resolves with its URL, its PID and a close(). */
+function startOurs(upstream, cpu) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve'], {
+  const command = [process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve']];
+  return startListening(...(cpu === undefined ? command : onCpu(cpu, ...command)), {
     cwd: ROOT,
-    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1' },
   });
-  const url = await new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`pulse-widgets serve exited (${code}): ${output}`)));
-  });
-  return {
-    url,
-    pid: child.pid,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** Both targets, each in front of its own upstream; `close()` stops everything and resolves with each target's upstream calls. */
@@ -171,42 +157,137 @@ async function pollOnGrid({ targets, clients, paths, ticks, headers, onReply }) 
   return tickTimes;
 }
 
-async function hitBench() {
-  const { targets, close } = await startTargets({ rateLimitPerMinute: 100_000 });
-  const path = `/live/toppages/v3/?host=${HOST}&limit=25`;
-  const headers = { 'accept-encoding': 'gzip' };
-  const sizes = {};
-  for (const [name, target] of Object.entries(targets)) {
-    const response = await request(`${target.url}${path}`, { headers });
-    sizes[name] = `${(await response.body.arrayBuffer()).byteLength} B ${response.headers['content-encoding'] ?? 'identity'}`;
-  }
-  const results = { ours: [], nginx: [] };
-  const measure = (name, duration) => autocannon({ url: `${targets[name].url}${path}`, connections: 64, duration, headers });
-  for (const name of ['ours', 'nginx']) await measure(name, 2); // warm-up
-  // ABBA, so a load change on the shared machine hits both alike.
-  for (const name of ['ours', 'nginx', 'nginx', 'ours']) results[name].push(await measure(name, 8));
-  await close();
+const CPU = { load: 0, server: 1 };
+const pinned = cpus().length >= 2;
+/** `command` pinned to one CPU with taskset when the machine has two or more. */
+const onCpu = (cpu, command, commandArgs) => (pinned ? ['taskset', ['-c', String(cpu), command, ...commandArgs]] : [command, commandArgs]);
 
-  const row = (name) => {
-    const runs = results[name];
-    const mean = (pick) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-    return {
-      rps: mean((run) => run.requests.average),
-      p50: mean((run) => run.latency.p50),
-      p99: mean((run) => run.latency.p99),
-      errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0),
-      total: runs.reduce((sum, run) => sum + run.requests.total, 0),
-    };
+/** A child process that prints `listening on <url>`; resolves with its URL, PID and a close(). */
+async function startListening(command, commandArgs, options) {
+  const child = spawn(command, commandArgs, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (found) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${commandArgs.join(' ')} exited (${code}): ${output}`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
   };
-  const [o, n] = [row('ours'), row('nginx')];
-  await report('hit', `Measured by \`node --import tsx bench/cache.mjs hit\` on ${startedOn}.
-autocannon in the bench process, 64 connections, \`Accept-Encoding: gzip\`, GET \`${path}\` (a fresh or refreshing entry all along), 2 × 8 s per target in the order ours, nginx, nginx, ours. Ours: \`pulse-widgets serve\` in its own process (one event loop), per-IP limit off; nginx: one worker.
+}
 
-| Target | Requests/s | p50 | p99 | Errors / non-2xx | Body |
-|---|---|---|---|---|---|
-| ours | ${Math.round(o.rps)} | ${o.p50.toFixed(1)} ms | ${o.p99.toFixed(1)} ms | ${o.errors} of ${o.total} | ${sizes.ours} |
-| nginx | ${Math.round(n.rps)} | ${n.p50.toFixed(1)} ms | ${n.p99.toFixed(1)} ms | ${n.errors} of ${n.total} | ${sizes.nginx} |
-| ours / nginx | ${ratio(o.rps, n.rps)} | ${ratio(o.p50, n.p50)} | ${ratio(o.p99, n.p99)} | | |`);
+/** One wrk run in its own process; its numbers parsed from the text it prints. */
+function wrk(url, connections, seconds) {
+  const [command, commandArgs] = onCpu(CPU.load, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '2s', '--latency', '-H', 'Accept-Encoding: gzip', url]);
+  const run = spawnSync(command, commandArgs, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
+  const text = run.stdout;
+  if (process.env.BENCH_VERBOSE) console.log(text);
+  const ms = (value, unit) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN);
+  const latency = (p) => {
+    const found = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(text);
+    return found ? ms(found[1], found[2]) : NaN;
+  };
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
+    p50: latency(50),
+    p99: latency(99),
+    timeouts: errors ? Number(errors[4]) : 0,
+    socketErrors: errors ? Number(errors[1]) + Number(errors[2]) + Number(errors[3]) : 0,
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0),
+  };
+}
+
+const WRK_VERSION = (spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0]?.trim() || 'wrk (version unknown)';
+
+async function hitBench() {
+  const seconds = Number(flag('seconds') ?? 10);
+  const rounds = Number(flag('rounds') ?? 3);
+  const concurrencies = [50, 200];
+  const path = `/live/toppages/v3/?host=${HOST}&limit=25`;
+  const upstreams = await startUpstreams(1, { rateLimitPerMinute: 1_000_000, gzip: true });
+  const upstream = upstreams.urls[0];
+  const recipe = readFileSync(RECIPE_PATH, 'utf8');
+  const strongest = readFileSync(new URL('nginx/gzip-cache.conf', import.meta.url), 'utf8');
+  const gzipped = (await request(`${upstream}${path}`, { headers: { 'x-svc-ak': API_KEY, 'accept-encoding': 'gzip' } }));
+  const bodyFile = join(await mkdtemp(join(tmpdir(), 'pulse-bench-')), 'toppages.json.gz');
+  await writeFile(bodyFile, Buffer.from(await gzipped.body.arrayBuffer()));
+
+  const targets = {
+    ours: await startOurs(upstream, CPU.server),
+    'nginx, gzip body cached': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], site: strongest, cpu: pinned ? CPU.server : undefined }),
+    'nginx, examples recipe': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], cpu: pinned ? CPU.server : undefined }),
+    'bare node:http, one gzip Buffer': await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
+  };
+  const names = Object.keys(targets);
+  const answers = {};
+  for (const name of names) {
+    const response = await request(`${targets[name].url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+    answers[name] = `${response.statusCode}, ${(await response.body.arrayBuffer()).byteLength} B ${response.headers['content-encoding'] ?? 'identity'}`;
+    wrk(`${targets[name].url}${path}`, 50, 2); // warm-up: connections, JIT, page cache
+  }
+  const results = Object.fromEntries(concurrencies.map((c) => [c, Object.fromEntries(names.map((name) => [name, []]))]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const c of concurrencies) {
+      // Each round starts with another target, so a load change on the shared machine falls on all alike.
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      for (const name of order) {
+        const run = wrk(`${targets[name].url}${path}`, c, seconds);
+        results[c][name].push(run);
+        console.log(`round ${round + 1}, c=${c}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${run.timeouts} timeouts`);
+      }
+    }
+  }
+  for (const target of Object.values(targets)) await target.close();
+  await upstreams.report();
+
+  const summary = (runs) => ({
+    rps: median(runs.map((run) => run.rps)),
+    low: Math.min(...runs.map((run) => run.rps)),
+    high: Math.max(...runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    worstP99: Math.max(...runs.map((run) => run.p99)),
+    timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
+    errors: runs.reduce((sum, run) => sum + run.socketErrors + run.non2xx, 0),
+  });
+  const rows = [];
+  const ratios = [];
+  for (const c of concurrencies) {
+    const s = Object.fromEntries(names.map((name) => [name, summary(results[c][name])]));
+    for (const name of names) {
+      const r = s[name];
+      rows.push(`| ${c} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms (worst ${r.worstP99.toFixed(2)}) | ${r.timeouts} | ${r.errors} |`);
+    }
+    const best = names.filter((name) => name.startsWith('nginx')).reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
+    ratios.push(`| ${c} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s['bare node:http, one gzip Buffer'].rps).toFixed(2)}× | ${s.ours.p99.toFixed(2)} ms (worst ${s.ours.worstP99.toFixed(2)} ms) | ${s.ours.timeouts} |`);
+  }
+  const pinning = pinned
+    ? `Each server pinned to CPU ${CPU.server} (\`taskset -c ${CPU.server}\` for Node, \`worker_processes 1; worker_cpu_affinity\` for nginx), wrk to CPU ${CPU.load} (\`taskset -c ${CPU.load}\`)`
+    : 'Only one CPU: nothing pinned, wrk shares it with the server';
+  await report('hit', `Measured by \`npm run bench:cache\` (\`node --import tsx bench/cache.mjs hit\`) on ${startedOn}, ${WRK_VERSION}.
+**The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). \`wrk -t1 -c<c> -d${seconds}s --timeout 2s --latency -H 'Accept-Encoding: gzip'\`, GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency, each round starting with the next target. Ours: \`pulse-widgets serve --workers 1\` (one process, per-IP limit off as nginx has none). Requests/s: median of the rounds (lowest–highest); p99: median of the rounds (worst round).
+
+| c | Target | Requests/s | p50 | p99 | wrk timeouts | Errors / non-2xx |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+| c | Ours / best nginx | Ours / bare node:http | Our p99 | Our timeouts |
+|---|---|---|---|---|
+${ratios.join('\n')}
+
+Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[name]}`).join('; ')}.`);
 }
 
 /** Upstream calls per key per 3 s over the measured ticks, counting each call in the tick interval around it. */
@@ -297,6 +378,66 @@ ${clients} clients per target poll quickstats exactly on the 3 s wall-clock tick
 | ours / nginx | ${ratio(o.median, n.median)} | | |`);
 }
 
+/**
+ * Bytes per cached entry: `count` toppages entries (limit=25, each its own key through
+ * exclude_people, so their bodies vary in size) filled in this process. What an entry costs
+ * beside its bodies is the memory growth minus the bytes of all stored bodies.
+ */
+async function memoryBench() {
+  const count = Number(flag('entries') ?? 1000);
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const upstreams = await startUpstreams(1, { rateLimitPerMinute: 1_000_000 });
+  const cache = createCacheHandler({
+    upstream: upstreams.urls[0], apiKey: API_KEY, hosts: [HOST], clientLimit: 0, logger: createLogger('silent'),
+    budgetFills: 1_000_000, cacheMaxEntries: count * 2 + 400, cacheMaxBytes: 2 ** 30,
+  });
+  const url = (i) => `http://bench.local/live/toppages/v3/?host=${HOST}&limit=25${i === 0 ? '' : `&exclude_people=${i}`}`;
+  const settle = async () => {
+    for (let i = 0; i < 3; i += 1) {
+      gc();
+      await sleep(50);
+    }
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.external;
+  };
+  const gauge = async (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await cache.handle(new Request('http://bench.local/metrics'))).text())?.[1]);
+  const fill = async (from, to) => {
+    for (let i = from; i < to; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, to - i) }, (_, j) => cache.handle(new Request(url(i + j)))));
+    }
+  };
+  // A first batch the same way, so connections, compiled code and pools exist before counting.
+  await fill(count, count + 200);
+  const before = await settle();
+  const bytesBefore = await gauge('pulse_cache_bytes');
+  const entriesBefore = await gauge('pulse_cache_entries');
+  await fill(0, count);
+  const after = await settle();
+  const entries = (await gauge('pulse_cache_entries')) - entriesBefore;
+  const bodyBytes = (await gauge('pulse_cache_bytes')) - bytesBefore;
+  const sizes = {};
+  for (const encoding of ['identity', 'gzip', 'br']) {
+    const response = await cache.handle(new Request(url(0), { headers: { 'accept-encoding': encoding } }));
+    sizes[encoding] = (await response.arrayBuffer()).byteLength;
+  }
+  await cache.close();
+  await upstreams.report();
+  const overhead = (after - before - bodyBytes) / entries;
+  const full = sizes.identity + sizes.gzip + sizes.br;
+  await report('memory', `Measured by \`node --import tsx bench/cache.mjs memory\` on ${startedOn}.
+${entries} toppages entries (limit=25, each its own key through \`exclude_people\`, so bodies vary) filled through \`createCacheHandler\` in the bench process; V8 heap plus external memory after a full GC, before and after.
+
+| Measure | Bytes |
+|---|---|
+| Per entry beside its bodies (key, timing, ETag, LRU node, per-key state) | ${Math.round(overhead)} |
+| Bodies of the ${entries} entries, all three encodings (\`pulse_cache_bytes\`), per entry | ${Math.round(bodyBytes / entries)} |
+| The hit benchmark's entry (limit=25, 25 pages): identity + gzip + br | ${sizes.identity} + ${sizes.gzip} + ${sizes.br} = ${full} |
+| So one such entry in memory | ${Math.round(full + overhead)} |
+
+The default 64 MiB (\`PULSE_CACHE_MB\`, counted on the bodies) holds about ${Math.round((64 * 2 ** 20) / full)} entries like the benchmark's.`);
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
@@ -340,9 +481,9 @@ ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) o
 | Upstream calls | ${calls.length} (${(calls.length / minutes).toFixed(0)} a minute for 4 keys) | |`);
 }
 
-const commands = { hit: hitBench, herd: herdBench, budget: budgetBench, freshness: freshnessBench, soak: soakBench };
+const commands = { hit: hitBench, memory: memoryBench, herd: herdBench, budget: budgetBench, freshness: freshnessBench, soak: soakBench };
 if (command === 'all') {
-  for (const name of ['hit', 'herd', 'budget', 'freshness']) await commands[name]();
+  for (const name of ['hit', 'memory', 'herd', 'budget', 'freshness']) await commands[name]();
 } else if (commands[command]) {
   await commands[command]();
 } else {

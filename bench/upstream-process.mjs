@@ -1,14 +1,16 @@
 /**
  * The simulated upstreams of bench/cache.mjs, in their own process so their latency is not
  * stretched by the load generator's event loop. Options come as JSON in argv[2]:
- * `{ apiKey, count, latencyMs, stamp, rateLimitPerMinute }`. It sends `{ urls }` once listening;
+ * `{ apiKey, count, latencyMs, stamp, rateLimitPerMinute, gzip }`; with `gzip`, a caller that accepts
+ * gzip gets the body compressed at level 6, as a service behind a compressing proxy answers. It sends `{ urls }` once listening;
  * on the message `'report'` it sends `{ calls }` (per upstream: when each call came, its key and
  * the status answered) and exits.
  */
+import { gzipSync } from 'node:zlib';
 import { listen } from '../src/server/node-http.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
 
-const { apiKey, count, latencyMs = 0, stamp = false, rateLimitPerMinute } = JSON.parse(process.argv[2]);
+const { apiKey, count, latencyMs = 0, stamp = false, rateLimitPerMinute, gzip = false } = JSON.parse(process.argv[2]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One simulator counting its calls; optionally slow, optionally stamping each body with when it answered. */
@@ -22,10 +24,15 @@ async function startUpstream() {
     if (latencyMs > 0) await sleep(latencyMs);
     const response = await simulator(incoming);
     call.status = response.status;
-    if (!stamp || response.status !== 200) return response;
+    const compress = gzip && /gzip/.test(incoming.headers.get('accept-encoding') ?? '');
+    if (response.status !== 200 || (!stamp && !compress)) return response;
     const headers = new Headers(response.headers);
     headers.delete('content-length');
-    return new Response(JSON.stringify({ ...(await response.json()), bench_served_at: Date.now() }), { status: 200, headers });
+    const text = stamp ? JSON.stringify({ ...(await response.json()), bench_served_at: Date.now() }) : await response.text();
+    if (!compress) return new Response(text, { status: 200, headers });
+    headers.set('content-encoding', 'gzip');
+    headers.set('vary', 'Accept-Encoding');
+    return new Response(gzipSync(text, { level: 6 }), { status: 200, headers });
   });
   return { url: server.url, calls, close: server.close };
 }

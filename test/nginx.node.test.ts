@@ -5,7 +5,9 @@
  * before they cost an upstream call, stale data while the upstream is down.
  */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { routes } from '../src/api/index.ts';
 import { listen, type RunningServer } from '../src/server/node-http.ts';
 import { createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
@@ -18,14 +20,22 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
   let upstream: RunningServer;
   let nginx: NginxProcess;
   let upstreamCalls: URL[] = [];
+  let upstreamEncodings: (string | null)[] = [];
   let upstreamDown = false;
 
   before(async () => {
     const simulator = createUpstreamHandler({ apiKey: API_KEY, rateLimitPerMinute: 10_000 });
-    upstream = await listen(async (request) => {
-      upstreamCalls.push(new URL(request.url));
+    // The service answers gzip to callers that ask for it (as behind any compressing proxy).
+    upstream = await listen(async (incoming) => {
+      upstreamCalls.push(new URL(incoming.url));
+      upstreamEncodings.push(incoming.headers.get('accept-encoding'));
       if (upstreamDown) return new Response('upstream exploded', { status: 502 });
-      return simulator(request);
+      const response = await simulator(incoming);
+      if (response.status !== 200 || !incoming.headers.get('accept-encoding')?.includes('gzip')) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      headers.set('content-encoding', 'gzip');
+      return new Response(gzipSync(Buffer.from(await response.arrayBuffer())), { status: 200, headers });
     });
     nginx = await startNginx({ upstream: upstream.url, apiKey: API_KEY, hosts: DEMO_HOSTS });
   });
@@ -34,6 +44,22 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
     await nginx?.close();
     await upstream?.close();
   });
+
+  /** Bytes as sent (fetch would unzip them) and every Cache-Control header line. */
+  function rawGet(base: string, target: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; cacheControl: string[]; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      request({ hostname, port, path: target, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const cacheControl: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() === 'cache-control') cacheControl.push(res.rawHeaders[i + 1]!);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, cacheControl, body: Buffer.concat(chunks) });
+        });
+      }).on('error', reject).end();
+    });
+  }
 
   async function get(pathAndQuery: string, init?: RequestInit) {
     const response = await fetch(`${nginx.url}${pathAndQuery}`, init);
@@ -69,6 +95,23 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
     const again = await get(path);
     assert.match(again.response.headers.get('cache-status') ?? '', /HIT/);
     assert.equal(upstreamCalls.length, 1);
+  });
+
+  it('caches the gzipped body: sent as stored to gzip clients, unzipped for the others, with one Cache-Control', async () => {
+    upstreamCalls = [];
+    upstreamEncodings = [];
+    const path = `/live/top_geo/v1/?host=${HOST}&limit=4`;
+    const gzipped = await rawGet(nginx.url, path, { 'accept-encoding': 'gzip' });
+    const plain = await rawGet(nginx.url, path, {});
+    assert.equal(gzipped.status, 200);
+    assert.equal(gzipped.headers['content-encoding'], 'gzip');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.deepEqual(JSON.parse(gunzipSync(gzipped.body).toString()), JSON.parse(plain.body.toString()), 'the same answer either way');
+    assert.deepEqual(upstreamEncodings, ['gzip'], 'one fill, asked for gzip');
+    for (const reply of [gzipped, plain]) {
+      assert.equal(reply.cacheControl.length, 1, `one Cache-Control header, got ${JSON.stringify(reply.cacheControl)}`);
+      assert.equal(reply.cacheControl[0], 'public, max-age=1');
+    }
   });
 
   it('refuses key, jsonp and callback parameters, other hosts, other paths and methods without an upstream call', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { quickstatsResponseSchema } from '../src/api/index.ts';
@@ -62,6 +62,14 @@ describe('settings', () => {
     assert.equal(shared.redisUrl, 'rediss://:s3cret@redis.internal:6380/2');
     assert.equal(shared.instances, 4);
     assert.equal(settingsOf(['serve', '--redis-url', 'redis://10.0.0.5:6379', '--instances', '2']).instances, 2);
+    const cluster = 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000';
+    assert.equal(settingsOf(['serve', '--redis-url', cluster]).redisUrl, cluster);
+  });
+
+  test('--workers: one per core by default, PULSE_WORKERS or the flag', () => {
+    assert.equal(settingsOf(['serve']).workers, availableParallelism());
+    assert.equal(settingsOf(['serve'], { PULSE_WORKERS: '3' }).workers, 3);
+    assert.equal(settingsOf(['serve', '--workers', '1'], { PULSE_WORKERS: '3' }).workers, 1);
   });
 
   test('the key from a file', async () => {
@@ -88,6 +96,9 @@ describe('settings', () => {
     ['a Redis URL that is not redis://', ['serve'], { PULSE_REDIS_URL: 'http://127.0.0.1:6379' }, /^PULSE_REDIS_URL \(--redis-url\): the Redis URL must start with redis:\/\//],
     ['a Redis password in a flag', ['serve', '--redis-url', 'redis://:hunter2@127.0.0.1:6379'], {}, /^--redis-url must not carry a password/],
     ['a bad instance count', ['serve'], { PULSE_INSTANCES: 'three' }, /^PULSE_INSTANCES \(--instances\): must be a whole number/],
+    ['a bad worker count', ['serve', '--workers', 'all'], {}, /^PULSE_WORKERS \(--workers\): must be a whole number from 0 to 256/],
+    ['a Redis Cluster node without a port', ['serve'], { PULSE_REDIS_URL: 'redis+cluster://10.0.0.1:7000,10.0.0.2' }, /^PULSE_REDIS_URL \(--redis-url\): the Redis Cluster node "10.0.0.2" is not host:port/],
+    ['a Redis Cluster password in a flag', ['serve', '--redis-url', 'redis+cluster://:hunter2@10.0.0.1:7000'], {}, /^--redis-url must not carry a password/],
   ];
   for (const [name, argv, env, message] of problems) {
     test(`one clear line for ${name}`, () => {

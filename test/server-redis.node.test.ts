@@ -7,24 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
-import { API_KEY, maxInSlidingWindow, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
+import { API_KEY, assertOneFillPerKeyUnderHerd, maxInSlidingWindow, scaledTimes as scaled, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
 import { jsonResponse, startFakeUpstream, validResponse, type FakeUpstream, type UpstreamCall } from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
 
 const SCALE = 20;
 const WINDOW_MS = 1000 / SCALE;
 const TTL_MS = 3000 / SCALE;
-/** Every time setting scaled down alike. */
-function scaled(scale: number) {
-  return {
-    liveTtlMs: 3000 / scale,
-    upstreamTimeoutMs: 2800 / scale,
-    budgetWindowMs: 1000 / scale,
-    backoffBaseMs: 1000 / scale,
-    backoffMaxMs: 30_000 / scale,
-    maxWaitMs: 5000 / scale,
-  };
-}
 const SCALED = scaled(SCALE);
 /**
  * The shared budget counts windows on Redis's clock and a call leaves an instance a Redis round
@@ -104,19 +93,8 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     test(`${count} instances under a cold herd: one upstream call per key, the same body everywhere, nothing of the key in Redis`, async () => {
       // Timeouts far longer than a busy machine needs to get the whole herd waiting.
       const herd = await instances(count, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 });
-      const upstream = herd[0]!.upstream;
       const paths = ['/live/quickstats/v4/?host=example.com', '/live/toppages/v3/?host=example.com&limit=5', '/live/referrers/v3/?host=news.example.org'];
-      const release = upstream.hold();
-      const replies = paths.map((path) => herd.flatMap((h) => Array.from({ length: 10 }, () => h.get(path))));
-      const total = paths.length * count * 10;
-      await until(() => herd.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length, `${total} requests waiting on ${paths.length} calls`, 8000);
-      release();
-      for (const [p, path] of paths.entries()) {
-        const answers = await Promise.all(replies[p]!);
-        assert.ok(answers.every((reply) => reply.status === 200), `${path}: ${answers.map((reply) => reply.status).join(' ')}`);
-        assert.equal(new Set(answers.map((reply) => reply.text)).size, 1, `${path}: every instance answers the same fill`);
-      }
-      assert.equal(upstream.calls.length, paths.length, 'one call per key for the whole herd');
+      await assertOneFillPerKeyUnderHerd(herd, paths, 10);
 
       const client = createClient({ url: redis.url });
       await client.connect();

@@ -15,6 +15,7 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: 
 export function createCacheMiddleware(cache: CacheHandler): NodeMiddleware {
   const listener = toNodeListener(cache.handle);
   return (req, res, next) => {
+    if (cache.serveHit(req, res)) return;
     if (cache.owns(new URL(req.url ?? '/', 'http://localhost'))) return listener(req, res);
     if (next) return next();
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

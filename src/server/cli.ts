@@ -4,6 +4,7 @@
  */
 import { readSettings, USAGE } from './settings.ts';
 import { serve } from './serve.ts';
+import { runWorkers } from './workers/cluster.ts';
 
 const result = readSettings(process.argv.slice(2), process.env);
 if ('help' in result) {
@@ -14,13 +15,17 @@ if ('help' in result) {
 } else {
   const { settings } = result;
   try {
-    const running = await serve(settings);
-    const mode = running.mode === 'demo' ? 'demo mode (simulated upstream)' : `upstream ${settings.upstream!.origin}`;
-    console.log(`pulse-widgets: ${mode}, hosts ${running.hosts.join(', ')}; listening on ${running.url}/`);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        void running.close().then(() => process.exit(0));
-      });
+    const running = settings.workers > 1 ? await runWorkers(settings) : await serve(settings);
+    // A worker (forked from this same script) serves without a word; the primary speaks for all.
+    if (running) {
+      const mode = running.mode === 'demo' ? 'demo mode (simulated upstream)' : `upstream ${settings.upstream!.origin}`;
+      const workers = settings.workers > 1 ? `, ${settings.workers} workers` : '';
+      console.log(`pulse-widgets: ${mode}, hosts ${running.hosts.join(', ')}${workers}; listening on ${running.url}/`);
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        process.once(signal, () => {
+          void running.close().then(() => process.exit(0));
+        });
+      }
     }
   } catch (error) {
     console.error(`pulse-widgets: cannot start: ${(error as Error).message}`);

@@ -128,6 +128,20 @@ export class FillCache {
     return this.#entries.size;
   }
 
+  /** The stored entry of `key` while it is fresh, without touching anything: the fast hit path asks this first. */
+  freshEntry(key: string): StoredResponse | undefined {
+    const stored = this.#entries.peek(key);
+    return stored && this.#now() < stored.freshUntil ? stored : undefined;
+  }
+
+  /** The bookkeeping `lookup` does for a fresh hit (recency, "polled", refresh-ahead), for a hit answered by the fast path. */
+  countHit(key: string, context: FillContext, stored: StoredResponse): void {
+    const state = this.#state(key);
+    state.lastRequestedAt = this.#now();
+    this.#entries.get(key);
+    this.#planRefresh(key, context, state, stored);
+  }
+
   async lookup(key: string, context: FillContext): Promise<Lookup> {
     const state = this.#state(key);
     let current = this.#entries.get(key);

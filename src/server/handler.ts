@@ -4,23 +4,30 @@
  * `/healthz`, `/readyz` and `/metrics`. Only validated, canonical parameters ever reach the upstream.
  */
 import pino, { type Logger } from 'pino';
-import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQuery, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
+import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
 import { HistoryService } from '../history/service.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
 import { FillCache, type Lookup } from './fill-cache.ts';
+import { createHitPath, type HitPath } from './hit-path.ts';
 import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
-import { SharedSlots, SharedTier } from './shared-tier.ts';
+import { refusedParam, resolveQuery } from './query.ts';
+import { RedisTier, SharedSlots } from './shared-tier.ts';
 import { respondStored } from './stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
 export interface CacheHandler {
   /** The handler; bound, so it can be passed around (`Deno.serve(cache.handle)`). */
   handle: WebHandler;
+  /**
+   * node:http only: answers a plain fresh hit straight from the stored buffers and returns true,
+   * or returns false (having done nothing) when `handle` must answer.
+   */
+  serveHit: HitPath;
   /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
   owns(url: URL): boolean;
   /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
@@ -31,13 +38,8 @@ export interface CacheHandler {
   history: HistoryService;
 }
 
-/** Transport parameters the endpoint refuses by name: it adds the key itself and never wraps JSON. */
-const REFUSED_PARAMS: Record<string, string> = {
-  apikey: 'apikey must not be sent: this endpoint adds the key itself',
-  jsonp: 'jsonp is not supported: responses are plain JSON (use CORS)',
-  callback: 'callback is not supported: responses are plain JSON (use CORS)',
-};
 const MAX_URL_LENGTH = 4096;
+
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The default logger: JSON lines, and the key censored should it ever be handed to a log call. */
@@ -71,16 +73,16 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       metrics.upstreamSeconds.observe({ route }, seconds);
     },
   });
-  const shared = options.redisUrl === undefined ? undefined : new SharedTier({
+  const shared = options.redisUrl === undefined ? options.sharedTier : new RedisTier({
     url: options.redisUrl,
     prefix: options.redisPrefix,
     timeoutMs: options.redisTimeoutMs,
     logger,
     onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
   });
-  if (shared) metrics.sharedTierUp.set(0);
+  if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
   const slots = shared
-    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances)
+    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs);
   const budget = new HostBudget(slots, options.now);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
@@ -140,6 +142,12 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     return respondStored(request, lookup.stored, status, options.now(), headers);
   };
 
+  const tooManyRequests = (waitMs: number, headers: Headers): Response => {
+    metrics.clientRejections.inc();
+    headers.set('retry-after', retryAfterSeconds(waitMs));
+    return errorResponse(429, 'too_many_requests', 'Too many requests from this address; try again after Retry-After seconds.', { headers });
+  };
+
   const handle = async (request: Request): Promise<Response> => {
     if (request.url.length > MAX_URL_LENGTH) return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);
     const url = new URL(request.url);
@@ -154,32 +162,22 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     }
     if (name === undefined && !historyRoute) return operations(path);
 
-    const headers = cors.headers(request);
+    const headers = cors.headers(request.headers.get('origin'));
     const ip = options.clientIp(request);
     if (clientLimit && ip !== undefined) {
       const waitMs = await clientLimit.refusal(ip);
-      if (waitMs !== undefined) {
-        metrics.clientRejections.inc();
-        headers.set('retry-after', retryAfterSeconds(waitMs));
-        return errorResponse(429, 'too_many_requests', 'Too many requests from this address; try again after Retry-After seconds.', { headers });
-      }
-    }
-    for (const param of url.searchParams.keys()) {
-      const refused = REFUSED_PARAMS[param.toLowerCase()];
-      if (refused) return errorResponse(400, 'bad_param', refused, { param, headers });
+      if (waitMs !== undefined) return tooManyRequests(waitMs, headers);
     }
     if (historyRoute) return historyAnswer(request, url, headers);
-    const parsed = parseQuery(name!, url.searchParams);
-    if (!parsed.success) return errorResponse(400, 'bad_param', parsed.problem.message, { param: parsed.problem.param, headers });
-    const { host } = parsed.params;
-    if (!options.hosts.has(host)) return errorResponse(403, 'host_not_allowed', `host ${host} is not served by this endpoint`, { param: 'host', headers });
-
-    const query = canonicalQuery(parsed.params);
-    const lookup = await fills.lookup(`${routes[name!].path}?${query}`, { route: name!, query, host });
+    const resolved = resolveQuery(name!, url.searchParams, options.hosts);
+    if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
+    const lookup = await fills.lookup(resolved.key, resolved.context);
     return answer(request, name!, lookup, headers);
   };
 
   const historyAnswer = async (request: Request, url: URL, headers: Headers): Promise<Response> => {
+    const refused = refusedParam(url.searchParams);
+    if (refused) return errorResponse(400, 'bad_param', refused.message, { param: refused.param, headers });
     const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
     if (!parsed.success) return errorResponse(400, 'bad_param', parsed.problem.message, { param: parsed.problem.param, headers });
     const { host } = parsed.params;
@@ -192,8 +190,22 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     }
   };
 
+  const serveHit = createHitPath({
+    prefix: options.prefix,
+    hosts: options.hosts,
+    fills,
+    cors,
+    // A custom `clientIp` reads a Web Request: with one, limited requests all take the Web path.
+    clientLimit: cacheOptions.clientIp === undefined ? clientLimit : undefined,
+    limited: clientLimit !== undefined && cacheOptions.clientIp !== undefined,
+    hits: metrics.hits,
+    now: options.now,
+    tooManyRequests: (waitMs, origin) => tooManyRequests(waitMs, cors.headers(origin)),
+  });
+
   return {
     handle,
+    serveHit,
     owns,
     registry: metrics.registry,
     history,

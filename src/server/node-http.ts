@@ -42,9 +42,16 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
   body.pipe(res);
 }
 
-/** A node:http / Express-style `(req, res)` listener for a Web handler. */
-export function toNodeListener(handler: WebHandler) {
+/**
+ * Answers a request itself and returns true, or returns false having done nothing: the cache's
+ * hit path, which serves fresh hits without building Web objects.
+ */
+export type NodeShortcut = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** A node:http / Express-style `(req, res)` listener for a Web handler, tried after `shortcut` if one is given. */
+export function toNodeListener(handler: WebHandler, shortcut?: NodeShortcut) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    if (shortcut?.(req, res)) return;
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -67,8 +74,8 @@ export interface RunningServer {
 }
 
 /** Listens on `host:port` (port 0 picks a free one) and resolves once listening. */
-export function listen(handler: WebHandler, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
-  const server = createServer(toNodeListener(handler));
+export function listen(handler: WebHandler, port = 0, host = '127.0.0.1', shortcut?: NodeShortcut): Promise<RunningServer> {
+  const server = createServer(toNodeListener(handler, shortcut));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import type { HistoryOptions } from '../history/service.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
+import type { SharedTier } from './shared-tier.ts';
 
 export interface CacheOptions {
   /** Base URL of the upstream service, e.g. `https://api.example.com`. */
@@ -62,6 +63,11 @@ export interface CacheOptions {
   redisPrefix?: string;
   /** Longest wait for one Redis command before acting alone (250). */
   redisTimeoutMs?: number;
+  /**
+   * Shares entries, leases and the budget through this instead of Redis: how the workers of
+   * `pulse-widgets serve --workers` share through their primary. `redisUrl` wins when both are set.
+   */
+  sharedTier?: SharedTier;
   /** How many instances share the budget: while Redis is unreachable each one keeps to budget / instances (3). */
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
@@ -77,8 +83,9 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier'>> & {
   redisUrl?: string;
+  sharedTier?: SharedTier;
   upstream: URL;
   hosts: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
@@ -173,15 +180,22 @@ export function checkOrigins(origins: readonly string[]): Set<string> {
   return checked;
 }
 
-/** A Redis URL for node-redis: redis: or rediss:, host required. */
+/** A Redis URL for node-redis: redis: or rediss:, host required; or a Redis Cluster, `redis+cluster://host:port[,host:port…]`. */
 export function checkRedisUrl(value: string): string {
+  const cluster = /^(rediss?)\+cluster:\/\/(?:[^@/]*@)?([^/?#@]+)\/?$/.exec(value);
+  if (cluster) {
+    for (const node of cluster[2]!.split(',')) {
+      if (!/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/.test(node.trim())) throw new ConfigError(`the Redis Cluster node "${node}" is not host:port`);
+    }
+    return value;
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379)');
+    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379, or redis+cluster://10.0.0.1:7000,10.0.0.2:7000)');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis:// or rediss://, not ${url.protocol}//`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis://, rediss:// or redis+cluster://, not ${url.protocol}//`);
   if (url.hostname === '') throw new ConfigError('the Redis URL has no host');
   return value;
 }
@@ -219,6 +233,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
+    sharedTier: options.sharedTier,
     logger: options.logger,
     now: options.now ?? Date.now,
   };

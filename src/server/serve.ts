@@ -1,7 +1,9 @@
 /**
  * The standalone server behind `pulse-widgets serve`: the cache endpoint, `/` (a built page or
- * the route list), the board page at `/board/`, and in demo mode the simulator on its own loopback port, reachable only by
- * the cache, with a key that never leaves this process.
+ * the route list), the board page at `/board/`, and in demo mode the simulator on its own
+ * loopback port, reachable only by the cache, with a key that never leaves this process (with
+ * `--workers`, the primary runs the simulator and hands its address and key to the workers over
+ * IPC).
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,6 +16,7 @@ import { createCacheHandler, createLogger, type CacheHandler } from './handler.t
 import { createBoardPage, isBoardPath } from './board-page.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from './node-http.ts';
+import type { CacheOptions } from './options.ts';
 import type { ServeSettings } from './settings.ts';
 import { createStaticHandler } from './static-files.ts';
 
@@ -26,30 +29,34 @@ export interface RunningEndpoint {
   close(): Promise<void>;
 }
 
-export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
-  const demo = settings.upstream === undefined;
+/** Where the cache fills from: the real service, or the simulator this process started. */
+export interface UpstreamTarget {
+  url: string;
+  apiKey: string;
+  mode: 'demo' | 'upstream';
+  hosts: string[];
+}
+
+/** The upstream of these settings; in demo mode a simulator on a loopback port, stopped by `close`. */
+export async function startUpstream(settings: ServeSettings): Promise<UpstreamTarget & { close(): Promise<void> }> {
   // Demo mode serves each simulated site and its video@ variant (spec 5.4), as the simulator does.
   const hosts = settings.hosts ?? DEMO_HOSTS.flatMap((site) => [site, `video@${site}`]);
-  let upstream: string;
-  let apiKey: string;
-  let closeSimulator = async () => {};
-  let history: HistoryOptions;
-  if (settings.upstream === undefined) {
-    apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-    const sites = hosts.filter((host) => !host.startsWith('video@'));
-    const simulator = await listen(createUpstreamHandler({ apiKey, hosts: sites }), 0, '127.0.0.1');
-    upstream = simulator.url;
-    closeSimulator = simulator.close;
-    history = demoHistory(hosts, { dataDir: settings.dataDir, timeZones: settings.hostTimeZones });
-  } else {
-    upstream = settings.upstream.href;
-    apiKey = settings.apiKey!;
-    history = { dataDir: settings.dataDir ?? defaultDataDir(), timeZones: settings.hostTimeZones };
-  }
+  if (settings.upstream !== undefined) return { url: settings.upstream.href, apiKey: settings.apiKey!, mode: 'upstream', hosts, close: async () => {} };
+  const apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
+  const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
+  return { url: simulator.url, apiKey, mode: 'demo', hosts, close: simulator.close };
+}
+
+/**
+ * The endpoint in front of `target`, listening where the settings say. `overrides` are cache
+ * options the settings do not carry: the shared tier of a worker, scaled-down times in tests.
+ * `metrics` answers `/metrics` instead of this process's registry (a worker: every worker's, summed).
+ */
+export async function serveEndpoint(settings: ServeSettings, target: UpstreamTarget, logger: Logger, overrides: Partial<CacheOptions> = {}, metrics?: () => Promise<string>): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
   const cache = createCacheHandler({
-    upstream,
-    apiKey,
-    hosts,
+    upstream: target.url,
+    apiKey: target.apiKey,
+    hosts: target.hosts,
     prefix: settings.prefix,
     allowedOrigins: settings.allowedOrigins,
     staleWindowMs: settings.staleWindowMs,
@@ -58,30 +65,52 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
     instances: settings.instances,
-    history,
+    history: historyOptions(settings, target),
     logger,
+    ...overrides,
   });
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
-    : createIndexPage({ prefix: settings.prefix, hosts, mode: demo ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
-  const board = await createBoardPage({ prefix: settings.prefix, hosts });
-  const route: WebHandler = (request) => {
+    : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
+  const board = await createBoardPage({ prefix: settings.prefix, hosts: target.hosts });
+  const metricsPath = `${settings.prefix}/metrics`;
+  const server = await listen(async (request) => {
     const url = new URL(request.url);
+    if (metrics && url.pathname === metricsPath && request.method === 'GET') {
+      return new Response(await metrics(), { headers: { 'content-type': cache.registry.contentType, 'cache-control': 'no-store' } });
+    }
     if (cache.owns(url)) return cache.handle(request);
     return isBoardPath(url.pathname) ? board(request) : site(request);
-  };
-  const server = await listen(route, settings.port, settings.host);
+  }, settings.port, settings.host, cache.serveHit);
   return {
     url: server.url,
-    mode: demo ? 'demo' : 'upstream',
-    hosts,
     cache,
     close: async () => {
       await server.close();
       await cache.close();
-      await closeSimulator();
     },
   };
+}
+
+export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
+  const upstream = await startUpstream(settings);
+  const endpoint = await serveEndpoint(settings, upstream, logger);
+  return {
+    ...endpoint,
+    mode: upstream.mode,
+    hosts: upstream.hosts,
+    close: async () => {
+      await endpoint.close();
+      await upstream.close();
+    },
+  };
+}
+
+/** History in front of `target`: in demo mode backfilled from the simulator and kept in memory unless PULSE_DATA_DIR says otherwise. */
+export function historyOptions(settings: ServeSettings, target: UpstreamTarget): HistoryOptions {
+  return target.mode === 'demo'
+    ? demoHistory(target.hosts, { dataDir: settings.dataDir, timeZones: settings.hostTimeZones })
+    : { dataDir: settings.dataDir ?? defaultDataDir(), timeZones: settings.hostTimeZones };
 }
 
 /** Where history survives restarts when PULSE_DATA_DIR is unset: the XDG state directory. */

@@ -6,6 +6,7 @@
  * another process's arguments (`ps`).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { checkHostTimeZones } from '../history/time-zone-setting.ts';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
@@ -35,6 +36,8 @@ export interface ServeSettings {
   dataDir?: string;
   /** History's time zone per host (`*` for every other host). */
   hostTimeZones: Record<string, string>;
+  /** Processes serving on the one port (node:cluster); 1: this process alone. */
+  workers: number;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -61,6 +64,7 @@ Every option can also be set in the environment (flag wins):
                                                     (default: $XDG_STATE_HOME/pulse-widgets, ~/.local/state/pulse-widgets;
                                                     demo mode: memory, backfilled from the simulator)
   --host-tz <tz|host=tz,…>   PULSE_HOST_TZ          time zone of each host's "today" for history (UTC)
+  --workers <n>              PULSE_WORKERS          processes serving the port, one fill per key and one budget between them (one per core)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -82,6 +86,7 @@ const FLAGS = {
   instances: 'PULSE_INSTANCES',
   'data-dir': 'PULSE_DATA_DIR',
   'host-tz': 'PULSE_HOST_TZ',
+  workers: 'PULSE_WORKERS',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -141,7 +146,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   };
 
   const redisSetting = setting('redis-url');
-  if (values['redis-url'] !== undefined && /^rediss?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
+  if (values['redis-url'] !== undefined && /^rediss?(\+cluster)?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
     errors.push('--redis-url must not carry a password: arguments are visible to every user (ps); set PULSE_REDIS_URL instead');
   }
   const redisUrl = redisSetting === undefined ? undefined : check('redis-url', () => checkRedisUrl(redisSetting));
@@ -193,6 +198,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     instances: Math.max(1, wholeNumber('instances', DEFAULTS.instances, 1000)),
     dataDir: setting('data-dir'),
     hostTimeZones,
+    workers: Math.max(1, wholeNumber('workers', availableParallelism(), 256)),
   };
   return errors.length > 0 ? { errors } : { settings };
 }

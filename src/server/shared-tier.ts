@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { createClient, RESP_TYPES } from 'redis';
+import { createClient, createCluster, RESP_TYPES } from 'redis';
 import type { SlotAnswer, SlotSource } from './host-budget.ts';
 import { WindowSlots } from './host-budget.ts';
 import { packStored, unpackStored, type StoredResponse } from './stored-response.ts';
@@ -31,7 +31,29 @@ export type LeaseClaim =
   | { kind: 'backoff'; ms: number }
   | { kind: 'offline' };
 
-export interface SharedTierOptions {
+/**
+ * What instances share: entries, a fill lease per key, the per-host budget and cooldowns. Every
+ * method answers `undefined` (or `offline`) at once when the tier cannot, and the caller then acts
+ * alone. `RedisTier` shares through Redis; the primary of `--workers` shares through IPC.
+ */
+export interface SharedTier {
+  readonly online: boolean;
+  /** The shared entry of `key`, or `undefined` when there is none or the tier cannot say. */
+  read(key: string): Promise<StoredResponse | undefined>;
+  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
+  write(key: string, stored: StoredResponse, keepMs: number): Promise<void>;
+  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
+  claim(key: string, ms: number): Promise<LeaseClaim>;
+  confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'>;
+  fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined>;
+  /** One of `fills` slots of the host's current window of `windowMs`, counted across instances, and when the tier granted it (its clock). */
+  takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined>;
+  /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
+  cooldown(host: string, ms: number): Promise<void>;
+  close(): void;
+}
+
+export interface RedisTierOptions {
   url: string;
   /** Namespace of every key, so unrelated deployments can share one Redis. */
   prefix: string;
@@ -40,6 +62,39 @@ export interface SharedTierOptions {
   logger: Logger;
   /** Told when sharing starts and stops (for the metrics gauge). */
   onOnline?: (online: boolean) => void;
+}
+
+/** What the tier needs of a node-redis client or cluster, whichever the URL asks for. */
+interface Commands {
+  get(key: string): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: (string | Buffer)[] }): Promise<unknown>;
+}
+interface Connection {
+  readonly isReady: boolean;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): unknown;
+}
+
+type RedisConnection =
+  | { cluster: false; url: string }
+  | { cluster: true; seeds: string[]; tls: boolean; credentials: { username?: string; password?: string } };
+
+/**
+ * `redis://` or `rediss://` (TLS) for one server; `redis+cluster://h1:7000,h2:7000` or
+ * `rediss+cluster://…` for a Redis Cluster, named by one or more seed nodes (the client finds
+ * the others), credentials before the first host applying to every node.
+ */
+export function redisConnection(value: string): RedisConnection {
+  const cluster = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#@]+)\/?$/.exec(value);
+  if (!cluster) return { cluster: false, url: value };
+  const [, scheme, userinfo, hosts] = cluster;
+  const [username, password] = userinfo === undefined ? [] : userinfo.split(':').map(decodeURIComponent);
+  return {
+    cluster: true,
+    seeds: hosts!.split(',').map((host) => `${scheme}://${host.trim()}`),
+    tls: scheme === 'rediss',
+    credentials: { ...(username ? { username } : {}), ...(password === undefined ? {} : { password }) },
+  };
 }
 
 /** Reconnect quickly after a short outage, then every second at most. */
@@ -67,7 +122,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[2])
 return 1`;
 
-/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, now}. */
+/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}. */
 const TAKE_SLOT = `
 local cooling = redis.call('PTTL', KEYS[2])
 if cooling > 0 then return {0, cooling, 1} end
@@ -88,50 +143,60 @@ const COOL_DOWN = `
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
 return 1`;
 
-export class SharedTier {
+export class RedisTier implements SharedTier {
   readonly #prefix: string;
   readonly #logger: Logger;
   readonly #onOnline?: (online: boolean) => void;
-  readonly #client;
-  readonly #commands;
-  readonly #binary;
+  readonly #client: Connection;
+  readonly #commands: Commands;
+  readonly #binary: Commands;
   #online = false;
   #closed = false;
 
-  constructor(options: SharedTierOptions) {
+  constructor(options: RedisTierOptions) {
     this.#prefix = options.prefix;
     this.#logger = options.logger;
     this.#onOnline = options.onOnline;
-    this.#client = createClient({
-      url: options.url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: Math.max(options.timeoutMs, 1000), reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) },
-    });
-    this.#commands = this.#client.withCommandOptions({ timeout: options.timeoutMs });
-    this.#binary = this.#client.withCommandOptions({ timeout: options.timeoutMs, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } });
-    this.#client.on('ready', () => this.#setOnline(true));
+    const connection = redisConnection(options.url);
+    const socket = { connectTimeout: Math.max(options.timeoutMs, 1000), reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) };
+    const binary = { timeout: options.timeoutMs, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
+    if (connection.cluster) {
+      // A command for a slot whose master is down fails at once ("offline"): its caller acts alone,
+      // every other slot keeps being shared.
+      const client = createCluster({
+        rootNodes: connection.seeds.map((url) => ({ url })),
+        defaults: { ...connection.credentials, disableOfflineQueue: true, socket: { ...socket, tls: connection.tls } },
+      });
+      this.#client = client;
+      this.#commands = client.withCommandOptions({ timeout: options.timeoutMs });
+      this.#binary = client.withCommandOptions(binary);
+      client.connect().then(() => this.#setOnline(true), () => undefined);
+    } else {
+      const client = createClient({ url: connection.url, disableOfflineQueue: true, socket });
+      this.#client = client;
+      this.#commands = client.withCommandOptions({ timeout: options.timeoutMs });
+      this.#binary = client.withCommandOptions(binary);
+      client.on('ready', () => this.#setOnline(true));
+      client.on('end', () => this.#setOnline(false));
+      // Resolves once connected, however long Redis takes to appear; until then every call acts alone.
+      client.connect().catch(() => undefined);
+    }
     this.#client.on('error', () => this.#setOnline(false));
-    this.#client.on('end', () => this.#setOnline(false));
-    // Resolves once connected, however long Redis takes to appear; until then every call acts alone.
-    this.#client.connect().catch(() => undefined);
   }
 
   get online(): boolean {
     return this.#online && this.#client.isReady;
   }
 
-  /** The shared entry of `key`, or `undefined` when there is none or Redis cannot say. */
   async read(key: string): Promise<StoredResponse | undefined> {
     const reply = await this.#run(() => this.#binary.get(this.#key('entry', key)));
     return Buffer.isBuffer(reply) ? unpackStored(reply) : undefined;
   }
 
-  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
   async write(key: string, stored: StoredResponse, keepMs: number): Promise<void> {
     await this.#run(() => this.#commands.eval(WRITE_ENTRY, { keys: [this.#key('entry', key), this.#key('failures', key)], arguments: [packStored(stored), String(Math.ceil(keepMs))] }));
   }
 
-  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
   async claim(key: string, ms: number): Promise<LeaseClaim> {
     const token = randomUUID();
     const reply = await this.#run(() => this.#commands.eval(TAKE_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ms))] }));
@@ -159,8 +224,8 @@ export class SharedTier {
   async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
     const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host)], arguments: [String(fills), String(windowMs)] }));
     if (!Array.isArray(reply)) return undefined;
-    const [granted, waitMs, coolingDown, now] = reply.map(Number) as [number, number, number, number];
-    return granted === 1 ? { granted: true, at: now } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
+    const [granted, waitMs, coolingDown, grantedAt] = reply.map(Number) as [number, number, number, number];
+    return granted === 1 ? { granted: true, at: grantedAt } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
@@ -173,8 +238,13 @@ export class SharedTier {
     this.#client.destroy();
   }
 
+  /**
+   * `{name}` is the key's hash tag: on a Redis Cluster a key's entry, lease and failure count
+   * share one slot, and a host's budget window and cooldown share one, so every script's keys
+   * live on one node. (A canonical query never holds a brace: URLSearchParams encodes it.)
+   */
   #key(kind: string, name: string): string {
-    return `${this.#prefix}${kind}:${name}`;
+    return `${this.#prefix}${kind}:{${name}}`;
   }
 
   #run<T>(command: () => Promise<T>): Promise<T | undefined> {
@@ -213,16 +283,22 @@ export class SharedSlots implements SlotSource {
   readonly #fills: number;
   readonly #windowMs: number;
   readonly #alone: WindowSlots;
+  readonly #logger: Logger;
 
-  constructor(tier: SharedTier, fills: number, windowMs: number, instances: number) {
+  constructor(tier: SharedTier, fills: number, windowMs: number, instances: number, logger: Logger) {
     this.#tier = tier;
     this.#fills = fills;
     this.#windowMs = windowMs;
     this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
+    this.#logger = logger;
   }
 
   async take(host: string, now: number): Promise<SlotAnswer> {
-    return (await this.#tier.takeSlot(host, this.#fills, this.#windowMs)) ?? this.#alone.take(host, now);
+    const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs);
+    const answer = shared ?? this.#alone.take(host, now);
+    // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
+    if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
+    return answer;
   }
 
   cooldown(host: string, ms: number): void {

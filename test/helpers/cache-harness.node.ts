@@ -3,6 +3,7 @@
  * upstream, with its pino logs captured, an optional manual clock, and small helpers to read
  * what tests assert on (upstream count, Cache-Status, bodies).
  */
+import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
@@ -28,7 +29,7 @@ export interface Harness {
   url: string;
   upstream: FakeUpstream;
   cache: CacheHandler;
-  /** Requests that reached the cache handler. */
+  /** Requests that reached the Web handler (fresh hits on the hit path do not). */
   received: () => number;
   /** Raw pino lines. */
   logs: string[];
@@ -46,7 +47,8 @@ export interface Reply {
   json(): unknown;
 }
 
-export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream): Promise<Harness> {
+/** `logLevel` 'debug' also captures each budget slot granted ('budget slot granted', with `grantedAt`). */
+export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream, logLevel = 'info'): Promise<Harness> {
   const fake = upstream ?? (await startFakeUpstream());
   const logs: string[] = [];
   const seen: string[] = [];
@@ -60,14 +62,15 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
     upstream: fake.url,
     apiKey: API_KEY,
     hosts: HOSTS,
-    logger: createLogger('info', sink),
+    logger: createLogger(logLevel, sink),
     ...options,
   });
   let received = 0;
+  // As `pulse-widgets serve` runs it: fresh hits on the node:http hit path, the rest on the Web handler.
   const server = await listen((request) => {
     received += 1;
     return cache.handle(request);
-  });
+  }, 0, '127.0.0.1', cache.serveHit);
   return {
     url: server.url,
     upstream: fake,
@@ -96,6 +99,18 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
   };
 }
 
+/** Every time setting scaled down alike (`scale` 20: TTL 150 ms, budget windows of 50 ms, a "minute" of 3 s). */
+export function scaledTimes(scale: number) {
+  return {
+    liveTtlMs: 3000 / scale,
+    upstreamTimeoutMs: 2800 / scale,
+    budgetWindowMs: 1000 / scale,
+    backoffBaseMs: 1000 / scale,
+    backoffMaxMs: 30_000 / scale,
+    maxWaitMs: 5000 / scale,
+  };
+}
+
 /** Waits for a condition by polling the event loop, bounded: a barrier, not a sleep. */
 export async function until(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -103,6 +118,26 @@ export async function until(condition: () => boolean | Promise<boolean>, what = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
+}
+
+/**
+ * A cold herd on instances sharing one upstream: `perInstance` requests for each path on each
+ * instance, all waiting while the upstream holds its answers; then one upstream call per path and
+ * the same body from every instance.
+ */
+export async function assertOneFillPerKeyUnderHerd(instances: readonly Harness[], paths: readonly string[], perInstance: number): Promise<void> {
+  const upstream = instances[0]!.upstream;
+  const release = upstream.hold();
+  const replies = paths.map((path) => instances.flatMap((h) => Array.from({ length: perInstance }, () => h.get(path))));
+  const total = paths.length * instances.length * perInstance;
+  await until(() => instances.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length, `${total} requests waiting on ${paths.length} calls`, 8000);
+  release();
+  for (const [p, path] of paths.entries()) {
+    const answers = await Promise.all(replies[p]!);
+    assert.ok(answers.every((reply) => reply.status === 200), `${path}: ${answers.map((reply) => reply.status).join(' ')}`);
+    assert.equal(new Set(answers.map((reply) => reply.text)).size, 1, `${path}: every instance answers the same fill`);
+  }
+  assert.equal(upstream.calls.length, paths.length, 'one call per key for the whole herd');
 }
 
 /** The most calls in any interval [t, t + span] that starts at a call. */

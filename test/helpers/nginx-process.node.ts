@@ -1,15 +1,18 @@
 /**
- * Starts Debian's nginx on loopback with the recipe from examples/nginx/, in a throwaway prefix
- * directory, and stops it by PID. Node tests only.
+ * Starts Debian's nginx on loopback with the recipe from examples/nginx/ (or another site config
+ * with the same placeholders), one worker, in a throwaway prefix directory, and stops it by PID.
+ * Node tests and bench/cache.mjs.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.node.ts';
 
 const RECIPE = new URL('../../examples/nginx/pulse-cache.conf', import.meta.url);
+export const RECIPE_PATH = fileURLToPath(RECIPE);
 export const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 
 export interface NginxProcess {
@@ -17,11 +20,21 @@ export interface NginxProcess {
   close(): Promise<void>;
 }
 
-export async function startNginx(options: { upstream: string; apiKey: string; hosts: readonly string[] }): Promise<NginxProcess> {
+export interface NginxOptions {
+  upstream: string;
+  apiKey: string;
+  hosts: readonly string[];
+  /** The site config (placeholders __LISTEN__, __UPSTREAM__, __CACHE_DIR__); default the recipe. */
+  site?: string;
+  /** Pin the worker to this CPU (`worker_cpu_affinity`), for one-core benchmarks. */
+  cpu?: number;
+}
+
+export async function startNginx(options: NginxOptions): Promise<NginxProcess> {
   if (!NGINX_BINARY) throw new Error('nginx is not installed (Debian: apt-get install nginx)');
   const prefix = await mkdtemp(join(tmpdir(), 'pulse-nginx-'));
   const port = await freePort();
-  const recipe = (await readFile(RECIPE, 'utf8'))
+  const recipe = (options.site ?? (await readFile(RECIPE, 'utf8')))
     .replaceAll('__LISTEN__', `127.0.0.1:${port}`)
     .replaceAll('__UPSTREAM__', options.upstream)
     .replaceAll('__CACHE_DIR__', join(prefix, 'cache'));
@@ -32,12 +45,15 @@ export async function startNginx(options: { upstream: string; apiKey: string; ho
 daemon off;
 master_process on;
 worker_processes 1;
+${options.cpu === undefined ? '' : `worker_cpu_affinity ${(1 << options.cpu).toString(2)};`}
 user root;
 pid ${join(prefix, 'nginx.pid')};
 error_log ${join(prefix, 'error.log')} warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  sendfile on;
+  keepalive_requests 1000000;
   client_body_temp_path ${join(prefix, 'client_body')};
   proxy_temp_path ${join(prefix, 'proxy')};
   fastcgi_temp_path ${join(prefix, 'fastcgi')};

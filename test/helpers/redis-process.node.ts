@@ -1,13 +1,18 @@
 /**
  * Starts Debian's redis-server on a free loopback port with no persistence, for the shared-tier
  * tests; stops it by PID. `kill()` simulates an outage, `restart()` brings it back on the same port.
+ * `startRedisCluster()` makes a Redis Cluster of masters the same way, joined by redis-cli.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from './free-port.node.ts';
 
 export const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+export const REDIS_CLI = ['/usr/bin/redis-cli', '/usr/local/bin/redis-cli'].find((path) => existsSync(path));
 
 export interface RedisProcess {
   url: string;
@@ -61,4 +66,76 @@ async function waitForPort(port: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`redis-server did not listen on ${port} within 5 s`);
+}
+
+export interface RedisCluster {
+  /** `redis+cluster://` with every master as a seed. */
+  url: string;
+  ports: number[];
+  /** The port of the master that serves `key`'s slot. */
+  masterOf(key: string): number;
+  /** SIGKILL one master: its slots are served by nobody (no replicas), the others go on. */
+  kill(port: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `masters` redis-servers with `--cluster-enabled yes` in a temporary directory each, joined with
+ * `redis-cli --cluster create` (no replicas). `cluster-require-full-coverage no`: the masters left
+ * keep serving their slots when one dies, as a cluster whose failed master has no replica to promote.
+ */
+export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+  if (!REDIS_BINARY || !REDIS_CLI) throw new Error('redis-server and redis-cli are not installed (Debian: apt-get install redis-server)');
+  const dir = await mkdtemp(join(tmpdir(), 'pulse-redis-cluster-'));
+  const children = new Map<number, ChildProcess>();
+  const ports: number[] = [];
+  const kill = async (port: number) => {
+    const child = children.get(port);
+    children.delete(port);
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const close = async () => {
+    await Promise.all([...children.keys()].map(kill));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters; i += 1) {
+      const port = await freePort();
+      const nodeDir = join(dir, String(port));
+      await mkdir(nodeDir);
+      children.set(port, spawn(REDIS_BINARY, [
+        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes',
+        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000',
+        '--cluster-require-full-coverage', 'no', '--dir', nodeDir,
+      ], { stdio: 'ignore' }));
+      ports.push(port);
+      await waitForPort(port);
+    }
+    const create = spawnSync(REDIS_CLI, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 20_000 });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout} ${create.stderr}`);
+    const cli = (...args: string[]) => spawnSync(REDIS_CLI, ['-p', String(ports[0]), ...args], { encoding: 'utf8' }).stdout;
+    for (let attempt = 0; !ports.every((port) => /cluster_state:ok/.test(spawnSync(REDIS_CLI, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout)); attempt += 1) {
+      if (attempt > 200) throw new Error('the cluster did not reach cluster_state:ok within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // CLUSTER SLOTS, one value a line: start, end, then ip, port and node id of the master.
+    const ranges = [...cli('cluster', 'slots').matchAll(/^(\d+)\n(\d+)\n[\d.]+\n(\d+)\n[0-9a-f]{40}$/gm)].map(([, from, to, port]) => ({ from: Number(from), to: Number(to), port: Number(port) }));
+    if (ranges.length !== masters) throw new Error(`CLUSTER SLOTS: expected ${masters} ranges, read ${ranges.length}`);
+    return {
+      url: `redis+cluster://${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
+      ports,
+      masterOf: (key) => {
+        const slot = Number(cli('cluster', 'keyslot', key).trim());
+        return ranges.find((range) => range.from <= slot && slot <= range.to)!.port;
+      },
+      kill,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

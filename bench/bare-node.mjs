@@ -1,0 +1,15 @@
+/**
+ * The platform's ceiling for bench/cache.mjs: bare node:http sending one gzip Buffer with a
+ * fixed set of headers, no routing, no cache. argv: the body's file. Prints its URL.
+ */
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+const body = readFileSync(process.argv[2]);
+const headers = ['content-type', 'application/json; charset=utf-8', 'content-encoding', 'gzip', 'content-length', String(body.length), 'vary', 'Accept-Encoding', 'cache-control', 'public, max-age=2'];
+const server = createServer((req, res) => {
+  res.writeHead(200, headers);
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+process.once('SIGTERM', () => process.exit(0));

@@ -1,0 +1,153 @@
+/**
+ * Cache hits on node:http without Web objects. Profiled under load, the Web path spent most of a
+ * hit building Request, Headers and AbortSignal objects and streaming the stored Buffer through a
+ * web stream; here a plain fresh hit is a Map lookup from the raw request target to its canonical
+ * key, the stored entry, and one `writeHead` + `end` of the stored Buffer.
+ *
+ * Only GET/HEAD of a route path written exactly as the route table has it, with a valid query on
+ * an allowed host, whose entry is fresh, is answered here. Everything else (stale, miss, errors,
+ * OPTIONS, unusual targets) is left to the Web handler, so every rule is written once there; the
+ * hit-path test checks that both paths answer a hit with the same status, headers and bytes.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findRoute, type RouteName } from '../api/index.ts';
+import type { ClientLimit } from './client-limit.ts';
+import { EXPOSED_HEADERS, type Cors } from './cors.ts';
+import type { FillCache, FillContext } from './fill-cache.ts';
+import type { CacheMetrics } from './metrics.ts';
+import { sendWebResponse, type NodeShortcut } from './node-http.ts';
+import { resolveQuery } from './query.ts';
+import { bodyOf, chooseEncoding, etagMatches, freshness, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from './stored-response.ts';
+
+/** Answers a plain fresh hit and returns true, or returns false having done nothing. */
+export type HitPath = NodeShortcut;
+
+export interface HitPathParts {
+  prefix: string;
+  hosts: ReadonlySet<string>;
+  fills: FillCache;
+  cors: Cors;
+  /** The per-IP limit, counted here for hits (by socket address, as node-http does). */
+  clientLimit?: ClientLimit;
+  /** A limit this path cannot count (a custom `clientIp`): every request goes to the Web handler. */
+  limited: boolean;
+  hits: CacheMetrics['hits'];
+  now: () => number;
+  tooManyRequests(waitMs: number, origin: string | null): Response;
+}
+
+interface Target {
+  key: string;
+  context: FillContext;
+}
+
+/** Far below the Web handler's 4096-character URL limit, whatever the Host header adds. */
+const MAX_TARGET_LENGTH = 2048;
+/** Distinct query strings remembered; past this the memo starts over (a flood of distinct queries costs a parse each, as on the Web path). */
+const MAX_TARGETS = 10_000;
+const MAX_ENCODINGS = 256;
+const HIT = { kind: 'hit' } as const;
+
+export function createHitPath(parts: HitPathParts): HitPath {
+  const { fills, cors, clientLimit, now } = parts;
+  const targets = new Map<string, Target>();
+  const encodings = new Map<string, Encoding>();
+  const lastModified = new WeakMap<StoredResponse, string>();
+  const hitCounters = new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>();
+
+  /** The canonical key of a raw target, parsed once per distinct target; undefined for anything the Web handler must see. */
+  const targetOf = (raw: string): Target | undefined => {
+    const known = targets.get(raw);
+    if (known) return known;
+    if (raw.length > MAX_TARGET_LENGTH || raw.includes('#')) return undefined;
+    const queryAt = raw.indexOf('?');
+    const pathname = queryAt === -1 ? raw : raw.slice(0, queryAt);
+    if (!pathname.startsWith(`${parts.prefix}/`)) return undefined;
+    const name = findRoute(pathname.slice(parts.prefix.length));
+    if (name === undefined) return undefined;
+    const resolved = resolveQuery(name, new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1)), parts.hosts);
+    if (!resolved.ok) return undefined;
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    const target = { key: resolved.key, context: resolved.context };
+    targets.set(raw, target);
+    return target;
+  };
+
+  const encodingOf = (accept: string | undefined): Encoding => {
+    if (accept === undefined) return 'identity';
+    let encoding = encodings.get(accept);
+    if (encoding === undefined) {
+      encoding = chooseEncoding(accept);
+      if (encodings.size >= MAX_ENCODINGS) encodings.clear();
+      encodings.set(accept, encoding);
+    }
+    return encoding;
+  };
+
+  const countHit = (target: Target, stored: StoredResponse) => {
+    let counter = hitCounters.get(target.context.route);
+    if (!counter) {
+      counter = parts.hits.labels({ route: target.context.route });
+      hitCounters.set(target.context.route, counter);
+    }
+    counter.inc();
+    fills.countHit(target.key, target.context, stored);
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse) => {
+    countHit(target, stored);
+    let modified = lastModified.get(stored);
+    if (modified === undefined) {
+      modified = new Date(stored.fetchedAt).toUTCString();
+      lastModified.set(stored, modified);
+    }
+    const fresh = freshness(stored, HIT, now());
+    const headers = [
+      'content-type', JSON_CONTENT_TYPE,
+      'etag', stored.etag,
+      'last-modified', modified,
+      'age', fresh.age,
+      'cache-control', fresh.cacheControl,
+      'cache-status', fresh.cacheStatus,
+      'vary', cors.variesByOrigin ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
+      'x-content-type-options', 'nosniff',
+    ];
+    if (cors.enabled) {
+      const allowed = cors.allowOrigin(req.headers.origin ?? null);
+      if (allowed !== undefined) headers.push('access-control-allow-origin', allowed, 'access-control-expose-headers', EXPOSED_HEADERS);
+    }
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, stored.etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    const encoding = encodingOf(req.headers['accept-encoding']);
+    const body = bodyOf(stored, encoding);
+    if (encoding !== 'identity') headers.push('content-encoding', encoding);
+    headers.push('content-length', String(body.length));
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') res.end();
+    else res.end(body);
+  };
+
+  return (req, res) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || parts.limited) return false;
+    const raw = req.url;
+    if (raw === undefined || raw.charCodeAt(0) !== 47 /* "/" */) return false;
+    const target = targetOf(raw);
+    if (!target) return false;
+    const stored = fills.freshEntry(target.key);
+    if (!stored) return false;
+    const ip = req.socket.remoteAddress;
+    if (!clientLimit || !ip) {
+      send(req, res, target, stored);
+      return true;
+    }
+    clientLimit.refusal(ip).then((waitMs) => {
+      if (waitMs === undefined) send(req, res, target, stored);
+      else void sendWebResponse(parts.tooManyRequests(waitMs, req.headers.origin ?? null), res, req.method);
+    }, () => res.destroy());
+    return true;
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The primary's side of `--workers` without Redis: what Redis holds for the shared tier (entries,
+ * fill leases, failure counts, budget windows, cooldowns) kept in the primary process and asked
+ * for over IPC, with the semantics of the Lua scripts in shared-tier.ts, on the primary's clock.
+ * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
+ */
+import { LRUCache } from 'lru-cache';
+import type { SlotAnswer } from '../host-budget.ts';
+
+/** One shared-tier call from a worker; `id` pairs it with its reply. */
+export type TierRequest = { pulseTier: number } & (
+  | { op: 'read'; key: string }
+  | { op: 'write'; key: string; packed: Uint8Array; keepMs: number }
+  | { op: 'claim'; key: string; token: string; ms: number }
+  | { op: 'confirm'; key: string; token: string; ttlMs: number }
+  | { op: 'fail'; key: string; baseMs: number; maxMs: number }
+  | { op: 'takeSlot'; host: string; fills: number; windowMs: number }
+  | { op: 'cooldown'; host: string; ms: number }
+);
+
+export interface TierReply {
+  pulseTier: number;
+  result: unknown;
+}
+
+export function isTierRequest(message: unknown): message is TierRequest {
+  return typeof message === 'object' && message !== null && typeof (message as TierRequest).pulseTier === 'number' && 'op' in message;
+}
+
+/** Leases, failure counts, windows and cooldowns: a few per key or host, never evicted for size. */
+const MAX_MARKS = 200_000;
+
+export class Coordinator {
+  /** Packed entries (stored-response.ts `packStored`), bounded by bytes like a worker's cache. */
+  readonly #entries: LRUCache<string, Uint8Array>;
+  readonly #marks = new LRUCache<string, string | number>({ max: MAX_MARKS });
+  /** Per host (the allowlist bounds them). */
+  readonly #windows = new Map<string, { window: number; used: number }>();
+
+  constructor(maxBytes: number) {
+    this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength) });
+  }
+
+  answer(request: TierRequest): TierReply {
+    return { pulseTier: request.pulseTier, result: this.#run(request) };
+  }
+
+  #run(request: TierRequest): unknown {
+    switch (request.op) {
+      case 'read':
+        return this.#entries.get(request.key);
+      case 'write':
+        this.#entries.set(request.key, request.packed, { ttl: Math.max(1, Math.ceil(request.keepMs)) });
+        this.#marks.delete(`failures:${request.key}`);
+        return true;
+      case 'claim':
+        return this.#claim(`lease:${request.key}`, request.token, request.ms);
+      case 'confirm': {
+        const lease = `lease:${request.key}`;
+        if (this.#marks.get(lease) !== request.token) return false;
+        this.#marks.set(lease, request.token, { ttl: Math.max(1, Math.ceil(request.ttlMs)) });
+        return true;
+      }
+      case 'fail': {
+        // Doubles per consecutive failure, whichever worker failed.
+        const failures = Number(this.#marks.get(`failures:${request.key}`) ?? 0) + 1;
+        this.#marks.set(`failures:${request.key}`, failures, { ttl: request.maxMs * 4 });
+        const delay = Math.floor(Math.min(request.maxMs, request.baseMs * 2 ** (failures - 1)));
+        this.#marks.set(`lease:${request.key}`, 'backoff', { ttl: Math.max(1, delay) });
+        return delay;
+      }
+      case 'takeSlot':
+        return this.#takeSlot(request.host, request.fills, request.windowMs);
+      case 'cooldown': {
+        const key = `cooldown:${request.host}`;
+        if (this.#remaining(key) < request.ms) this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(request.ms)) });
+        return true;
+      }
+    }
+  }
+
+  #claim(lease: string, token: string, ms: number): { won: boolean; ms: number; backoff: boolean } {
+    const holder = this.#marks.get(lease);
+    if (holder === undefined) {
+      this.#marks.set(lease, token, { ttl: Math.max(1, Math.ceil(ms)) });
+      return { won: true, ms: 0, backoff: false };
+    }
+    return { won: false, ms: this.#remaining(lease), backoff: holder === 'backoff' };
+  }
+
+  /** Aligned windows; a cooldown blocks everything. */
+  #takeSlot(host: string, fills: number, windowMs: number): SlotAnswer {
+    const cooling = this.#remaining(`cooldown:${host}`);
+    if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
+    const now = Date.now();
+    const window = Math.floor(now / windowMs);
+    let counted = this.#windows.get(host);
+    if (!counted || counted.window !== window) {
+      counted = { window, used: 0 };
+      this.#windows.set(host, counted);
+    }
+    if (counted.used >= fills) return { granted: false, waitMs: Math.max(1, windowMs - (now % windowMs)), coolingDown: false };
+    counted.used += 1;
+    return { granted: true, at: now };
+  }
+
+  #remaining(key: string): number {
+    if (!this.#marks.has(key)) return 0;
+    return Math.max(1, Math.ceil(this.#marks.getRemainingTTL(key)));
+  }
+}

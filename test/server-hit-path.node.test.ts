@@ -1,0 +1,147 @@
+/**
+ * The node:http hit path answers fresh hits without the Web handler, and must answer them exactly
+ * as the Web handler would: same status, headers and bytes, for every encoding, HEAD, 304, CORS
+ * and the per-IP limit. Anything that is not a plain fresh hit must still reach the Web handler.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, describe, test } from 'node:test';
+import { CLIENT_IP_HEADER } from '../src/server/node-http.ts';
+import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';
+
+const TOPPAGES = '/live/toppages/v3/?host=example.com&limit=25';
+/** Headers node:http adds itself per connection or per second. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+interface Raw {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request as written, the answer as bytes (no decompression, no normalisation). */
+function rawGet(base: string, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    request({ hostname, port, path: target, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (!TRANSPORT.has(name)) headers[name] = String(value);
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    }).on('error', reject).end();
+  });
+}
+
+/** The same request straight to the Web handler, as a Hono or Workers deployment would run it. */
+async function webGet(h: Harness, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+  const response = await h.cache.handle(new Request(`http://cache.test${target}`, { method: init.method ?? 'GET', headers: { ...init.headers, [CLIENT_IP_HEADER]: '127.0.0.1' } }));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!TRANSPORT.has(name)) headers[name] = value;
+  });
+  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+async function harness(options: Parameters<typeof startHarness>[0] = {}) {
+  const clock = manualClock();
+  const h = await startHarness({ now: clock.now, clientLimit: 0, ...options });
+  after(() => h.close());
+  return { h, clock };
+}
+
+describe('node:http hit path', () => {
+  test('answers every kind of hit byte for byte as the Web handler does, without reaching it', async () => {
+    const { h, clock } = await harness({ allowedOrigins: ['https://news.example.com'] });
+    assert.equal((await rawGet(h.url, TOPPAGES)).status, 200); // the miss that fills, on the Web handler
+    clock.advance(1200); // Age 1, max-age counting down
+    const etag = (await webGet(h, TOPPAGES)).headers.etag!;
+    const cases: [string, { method?: string; headers?: Record<string, string> }][] = [
+      ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
+      ['br preferred', { headers: { 'accept-encoding': 'gzip, deflate, br' } }],
+      ['br refused by weight', { headers: { 'accept-encoding': 'br;q=0, gzip' } }],
+      ['identity', { headers: {} }],
+      ['HEAD', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } }],
+      ['If-None-Match', { headers: { 'if-none-match': etag, 'accept-encoding': 'gzip' } }],
+      ['If-None-Match, another tag', { headers: { 'if-none-match': 'W/"other"' } }],
+      ['allowed origin', { headers: { origin: 'https://news.example.com', 'accept-encoding': 'br' } }],
+      ['other origin', { headers: { origin: 'https://evil.example' } }],
+    ];
+    const before = h.received();
+    for (const [name, init] of cases) {
+      const fast = await rawGet(h.url, TOPPAGES, init);
+      const web = await webGet(h, TOPPAGES, init);
+      assert.equal(fast.status, web.status, name);
+      assert.deepEqual(fast.headers, web.headers, name);
+      assert.ok(fast.body.equals(web.body), `${name}: same bytes`);
+      assert.match(fast.headers['cache-status']!, /^pulse-widgets; hit/, name);
+    }
+    assert.equal(h.received(), before, 'no hit reached the Web handler');
+    assert.equal(h.upstream.calls.length, 1);
+    const metrics = (await rawGet(h.url, '/metrics')).body.toString();
+    assert.match(metrics, new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 2 + 1}$`, 'm'), 'hits on both paths are counted');
+  });
+
+  test('the same query written differently is one key; its first sight is parsed, later ones are not', async () => {
+    const { h } = await harness();
+    await rawGet(h.url, TOPPAGES);
+    const before = h.received();
+    for (const target of ['/live/toppages/v3?limit=25&host=example.com', '/live/toppages/v3/?host=EXAMPLE.com&limit=25&now_on=0']) {
+      const reply = await rawGet(h.url, target);
+      assert.equal(reply.status, 200);
+      assert.match(reply.headers['cache-status']!, /^pulse-widgets; hit/);
+    }
+    assert.equal(h.received(), before);
+    assert.equal(h.upstream.calls.length, 1);
+  });
+
+  test('leaves to the Web handler whatever is not a plain fresh hit', async () => {
+    const { h, clock } = await harness({ staleWindowMs: 60_000 });
+    await rawGet(h.url, TOPPAGES);
+    const web: [string, { method?: string; headers?: Record<string, string> }, number][] = [
+      [`${TOPPAGES}&apikey=x`, {}, 400],
+      [`${TOPPAGES}&limit=2`, {}, 400],
+      ['/live/toppages/v3/?host=evil.example', {}, 403],
+      ['/live/./toppages/v3/?host=example.com&limit=25', {}, 200],
+      [TOPPAGES, { method: 'OPTIONS' }, 204],
+      [TOPPAGES, { method: 'POST' }, 405],
+      ['/healthz', {}, 200],
+    ];
+    for (const [target, init, status] of web) {
+      const before = h.received();
+      const reply = await rawGet(h.url, target, init);
+      assert.equal(reply.status, status, `${init.method ?? 'GET'} ${target}: ${reply.body}`);
+      assert.equal(h.received(), before + 1, `${init.method ?? 'GET'} ${target} reached the Web handler`);
+    }
+    clock.advance(10_000);
+    const before = h.received();
+    const stale = await rawGet(h.url, TOPPAGES);
+    assert.match(stale.headers['cache-status']!, /^pulse-widgets; fwd=stale/);
+    assert.equal(h.received(), before + 1, 'a stale answer comes from the Web handler');
+  });
+
+  test('counts hits against the per-IP limit: 429 with Retry-After and CORS past it', async () => {
+    const { h } = await harness({ clientLimit: 3, allowedOrigins: ['*'] });
+    assert.equal((await rawGet(h.url, TOPPAGES)).status, 200);
+    const before = h.received();
+    assert.equal((await rawGet(h.url, TOPPAGES)).status, 200);
+    assert.equal((await rawGet(h.url, TOPPAGES)).status, 200);
+    const refused = await rawGet(h.url, TOPPAGES, { headers: { origin: 'https://any.example' } });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    assert.equal(refused.headers['access-control-allow-origin'], '*');
+    assert.equal(JSON.parse(refused.body.toString()).error.code, 'too_many_requests');
+    assert.equal(h.received(), before, 'the hits and the refusal came from the hit path');
+  });
+
+  test('a custom clientIp with a limit sends every request to the Web handler, which can read it', async () => {
+    const { h } = await harness({ clientLimit: 2, clientIp: (request) => request.headers.get('x-real-ip') ?? undefined });
+    await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } });
+    await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } });
+    assert.equal((await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } })).status, 429);
+    assert.equal((await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.2' } })).status, 200);
+    assert.equal(h.received(), 4);
+  });
+});

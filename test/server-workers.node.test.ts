@@ -1,0 +1,165 @@
+/**
+ * `pulse-widgets serve --workers 3` for real: a primary and three node:cluster workers on one
+ * port, in front of a counting fake upstream in this process, without Redis (the workers share
+ * through the primary). Requests go out on fresh connections, which the cluster deals round-robin
+ * to the workers. Times are scaled down through cache options, as in the budget tests.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { API_KEY, maxInSlidingWindow, scaledTimes, until } from './helpers/cache-harness.node.ts';
+import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+
+const FIXTURE = fileURLToPath(new URL('./helpers/workers-fixture.node.ts', import.meta.url));
+const WORKERS = 3;
+
+interface Cluster {
+  url: string;
+  primary: ChildProcess;
+  /** JSON log lines of the primary and every worker. */
+  logs(): Record<string, unknown>[];
+  workerPids(): number[];
+  stop(): Promise<number | null>;
+}
+
+async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string, number>): Promise<Cluster> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
+  const primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: {
+      ...clean,
+      PULSE_UPSTREAM: upstream.url,
+      PULSE_API_KEY: API_KEY,
+      PULSE_HOSTS: 'example.com,news.example.org',
+      PORT: '0',
+      PULSE_WORKERS: String(WORKERS),
+      PULSE_CLIENT_LIMIT: '0',
+      PULSE_LOG_LEVEL: 'debug',
+      PULSE_TEST_CACHE_OPTIONS: JSON.stringify(cacheOptions),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  primary.stdout!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
+  after(() => {
+    if (primary.exitCode === null) primary.kill('SIGKILL');
+  });
+  await until(() => /listening on http:\/\/[\d.:]+/.test(output) || primary.exitCode !== null, 'the cluster listening', 30_000);
+  const url = /listening on (http:\/\/[\d.:]+)/.exec(output)?.[1];
+  assert.ok(url, `the cluster did not start: ${output}`);
+  const workerPids = () => {
+    const children = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.filter((pid) => existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workers-fixture'));
+  };
+  await until(() => workerPids().length === WORKERS, `${WORKERS} workers`, 30_000);
+  return {
+    url,
+    primary,
+    logs: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
+    workerPids,
+    stop: () => {
+      primary.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** One request on its own connection, so the cluster may give it to any worker. */
+function get(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(`${base}${path}`, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject).end();
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/task') ? false : 'needs /proc to find the worker processes' }, () => {
+  test('a herd on one key across the workers: one upstream call, one body; leases were held by one worker for the others', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const cluster = await startCluster(upstream, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 });
+    const release = upstream.hold();
+    const path = '/live/toppages/v3/?host=example.com&limit=7';
+    const herd = Array.from({ length: 30 }, () => get(cluster.url, path));
+    await upstream.arrived(1);
+    await sleep(200); // let the rest of the herd reach the workers; late ones find the entry and hit
+    release();
+    const replies = await Promise.all(herd);
+    assert.deepEqual([...new Set(replies.map((reply) => reply.status))], [200]);
+    assert.equal(new Set(replies.map((reply) => reply.body)).size, 1, 'every worker answers the same fill');
+    assert.equal(upstream.calls.length, 1, 'one upstream call for the whole herd');
+    // /metrics from any worker sums every worker's counters.
+    const metrics = (await get(cluster.url, '/metrics')).body;
+    const counter = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? 0);
+    assert.equal(counter(/^pulse_shared_leases_total\{outcome="offline"\} (\d+)$/m), 0, 'the primary always answered');
+    assert.ok(counter(/^pulse_shared_leases_total\{outcome="held"\} (\d+)$/m) >= 1, `another worker waited on the lease holder:\n${metrics}`);
+    const answered = counter(/^pulse_cache_hits_total\{route="toppages"\} (\d+)$/m) + counter(/^pulse_cache_misses_total\{route="toppages"\} (\d+)$/m);
+    assert.equal(answered, herd.length, 'every answer of the herd is counted once, whichever worker gave it');
+    assert.equal(await cluster.stop(), 0);
+  });
+
+  test('15 competing keys polled across the workers: at most 183 calls in any sliding minute between them', async () => {
+    const scale = 10;
+    const minuteMs = 60_000 / scale;
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const cluster = await startCluster(upstream, scaledTimes(scale));
+    const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
+    const stopAt = Date.now() + minuteMs + 700;
+    // 15 keys refreshed every TTL want 50 fills a second, the budget carries 30: fills queue.
+    const statuses = new Map<number, number>();
+    await Promise.all(paths.map(async (path) => {
+      while (Date.now() < stopAt) {
+        const reply = await get(cluster.url, path);
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        await sleep(3000 / scale / 3);
+      }
+    }));
+    const waits = Number(/^pulse_budget_waits_total\{host="example.com"\} (\d+)$/m.exec((await get(cluster.url, '/metrics')).body)?.[1] ?? 0);
+    assert.equal(await cluster.stop(), 0);
+    // The budget is what the primary grants (each worker logs when, on the primary's clock); a call
+    // leaves its worker an IPC round trip later and arrives later still, within the slack under 200.
+    const granted = cluster.logs().filter((line) => line.msg === 'budget slot granted');
+    assert.ok(granted.every((line) => line.shared === true), 'no worker acted alone');
+    const grants = granted.map((line) => Number(line.grantedAt));
+    const calls = cluster.logs().filter((line) => line.msg === 'upstream call' || line.msg === 'upstream call failed');
+    const byWorker = new Map<unknown, number>();
+    for (const line of calls) byWorker.set(line.worker, (byWorker.get(line.worker) ?? 0) + 1);
+    const most = maxInSlidingWindow(grants, minuteMs);
+    const arrivals = maxInSlidingWindow(upstream.calls.map((call) => call.at), minuteMs);
+    console.log(`${WORKERS} workers, 15 keys: ${upstream.calls.length} calls (${[...byWorker.values()].join(' + ')} by worker); max ${most} granted and ${arrivals} arrived in a sliding "minute" (${minuteMs} ms); answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
+    assert.ok(calls.length <= grants.length, 'every call was granted by the primary');
+    assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
+    assert.ok(waits > 0, 'the budget was actually under pressure: fills queued for it');
+    assert.ok(arrivals < 200, `${arrivals}: the upstream never sees its limit reached`);
+    assert.ok(byWorker.size >= 2, 'more than one worker filled');
+  });
+
+  test('a worker that dies is replaced, the others keep serving; SIGTERM stops them all and exits 0', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const cluster = await startCluster(upstream, {});
+    const path = '/live/quickstats/v4/?host=example.com';
+    assert.equal((await get(cluster.url, path)).status, 200);
+    const before = cluster.workerPids();
+    process.kill(before[0]!, 'SIGKILL');
+    for (let i = 0; i < WORKERS * 2; i += 1) assert.equal((await get(cluster.url, path)).status, 200, 'the others keep serving');
+    await until(() => {
+      const now = cluster.workerPids();
+      return now.length === WORKERS && !now.includes(before[0]!);
+    }, 'a replacement worker', 30_000);
+    const replaced = cluster.workerPids();
+    for (let i = 0; i < WORKERS * 2; i += 1) assert.equal((await get(cluster.url, path)).status, 200);
+    assert.ok(cluster.logs().some((line) => line.msg === 'worker died: starting a replacement'));
+    assert.equal(await cluster.stop(), 0);
+    for (const pid of replaced) assert.ok(!existsSync(`/proc/${pid}/cmdline`) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '), `worker ${pid} stopped`);
+  });
+});
