@@ -9,14 +9,18 @@
  * script): the primary answers with the running cluster, a worker with `undefined` once it serves.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { createLogger } from '../handler.ts';
 import type { CacheOptions } from '../options.ts';
-import { serveEndpoint, startUpstream, type UpstreamTarget } from '../serve.ts';
+import { historyOptions, serveEndpoint, startUpstream, type UpstreamTarget } from '../serve.ts';
 import type { ServeSettings } from '../settings.ts';
 import { Coordinator, isTierRequest } from './coordinator.ts';
 import { IpcTier } from './ipc-tier.ts';
+
+/** The environment variable that tells a worker its slot, 0 to workers - 1. */
+const WORKER_SLOT = 'PULSE_WORKER_SLOT';
 
 export interface RunningWorkers {
   url: string;
@@ -75,9 +79,10 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     announce = resolve;
   });
 
-  const start = () => {
+  // A replacement takes the slot of the worker it replaces (its history directory, see runWorker).
+  const start = (slot: number) => {
     const startedAt = Date.now();
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [WORKER_SLOT]: String(slot) });
     workers.add(worker);
     worker.on('message', (message: unknown) => {
       if (coordinator && isTierRequest(message)) worker.send(coordinator.answer(message));
@@ -105,11 +110,11 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
       restartDelayMs = ranMs >= STABLE_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, restartDelayMs * 2));
       logger.error({ pid: worker.process.pid, code, signal, restartInMs: restartDelayMs }, 'worker died: starting a replacement');
       setTimeout(() => {
-        if (!closing) start();
+        if (!closing) start(slot);
       }, restartDelayMs);
     });
   };
-  for (let i = 0; i < settings.workers; i += 1) start();
+  for (let slot = 0; slot < settings.workers; slot += 1) start(slot);
   const address = await listening;
 
   return {
@@ -151,13 +156,19 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
   const shared = settings.redisUrl === undefined
     ? { sharedTier: new IpcTier(process as Required<typeof process>, PRIMARY_TIMEOUT_MS), instances: settings.workers }
     : { instances: settings.instances * settings.workers };
+  // A history directory belongs to one process: without Redis each worker records into its own,
+  // kept across its replacements (the samples come from the fills the workers share).
+  const history = historyOptions(settings, target);
+  if (settings.redisUrl === undefined && history.dataDir !== undefined && history.dataDir !== 'memory') {
+    history.dataDir = join(history.dataDir, `worker-${process.env[WORKER_SLOT]}`);
+  }
   let asked = 0;
   const answers = new Map<number, (text: string | undefined) => void>();
   process.on('message', (message: unknown) => {
     const reply = message as MetricsMessage | undefined;
     if (typeof reply?.pulseMetrics === 'number') answers.get(reply.pulseMetrics)?.(reply.text);
   });
-  const endpoint = await serveEndpoint(settings, target, logger.child({ worker: cluster.worker?.id }), { ...shared, ...overrides }, async () => {
+  const endpoint = await serveEndpoint(settings, target, logger.child({ worker: cluster.worker?.id }), { ...shared, history, ...overrides }, async () => {
     const id = (asked += 1);
     const text = await new Promise<string | undefined>((resolve) => {
       answers.set(id, resolve);
