@@ -96,16 +96,10 @@ export function createHitPath(parts: HitPathParts): HitPath {
 
   const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse) => {
     countHit(target, stored);
-    let modified = lastModified.get(stored);
-    if (modified === undefined) {
-      modified = new Date(stored.fetchedAt).toUTCString();
-      lastModified.set(stored, modified);
-    }
     const fresh = freshness(stored, HIT, now());
     const headers = [
       'content-type', JSON_CONTENT_TYPE,
       'etag', stored.etag,
-      'last-modified', modified,
       'age', fresh.age,
       'cache-control', fresh.cacheControl,
       'cache-status', fresh.cacheStatus,
@@ -118,10 +112,17 @@ export function createHitPath(parts: HitPathParts): HitPath {
     }
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, stored.etag)) {
+      // No Last-Modified on a 304, as respondStored says why.
       res.writeHead(304, headers);
       res.end();
       return;
     }
+    let modified = lastModified.get(stored);
+    if (modified === undefined) {
+      modified = new Date(stored.fetchedAt).toUTCString();
+      lastModified.set(stored, modified);
+    }
+    headers.push('last-modified', modified);
     const encoding = encodingOf(req.headers['accept-encoding']);
     const body = bodyOf(stored, encoding);
     if (encoding !== 'identity') headers.push('content-encoding', encoding);
