@@ -78,6 +78,14 @@ function publicApiPlugin() {
         if (declaration.kind !== 'class') continue;
         declaration.members = declaration.members?.filter((member) => !member.privacy && !member.static && !member.name.startsWith('#'));
         declaration.events = declaration.events?.filter((event) => event.name);
+        // An attribute and a property both declared in JSDoc (`@attr x` + `@prop x`: a property
+        // added by another module, as live-counter's `compare`) are one, as the decorators' are.
+        for (const attribute of declaration.attributes ?? []) {
+          const field = attribute.fieldName === undefined && declaration.members?.find((member) => member.kind === 'field' && member.name === attribute.name);
+          if (!field) continue;
+          attribute.fieldName = field.name;
+          field.attribute = attribute.name;
+        }
       }
     },
   };

@@ -42,6 +42,7 @@ const ANNOUNCE_CHANGE = 0.1;
  * @csspart compare - With `compare="typical"`: how the number compares with a typical day at this time, in words.
  *
  * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
+ * @prop {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
  *
  * @cssproperty --pulse-counter-size - Font size of the number.
  * @cssproperty --pulse-sparkline-color - Colour of the trend line.
