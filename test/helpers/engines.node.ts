@@ -36,9 +36,13 @@ export interface EngineBrowser {
 
 const POLL_MS = 100;
 
-async function poll(evaluate: () => Promise<unknown>, expression: string, timeoutMs: number): Promise<void> {
+/**
+ * Truthiness is judged in the page: a DOM node crosses puppeteer's Firefox (WebDriver BiDi) as
+ * nothing truthy, so the expression is wrapped in Boolean() there.
+ */
+async function poll(evaluate: (expression: string) => Promise<unknown>, expression: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await evaluate())) {
+  while (!(await evaluate(`Boolean(${expression})`))) {
     if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -62,7 +66,7 @@ function puppeteerPage(page: PuppeteerPage): EnginePage {
     async goto(url) {
       await page.goto(url);
     },
-    waitFor: (expression, timeoutMs) => poll(() => evaluate(expression), expression, timeoutMs),
+    waitFor: (expression, timeoutMs) => poll(evaluate, expression, timeoutMs),
     close: () => page.close(),
   };
 }
@@ -93,7 +97,7 @@ async function launchWebKit(): Promise<EngineBrowser> {
         received: undefined,
         evaluate,
         goto: (url) => session.navigate(url),
-        waitFor: (expression, timeoutMs) => poll(() => evaluate(expression), expression, timeoutMs),
+        waitFor: (expression, timeoutMs) => poll(evaluate, expression, timeoutMs),
         async close() {
           open = undefined;
           await session.delete();
