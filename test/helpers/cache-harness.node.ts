@@ -153,7 +153,7 @@ export function maxInSlidingWindow(times: readonly number[], span: number): numb
 }
 
 /** Log lines of upstream calls (one per call, success or failure). */
-export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; grantedAt: number; sentAt: number; ms: number; query: string }[] {
+export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; grantedAt: number; sentAt: number; ms: number; route: string; query: string }[] {
   return logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');
 }
 
