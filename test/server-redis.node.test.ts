@@ -23,6 +23,8 @@ function scaled(scale: number) {
     backoffBaseMs: 1000 / scale,
     backoffMaxMs: 30_000 / scale,
     maxWaitMs: 5000 / scale,
+    // Distinct keys competing for the budget, not fold groups of several limits.
+    fold: false,
   };
 }
 const SCALED = scaled(SCALE);
