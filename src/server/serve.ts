@@ -49,6 +49,7 @@ export async function serve(settings: ServeSettings, logger: Logger = createLogg
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
     instances: settings.instances,
+    fold: settings.fold,
     logger,
   });
   const site: WebHandler = settings.staticDir

@@ -30,6 +30,8 @@ export interface ServeSettings {
   redisUrl?: string;
   /** Instances sharing the budget (the share each keeps while Redis is unreachable). */
   instances: number;
+  /** Query folding (on unless PULSE_FOLD=off). */
+  fold: boolean;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -52,6 +54,7 @@ Every option can also be set in the environment (flag wins):
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
   --redis-url <url>          PULSE_REDIS_URL        share cache, fill leases and budget with other instances (redis://host:6379)
   --instances <n>            PULSE_INSTANCES        instances sharing the budget, for when Redis is unreachable (3)
+  --fold <on|off>            PULSE_FOLD             derive narrower queries from one wider fill (on)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -71,6 +74,7 @@ const FLAGS = {
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
   instances: 'PULSE_INSTANCES',
+  fold: 'PULSE_FOLD',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -160,6 +164,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   if (!LOG_LEVELS.has(logLevel)) errors.push(`PULSE_LOG_LEVEL (--log-level): must be one of ${[...LOG_LEVELS].join(', ')}`);
   const personal = setting('raw-personal-fields');
   if (personal !== undefined && !/^(1|0|true|false)$/.test(personal)) errors.push('PULSE_RAW_PERSONAL_FIELDS (--raw-personal-fields): must be 1 or 0');
+  const fold = setting('fold')?.toLowerCase() ?? 'on';
+  if (!/^(on|off|1|0|true|false)$/.test(fold)) errors.push('PULSE_FOLD (--fold): must be on or off');
 
   const settings: ServeSettings = {
     upstream,
@@ -177,6 +183,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     logLevel,
     redisUrl,
     instances: Math.max(1, wholeNumber('instances', DEFAULTS.instances, 1000)),
+    fold: !/^(off|0|false)$/.test(fold),
   };
   return errors.length > 0 ? { errors } : { settings };
 }
