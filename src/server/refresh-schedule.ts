@@ -13,8 +13,9 @@
  * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
  * than a stampede of stale answers that would each queue a fill.
  *
- * A key is never refilled sooner than one interval after its previous fill started (the
- * upstream caches for 3 s): a key whose slot would come sooner takes a later window.
+ * Slots stay put tick after tick (keys ordered by pollers, then name). When they move, a key
+ * moves at most one window earlier per tick, so two fills of one key are always at least two
+ * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
  */
 
 /** What the plan needs to know about one polled key. */
@@ -123,11 +124,11 @@ export class RefreshSchedule {
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
     const used = new Array<number>(this.#windows).fill(0);
     for (const key of chosen) {
-      const earliest = key.startedAt + intervalMs;
+      const earliest = key.startedAt + intervalMs - windowMs;
       let window = used.findIndex((count, index) => count < fills && tick - index * windowMs - lead >= earliest);
       let startAt: number;
       if (window === -1) {
-        // No slot before the tick that keeps a full interval since the last fill: as soon as allowed.
+        // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
         startAt = earliest;
       } else {
         used[window]! += 1;
