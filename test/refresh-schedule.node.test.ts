@@ -36,7 +36,8 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     now: Date.now,
     polled: () => [...keys.values()],
     lead: () => LEAD,
-    refresh: (_host, key) => {
+    refresh: (_host, key, seenStartedAt) => {
+      assert.equal(seenStartedAt, keys.get(key)!.startedAt);
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
       Object.assign(entry, { startedAt: Date.now(), fetchedAt: Date.now() + 50, freshUntil: Date.now() + INTERVAL });

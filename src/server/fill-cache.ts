@@ -56,6 +56,8 @@ interface KeyState {
   route?: RouteName;
   query?: string;
   weight?: number;
+  /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */
+  retired?: boolean;
 }
 
 /** One query of a fold group, as its clients poll it. */
@@ -160,7 +162,7 @@ export class FillCache {
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (host, key) => this.#refreshPlanned(host, key),
+      refresh: (host, key, seenStartedAt) => this.#refreshPlanned(host, key, seenStartedAt),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -185,6 +187,7 @@ export class FillCache {
   async #lookupKey(key: string, context: FillContext): Promise<Lookup> {
     const state = this.#state(key);
     state.lastRequestedAt = this.#now();
+    state.retired = false;
     if (routes[context.route].live) this.#watch(key, context, state);
     let current = this.#entries.get(key);
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
@@ -269,7 +272,8 @@ export class FillCache {
     state.filling = true;
     try {
       const stored = this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
-      if (routes[context.route].live) this.#schedule.watch(context.host);
+      // A first fill has no slot yet: plan it for the coming tick.
+      if (routes[context.route].live) this.#schedule[stale === undefined ? 'replan' : 'watch'](context.host);
       return stored;
     } finally {
       state.filling = false;
@@ -388,10 +392,15 @@ export class FillCache {
     return { ...envelope, data: envelope.data.map(({ user_email: _email, user_id: _id, ...record }) => record) };
   }
 
-  /** How long before its slot a refill starts: the host's latency and a margin, at most three quarters of an interval. */
+  /**
+   * How long before its slot ends a refill starts: the host's latency and a margin, and at least
+   * 40 % of a budget window, which costs nothing (the answer's Last-Modified still falls in the
+   * last second before the tick) and absorbs a slow answer on a busy machine. At most three
+   * quarters of an interval.
+   */
   #lead(host: string): number {
     const latency = this.#latency.get(host) ?? INITIAL_LATENCY_MS;
-    return Math.min((this.#options.liveTtlMs * 3) / 4, latency * 1.5 + 100);
+    return Math.min((this.#options.liveTtlMs * 3) / 4, Math.max(latency * 1.5 + 100, this.#options.budgetWindowMs * 0.4));
   }
 
   /**
@@ -411,8 +420,11 @@ export class FillCache {
     state.query = context.query;
     let keys = this.#polled.get(context.host);
     if (!keys) this.#polled.set(context.host, (keys = new Set()));
-    keys.add(key);
-    this.#schedule.watch(context.host);
+    if (keys.has(key)) this.#schedule.watch(context.host);
+    else {
+      keys.add(key);
+      this.#schedule.replan(context.host);
+    }
   }
 
   #plannedKeys(host: string): PlannedKey[] {
@@ -422,7 +434,7 @@ export class FillCache {
     const planned: PlannedKey[] = [];
     for (const key of keys) {
       const state = this.#keys.peek(key);
-      if (!state || !this.#polledRecently(state, now)) {
+      if (!state || state.retired || !this.#polledRecently(state, now)) {
         keys.delete(key);
         continue;
       }
@@ -434,13 +446,13 @@ export class FillCache {
   }
 
   /** A planned refill, unless the key is filling, blocked, left alone, or was filled since the plan. */
-  #refreshPlanned(host: string, key: string): void {
+  #refreshPlanned(host: string, key: string, seenStartedAt: number): void {
     const state = this.#keys.peek(key);
     const stored = this.#entries.peek(key);
     const now = this.#now();
     if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
     if (!this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
-    if (now - stored.startedAt < this.#options.liveTtlMs * 0.9) return;
+    if (stored.startedAt !== seenStartedAt) return;
     this.#startFill(key, { route: state.route, query: state.query, host });
   }
 
@@ -518,9 +530,10 @@ export class FillCache {
     const query = shapeQuery(group.route, group.id, shape);
     const key = `${routes[group.route].path}?${query}`;
     const previous = group.wide?.key;
+    // The old wide query is no longer planned; a fill of it already queued still answers its waiters.
     if (previous !== undefined && previous !== key) {
       const state = this.#keys.peek(previous);
-      if (state) state.lastRequestedAt = 0;
+      if (state) state.retired = true;
     }
     group.wide = { key, query, shape, covered };
     group.computedAt = now;

@@ -50,8 +50,8 @@ export interface ScheduleParts {
   polled(host: string): PlannedKey[];
   /** How long before its slot ends a refill must start to land in time (from upstream latency). */
   lead(host: string): number;
-  /** Starts a planned refill (the budget still has the last word). */
-  refresh(host: string, key: string): void;
+  /** Starts a planned refill of the answer the plan saw (the budget still has the last word). */
+  refresh(host: string, key: string, seenStartedAt: number): void;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -61,6 +61,7 @@ interface HostTimers {
   tick?: ReturnType<typeof setTimeout>;
   slots: Set<ReturnType<typeof setTimeout>>;
   stretch: number;
+  replanning?: boolean;
 }
 
 export class RefreshSchedule {
@@ -87,6 +88,23 @@ export class RefreshSchedule {
     const timers: HostTimers = { slots: new Set(), stretch: 1 };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
+  }
+
+  /**
+   * Plans the host again, soon: a key it has not seen (a new poller, a first fill) gets a slot
+   * for the coming tick instead of waiting a tick. Coalesced: one re-plan however many keys come.
+   */
+  replan(host: string): void {
+    const timers = this.#hosts.get(host);
+    if (!timers) return this.watch(host);
+    if (timers.replanning) return;
+    timers.replanning = true;
+    setImmediate(() => {
+      timers.replanning = false;
+      if (this.#closed || this.#hosts.get(host) !== timers) return;
+      this.#clear(timers);
+      this.#plan(host, timers);
+    });
   }
 
   close(): void {
@@ -136,7 +154,7 @@ export class RefreshSchedule {
       }
       const slot = setTimeout(() => {
         timers.slots.delete(slot);
-        if (!this.#closed) this.#parts.refresh(host, key.key);
+        if (!this.#closed) this.#parts.refresh(host, key.key, key.startedAt);
       }, Math.max(0, startAt - at));
       slot.unref();
       timers.slots.add(slot);
