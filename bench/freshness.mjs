@@ -18,7 +18,8 @@
  *
  *   node --import tsx bench/freshness.mjs [--quick] [--no-write]
  *
- * --quick: 8 and 20 queries, 18 s each (numbers only indicative). Results go into BENCHMARKS.md
+ * --quick: 8 and 20 queries, 18 s each (numbers only indicative); --cold: the cold dashboard only
+ * (neither writes BENCHMARKS.md). Results go into BENCHMARKS.md
  * between `<!-- freshness -->` markers unless --no-write.
  */
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -42,7 +43,8 @@ const PHASE_MS = 30;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const write = !args.includes('--no-write');
-const COUNTS = quick ? [8, 20] : [4, 8, 12, 20, 30];
+const coldOnly = args.includes('--cold');
+const COUNTS = coldOnly ? [] : quick ? [8, 20] : [4, 8, 12, 20, 30];
 const RUN_MS = quick ? 18_000 : 60_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -175,8 +177,7 @@ function summarize(name, polls, calls) {
     callsPerMinute: Math.round(calls.length / minutes),
     mostInMinute: maxInSlidingWindow(calls.map((call) => call.at), 60_000),
     refused: calls.filter((call) => call.status === 429).length,
-    notOk: polls.length - answered.length,
-    polls: polls.length,
+    statuses: tally(polls),
   };
 }
 
@@ -202,11 +203,15 @@ async function coldRun() {
   const results = {};
   for (const name of TARGETS) {
     const replies = await Promise.all(paths.map((path) => get(`${servers[name].url}${path}`)));
-    results[name] = { slowest: Math.max(...replies.map((reply) => reply.ms)), ok: replies.filter((reply) => reply.status === 200).length, statuses: [...new Set(replies.map((reply) => reply.status))].join(', ') };
+    results[name] = { slowest: Math.max(...replies.map((reply) => reply.ms)), ok: replies.filter((reply) => reply.status === 200).length, statuses: tally(replies) };
   }
-  await close();
+  const calls = await close();
+  for (const name of TARGETS) results[name].calls = calls[name].length;
   return results;
 }
+
+/** Statuses as `200 × 18, 503 × 2` (0: the request itself failed). */
+const tally = (replies) => [...replies.reduce((counts, reply) => counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1), new Map())].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status} × ${count}`).join(', ');
 
 const pct = (share) => (share === undefined ? '—' : `${(share * 100).toFixed(1)} %`);
 
@@ -218,29 +223,29 @@ for (const count of COUNTS) {
   const result = await steadyRun(count);
   for (const name of TARGETS) {
     const r = result[name];
-    rows.push(`| ${count} | ${name} | ${r.median} / ${r.p90} s | ${pct(r.budgetStale)} | ${r.callsPerMinute} | ${r.mostInMinute} | ${r.refused} | ${r.notOk} of ${r.polls} |`);
+    rows.push(`| ${count} | ${name} | ${r.median} / ${r.p90} s | ${pct(r.budgetStale)} | ${r.callsPerMinute} | ${r.mostInMinute} | ${r.refused} | ${r.statuses} |`);
     console.log(rows.at(-1));
   }
 }
 console.log('cold dashboard of 20 …');
 const cold = await coldRun();
-const coldRows = TARGETS.map((name) => `| ${name} | ${cold[name].ok} of 20 | ${cold[name].statuses} | ${cold[name].slowest} ms |`);
+const coldRows = TARGETS.map((name) => `| ${name} | ${cold[name].ok} of 20 | ${cold[name].statuses} | ${cold[name].slowest} ms | ${cold[name].calls} |`);
 console.log(coldRows.join('\n'));
 
-const text = `Measured ${machine}. ${quick ? '**--quick run: 18 s per configuration, indicative only.** ' : ''}Command: \`npm run bench:freshness\` (${RUN_MS / 1000} s per configuration, all targets side by side, each in front of its own simulator with the service's 200 calls a minute per site).
+const text = coldOnly ? coldRows.join('\n') : `Measured ${machine}. ${quick ? '**--quick run: 18 s per configuration, indicative only.** ' : ''}Command: \`npm run bench:freshness\` (${RUN_MS / 1000} s per configuration, all targets side by side, each in front of its own simulator with the service's 200 calls a minute per site).
 
 Targets: **before** = \`pulse-widgets serve\` of main at ${BEFORE_COMMIT} (one fill per URL, refresh-ahead aimed at the tick); **fold-off** = this version with \`PULSE_FOLD=off\` (the spread refresh plan alone); **after** = this version (folding and the plan); **nginx** = [examples/nginx/pulse-cache.conf](examples/nginx/pulse-cache.conf), one worker, \`proxy_cache_valid 200 3s\`, \`proxy_cache_lock on\`, \`proxy_cache_use_stale updating error timeout http_429 http_500…\`, \`proxy_cache_background_update on\`: one upstream call per URL. Clients: one per query, polling at wall-clock multiples of 3 s + ${PHASE_MS} ms. Age = \`Date − Last-Modified\` (nginx: the same difference from the upstream's log, as nginx sends no Last-Modified). "Stale for budget" = answers with \`Cache-Status: …; detail=budget\`.
 
-| queries | target | median / p90 age | stale for budget | upstream calls / min | most in any sliding minute | upstream 429s | not 200 |
+| queries | target | median / p90 age | stale for budget | upstream calls / min | most in any sliding minute | upstream 429s | answers |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 A cold dashboard: 20 of the queries at once on a fresh server, 300 ms into a second.
 
-| target | answered 200 | statuses | slowest answer |
-|---|---|---|---|
+| target | answered 200 | statuses | slowest answer | upstream calls |
+|---|---|---|---|---|
 ${coldRows.join('\n')}`;
 
 console.log(`\n${text}\n`);
-if (write) await replaceSection('freshness', text);
+if (write && !quick && !coldOnly) await replaceSection('freshness', text);
 await agent.close();

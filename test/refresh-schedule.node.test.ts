@@ -36,8 +36,9 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     now: Date.now,
     polled: () => [...keys.values()],
     lead: () => LEAD,
-    refresh: (_host, key, seenStartedAt) => {
-      assert.equal(seenStartedAt, keys.get(key)!.startedAt);
+    refresh: (_host, key, plannedAt, minGapMs) => {
+      assert.ok(plannedAt <= Date.now());
+      assert.equal(minGapMs, 2000, 'two fills of a key at least two thirds of an interval apart');
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
       Object.assign(entry, { startedAt: Date.now(), fetchedAt: Date.now() + 50, freshUntil: Date.now() + INTERVAL });
@@ -60,7 +61,7 @@ function advance(ms: number): void {
 const windowsBefore = (tick: number, refreshed: Fake['refreshed']) => refreshed.map(({ at }) => Math.floor((tick - at) / WINDOW));
 
 describe('refresh plan', () => {
-  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: T0 - 3000 + 375 }));
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }));
   afterEach(() => mock.timers.reset());
 
   test('6 keys: the 3 with most pollers in the last second before the tick, the other 3 the second before', () => {
@@ -117,6 +118,21 @@ describe('refresh plan', () => {
     fake.schedule.close();
     assert.equal(fake.refreshed.length, 1);
     assert.equal(T0 + 3000 - fake.refreshed[0]!.at, LEAD, 'then in the last slot of the next tick');
+  });
+
+  test('a re-plan in the middle of a tick (a new key) refills none of the others twice', () => {
+    const fake = plan(9);
+    fake.schedule.watch('example.com');
+    advance(3000 - 375 - 2000);
+    assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
+    fake.keys.set('new', { key: 'new', weight: 1, fetchedAt: Date.now(), startedAt: Date.now() - 100, freshUntil: Date.now() + 2900 });
+    fake.schedule.replan('example.com');
+    advance(2000 + 3000);
+    fake.schedule.close();
+    const perKey = new Map<string, number>();
+    for (const { key, at } of fake.refreshed) if (at < T0) perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    assert.deepEqual([...perKey.values()], Array(9).fill(1), 'each of the nine once before the tick');
+    assert.equal(fake.refreshed.filter(({ key }) => key === 'new').length, 1, 'the new key on the next tick');
   });
 
   test('a host nobody polls has no plan and no gauges', () => {

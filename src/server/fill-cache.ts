@@ -6,18 +6,21 @@
  * that value when the fill fails (`noDeleteOnFetchRejection`). Its own TTLs are not used:
  * freshness, the stale window, backoff and the budget are decided here, on one injectable clock.
  *
- * Freshness of live keys is laid on the upstream's 3 s wall-clock grid. A fill that started at
- * `s` stays fresh at least until `s + ttl` (so never two fills within a TTL), and then until the
- * moment a refill must start to complete just before the next grid tick. Keys that were polled
- * since their last fill are refilled at that moment (refresh-ahead), so a widget polling at the
- * tick finds data fetched a few hundred milliseconds earlier instead of one tick old. Keys nobody
- * polled since their last fill started are never refreshed.
+ * A live answer is fresh for one interval (3 s) after its fill started. Each site's polled keys
+ * are refilled by its refresh plan (refresh-schedule.ts): one budget slot per key per tick,
+ * spread over the windows before the tick so each lands before its clients poll; past the
+ * budget, freshness stretches evenly. A copy older than two intervals makes its request wait a
+ * moment for a fresh fill (first paint). Keys nobody polled in the last tick are not refreshed.
+ *
+ * Query folding (folding.ts): a query of a fold group is answered from the group's wide fill,
+ * the union of what the group's members poll, and its body derived from that answer once per
+ * fill. Only the wide key is filled, polled and planned; members are this file's bookkeeping.
  *
  * With a shared tier (Redis), this process's entries are a local copy of the shared ones: a key
  * that is not fresh here is first read from Redis, and a fill starts only for the instance that
  * takes the key's lease; the others wait for the entry it publishes (never calling the upstream
- * themselves) and answer 503 if it does not come within `maxWaitMs`. Refresh-ahead runs the same
- * way on every instance that was polled, so exactly one refreshes and the others pick its entry
+ * themselves) and answer 503 if it does not come within `maxWaitMs`. Every instance that was
+ * polled plans the same refills, so exactly one takes each lease and the others pick its entry
  * up before the tick. When Redis is unreachable, each instance fills alone within its budget share.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -162,7 +165,7 @@ export class FillCache {
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (host, key, seenStartedAt) => this.#refreshPlanned(host, key, seenStartedAt),
+      refresh: (host, key, plannedAt, minGapMs) => this.#refreshPlanned(host, key, plannedAt, minGapMs),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -395,12 +398,13 @@ export class FillCache {
   /**
    * How long before its slot ends a refill starts: the host's latency and a margin, and at least
    * 40 % of a budget window, which costs nothing (the answer's Last-Modified still falls in the
-   * last second before the tick) and absorbs a slow answer on a busy machine. At most three
-   * quarters of an interval.
+   * last second before the tick) and absorbs a slow answer on a busy machine. At most 90 % of a
+   * window (a refill stays in its own window) and three quarters of an interval.
    */
   #lead(host: string): number {
     const latency = this.#latency.get(host) ?? INITIAL_LATENCY_MS;
-    return Math.min((this.#options.liveTtlMs * 3) / 4, Math.max(latency * 1.5 + 100, this.#options.budgetWindowMs * 0.4));
+    const { liveTtlMs, budgetWindowMs } = this.#options;
+    return Math.min((liveTtlMs * 3) / 4, budgetWindowMs * 0.9, Math.max(latency * 1.5 + 100, budgetWindowMs * 0.4));
   }
 
   /**
@@ -446,13 +450,13 @@ export class FillCache {
   }
 
   /** A planned refill, unless the key is filling, blocked, left alone, or was filled since the plan. */
-  #refreshPlanned(host: string, key: string, seenStartedAt: number): void {
+  #refreshPlanned(host: string, key: string, plannedAt: number, minGapMs: number): void {
     const state = this.#keys.peek(key);
     const stored = this.#entries.peek(key);
     const now = this.#now();
     if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
     if (!this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
-    if (stored.startedAt !== seenStartedAt) return;
+    if (stored.startedAt >= plannedAt || now - stored.startedAt < minGapMs) return;
     this.#startFill(key, { route: state.route, query: state.query, host });
   }
 
@@ -483,7 +487,7 @@ export class FillCache {
     let wide = this.#wideOf(group, joined);
     if (!this.#covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
       // Cold for this member: a dashboard opening sends its queries together; one fill serves them all.
-      group.gathering ??= sleep(this.#options.liveTtlMs / 150).finally(() => (group.gathering = undefined));
+      group.gathering ??= sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
       await group.gathering;
       wide = this.#wideOf(group, true);
     }

@@ -50,8 +50,11 @@ export interface ScheduleParts {
   polled(host: string): PlannedKey[];
   /** How long before its slot ends a refill must start to land in time (from upstream latency). */
   lead(host: string): number;
-  /** Starts a planned refill of the answer the plan saw (the budget still has the last word). */
-  refresh(host: string, key: string, seenStartedAt: number): void;
+  /**
+   * Starts a planned refill unless a fill started since the plan was made, at `plannedAt`, or
+   * less than `minGapMs` ago (the budget still has the last word).
+   */
+  refresh(host: string, key: string, plannedAt: number, minGapMs: number): void;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -62,6 +65,8 @@ interface HostTimers {
   slots: Set<ReturnType<typeof setTimeout>>;
   stretch: number;
   replanning?: boolean;
+  /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
+  refreshed: Map<string, number>;
 }
 
 export class RefreshSchedule {
@@ -85,7 +90,7 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), stretch: 1 };
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map() };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -119,6 +124,18 @@ export class RefreshSchedule {
     timers.slots.clear();
   }
 
+  /** Runs `action` at `at` on the injected clock: a timer that fires before then is armed again. */
+  #arm(timers: HostTimers, at: number, action: () => void): void {
+    const slot = setTimeout(() => {
+      timers.slots.delete(slot);
+      if (this.#closed) return;
+      if (this.#parts.now() < at) this.#arm(timers, at, action);
+      else action();
+    }, Math.max(1, at - this.#parts.now()));
+    slot.unref();
+    timers.slots.add(slot);
+  }
+
   #plan(host: string, timers: HostTimers): void {
     const { intervalMs, windowMs, fills, now } = this.#parts;
     const at = now();
@@ -133,8 +150,10 @@ export class RefreshSchedule {
       return;
     }
     const capacity = this.#capacity;
-    // Due: not fresh any more when the tick's pollers come.
-    const due = polled.filter((key) => key.freshUntil <= tick + intervalMs / 4);
+    // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
+    const due = polled.filter((key) => key.freshUntil <= tick + intervalMs / 4 && timers.refreshed.get(key.key) !== tick);
+    for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
+    const minGap = Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
     const stalestFirst = [...due].sort((a, b) => a.fetchedAt - b.fetchedAt || b.weight - a.weight || (a.key < b.key ? -1 : 1));
     const chosen = stalestFirst.slice(0, capacity);
     for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
@@ -142,7 +161,7 @@ export class RefreshSchedule {
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
     const used = new Array<number>(this.#windows).fill(0);
     for (const key of chosen) {
-      const earliest = key.startedAt + intervalMs - windowMs;
+      const earliest = key.startedAt + minGap;
       let window = used.findIndex((count, index) => count < fills && tick - index * windowMs - lead >= earliest);
       let startAt: number;
       if (window === -1) {
@@ -152,12 +171,10 @@ export class RefreshSchedule {
         used[window]! += 1;
         startAt = tick - window * windowMs - lead;
       }
-      const slot = setTimeout(() => {
-        timers.slots.delete(slot);
-        if (!this.#closed) this.#parts.refresh(host, key.key, key.startedAt);
-      }, Math.max(0, startAt - at));
-      slot.unref();
-      timers.slots.add(slot);
+      this.#arm(timers, startAt, () => {
+        timers.refreshed.set(key.key, tick);
+        this.#parts.refresh(host, key.key, at, minGap);
+      });
     }
     timers.stretch = Math.max(1, polled.length / capacity);
     this.#parts.report(host, {
