@@ -182,7 +182,13 @@ describe('fresh at first paint', () => {
     assert.deepEqual(replies.map((reply) => reply.status), dashboard.map(() => 200));
     // quickstats, toppages, referrers, top_geo, summary, and the three filtered toppages.
     assert.equal(f.calls.length, 8, f.calls.join('\n'));
-    const metrics = await (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
-    assert.match(metrics, /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
+    const metrics = async () => (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
+    assert.match(await metrics(), /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
+    // The host's refresh plan: 20 queries polled, 8 upstream queries kept fresh, every tick.
+    await until(async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()), 'the plan of all 8 groups');
+    const plan = await metrics();
+    assert.match(plan, /^pulse_schedule_keys\{host="example.com"\} 20$/m);
+    assert.match(plan, /^pulse_schedule_calls_per_minute\{host="example.com"\} 160$/m);
+    assert.match(plan, /^pulse_schedule_stretch\{host="example.com"\} 1$/m);
   });
 });
