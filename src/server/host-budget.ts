@@ -42,7 +42,8 @@ export class WindowSlots implements SlotSource {
   readonly #burst: number;
   readonly #windows = new Map<string, { start: number; used: number; sent: number[] }>();
 
-  constructor(fills: number, windowMs: number, burst = fills * 3) {
+  /** `burst` defaults to `fills`: none (an instance's share of a shared budget must never burst). */
+  constructor(fills: number, windowMs: number, burst = fills) {
     this.#fills = fills;
     this.#windowMs = windowMs;
     this.#burst = Math.max(fills, burst);
