@@ -24,6 +24,8 @@ test('15 keys of one host competing: at most 183 calls in any sliding minute, sh
     backoffMaxMs: 30_000 / SCALE,
     maxWaitMs: 5000 / SCALE,
     clientLimit: 0,
+    // Fifteen distinct fills competing, not one fold group of fifteen limits.
+    fold: false,
   });
   after(() => h.close());
   const keys = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);

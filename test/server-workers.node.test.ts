@@ -25,7 +25,7 @@ interface Cluster {
   stop(): Promise<number | null>;
 }
 
-async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string, number>): Promise<Cluster> {
+async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string, number | boolean>): Promise<Cluster> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
   const primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: {

@@ -6,27 +6,32 @@
  * that value when the fill fails (`noDeleteOnFetchRejection`). Its own TTLs are not used:
  * freshness, the stale window, backoff and the budget are decided here, on one injectable clock.
  *
- * Freshness of live keys is laid on the upstream's 3 s wall-clock grid. A fill that started at
- * `s` stays fresh at least until `s + ttl` (so never two fills within a TTL), and then until the
- * moment a refill must start to complete just before the next grid tick. Keys that were polled
- * since their last fill are refilled at that moment (refresh-ahead), so a widget polling at the
- * tick finds data fetched a few hundred milliseconds earlier instead of one tick old. Keys nobody
- * polled since their last fill started are never refreshed.
+ * A live answer is fresh for one interval (3 s) after its fill started. Each site's polled keys
+ * are refilled by its refresh plan (refresh-schedule.ts): one budget slot per key per tick,
+ * spread over the windows before the tick so each lands before its clients poll; past the
+ * budget, freshness stretches evenly. A copy older than two intervals makes its request wait a
+ * moment for a fresh fill (first paint). Keys nobody polled in the last tick are not refreshed.
+ *
+ * Query folding (folding.ts): a query of a fold group is answered from the group's wide fill,
+ * the union of what the group's members poll, and its body derived from that answer once per
+ * fill. Only the wide key is filled, polled and planned; members are this file's bookkeeping.
  *
  * With a shared tier (Redis), this process's entries are a local copy of the shared ones: a key
  * that is not fresh here is first read from Redis, and a fill starts only for the instance that
  * takes the key's lease; the others wait for the entry it publishes (never calling the upstream
- * themselves) and answer 503 if it does not come within `maxWaitMs`. Refresh-ahead runs the same
- * way on every instance that was polled, so exactly one refreshes and the others pick its entry
+ * themselves) and answer 503 if it does not come within `maxWaitMs`. Every instance that was
+ * polled plans the same refills, so exactly one takes each lease and the others pick its entry
  * up before the tick. When Redis is unreachable, each instance fills alone within its budget share.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { routes, type RawDataResponse, type RouteName } from '../api/index.ts';
+import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
+import { RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
 import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from './stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
@@ -51,7 +56,38 @@ interface KeyState {
   waitingForBudget: boolean;
   /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
   filling: boolean;
-  refresh?: ReturnType<typeof setTimeout>;
+  /** What a planned refill needs, and how many pollers it answers (a fold group's members). */
+  host?: string;
+  route?: RouteName;
+  query?: string;
+  weight?: number;
+  /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */
+  retired?: boolean;
+}
+
+/** One query of a fold group, as its clients poll it. */
+interface Member {
+  key: string;
+  shape: FoldShape;
+  group: FoldGroup;
+  lastRequestedAt: number;
+  /** Its answer derived from one wide answer, made once per wide fill. */
+  derived?: { source: StoredResponse; made: Promise<StoredResponse> };
+}
+
+/** Queries that differ only in what folds (docs/upstream-assumptions.md, "Query folding"). */
+interface FoldGroup {
+  id: string;
+  route: RouteName;
+  host: string;
+  members: Map<string, Member>;
+  /** The wide query last computed from the active members, and when. */
+  wide?: { key: string; query: string; shape: FoldShape; covered: ReadonlySet<Member> };
+  computedAt: number;
+  /** Wide queries filled lately, newest last: any fresh one that covers a member answers it. */
+  recent: Map<string, FoldShape>;
+  /** A cold group waits this long for the rest of a dashboard's queries, so they share one fill. */
+  gathering?: Promise<void>;
 }
 
 class FillError extends Error {
@@ -92,6 +128,14 @@ export class FillCache {
   readonly #reads = new Map<string, Promise<StoredResponse | undefined>>();
   /** How often a waiter looks for the entry another instance is filling. */
   readonly #pollMs: number;
+  readonly #schedule: RefreshSchedule;
+  /** Live keys being polled, per host: what the refresh plan works on. */
+  readonly #polled = new Map<string, Set<string>>();
+  /** Fold state; both undefined with folding off. */
+  readonly #members?: LRUCache<string, Member | false>;
+  readonly #groups?: LRUCache<string, FoldGroup>;
+  /** Wide answers parsed once per fill, for every member derived from them. */
+  readonly #parsed = new WeakMap<StoredResponse, unknown>();
   #closed = false;
 
   constructor(parts: FillCacheParts) {
@@ -110,13 +154,25 @@ export class FillCache {
       allowStale: true,
       noDeleteOnFetchRejection: true,
       fetchMethod: (key, stale, { signal, context }) => this.#fill(key, context, signal, stale),
-      dispose: (_stored, key, reason) => {
-        if (reason === 'evict' || reason === 'delete') this.#stopRefresh(key);
-      },
     });
-    this.#keys = new LRUCache<string, KeyState>({
-      max: this.#options.cacheMaxEntries * 2,
-      dispose: (state) => clearTimeout(state.refresh),
+    this.#keys = new LRUCache<string, KeyState>({ max: this.#options.cacheMaxEntries * 2 });
+    if (this.#options.fold) {
+      this.#members = new LRUCache<string, Member | false>({ max: this.#options.cacheMaxEntries });
+      this.#groups = new LRUCache<string, FoldGroup>({ max: this.#options.cacheMaxEntries });
+    }
+    this.#schedule = new RefreshSchedule({
+      intervalMs: this.#options.liveTtlMs,
+      windowMs: this.#options.budgetWindowMs,
+      fills: this.#options.budgetFills,
+      now: this.#now,
+      polled: (host) => this.#plannedKeys(host),
+      lead: (host) => this.#lead(host),
+      refresh: (host, key, plannedAt, minGapMs) => this.#refreshPlanned(host, key, plannedAt, minGapMs),
+      stretch: (key, until) => {
+        const stored = this.#entries.peek(key);
+        if (stored && stored.freshUntil < until) stored.freshUntil = until;
+      },
+      report: (host, plan) => this.#metrics.reportPlan(host, plan),
     });
   }
 
@@ -128,33 +184,57 @@ export class FillCache {
     return this.#entries.size;
   }
 
-  /** The stored entry of `key` while it is fresh, without touching anything: the fast hit path asks this first. */
+  /**
+   * The stored entry of `key` while it is fresh, without touching anything: the fast hit path asks
+   * this first. A folded query has none of its own (lookup derives it from the wide fill).
+   */
   freshEntry(key: string): StoredResponse | undefined {
+    const member = this.#members?.get(key);
+    if (member && member.group.wide?.key !== key) return undefined;
     const stored = this.#entries.peek(key);
     return stored && this.#now() < stored.freshUntil ? stored : undefined;
   }
 
-  /** The bookkeeping `lookup` does for a fresh hit (recency, "polled", refresh-ahead), for a hit answered by the fast path. */
-  countHit(key: string, context: FillContext, stored: StoredResponse): void {
-    const state = this.#state(key);
-    state.lastRequestedAt = this.#now();
+  /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
+  countHit(key: string, context: FillContext): void {
+    const member = this.#members?.get(key);
+    if (member) member.lastRequestedAt = this.#now();
+    this.#touch(key, context, this.#state(key));
     this.#entries.get(key);
-    this.#planRefresh(key, context, state, stored);
   }
 
   async lookup(key: string, context: FillContext): Promise<Lookup> {
+    // A passive lookup (the history recorder) takes the query as asked: it joins no fold group.
+    const member = this.#members && routes[context.route].live && !context.passive ? this.#member(key, context) : undefined;
+    return member ? this.#lookupFolded(member, context) : this.#lookupKey(key, context);
+  }
+
+  /** A client asked for `key`: it is polled (and, live, in its host's refresh plan). */
+  #touch(key: string, context: FillContext, state: KeyState): void {
+    state.lastRequestedAt = this.#now();
+    state.retired = false;
+    if (routes[context.route].live) this.#watch(key, context, state);
+  }
+
+  async #lookupKey(key: string, context: FillContext): Promise<Lookup> {
     const state = this.#state(key);
     let current = this.#entries.get(key);
-    if (!context.passive || !(current && this.#now() < current.freshUntil)) state.lastRequestedAt = this.#now();
+    // A passive lookup is not a poll: it is answered from a fresh entry, or counts as a request when it fills.
+    if (!context.passive) this.#touch(key, context, state);
+    else if (!(current && this.#now() < current.freshUntil)) state.lastRequestedAt = this.#now();
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
     const now = this.#now();
-    if (current && now < current.freshUntil) {
-      this.#planRefresh(key, context, state, current);
-      return { kind: 'stored', stored: current, status: { kind: 'hit' } };
-    }
+    if (current && now < current.freshUntil) return { kind: 'stored', stored: current, status: { kind: 'hit' } };
     const blockedUntil = this.#blockedUntil(key, context.host, state);
     if (current && now <= current.freshUntil + this.#options.staleWindowMs) {
-      if (blockedUntil <= now) this.#startFill(key, context);
+      if (blockedUntil > now) return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, now) } };
+      // Fresh at first paint: a copy older than two intervals is worth a short wait while the upstream is healthy.
+      if (routes[context.route].live && state.failures === 0 && now - current.fetchedAt > 2 * this.#options.liveTtlMs) {
+        const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }).catch(() => undefined), this.#options.firstPaintWaitMs);
+        if (filled && filled.fetchedAt > current.fetchedAt) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
+        return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, this.#now()) } };
+      }
+      this.#startFill(key, context);
       return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, now) } };
     }
     if (blockedUntil > now) return this.#unavailable(context.host, blockedUntil - now);
@@ -171,7 +251,7 @@ export class FillCache {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const state of this.#keys.values()) clearTimeout(state.refresh);
+    this.#schedule.close();
     this.#budget.close();
     this.#shared?.close();
     this.#entries.clear();
@@ -206,10 +286,10 @@ export class FillCache {
     this.#entries.fetch(key, { forceRefresh: true, context }).catch(() => undefined);
   }
 
-  #withDeadline<T>(promise: Promise<T>): Promise<T | undefined> {
+  #withDeadline<T>(promise: Promise<T>, ms = this.#options.maxWaitMs): Promise<T | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), this.#options.maxWaitMs);
+      timer = setTimeout(() => resolve(undefined), ms);
     });
     return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
   }
@@ -225,8 +305,8 @@ export class FillCache {
     state.filling = true;
     try {
       const stored = this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
-      // Polls that came while a slow fill ran were answered stale: the next tick is wanted too.
-      this.#planRefresh(key, context, state, stored);
+      // A first fill has no slot yet: plan it for the coming tick.
+      if (routes[context.route].live) this.#schedule[stale === undefined ? 'replan' : 'watch'](context.host);
       return stored;
     } finally {
       state.filling = false;
@@ -280,7 +360,6 @@ export class FillCache {
   }
 
   async #callUpstream(context: FillContext, state: KeyState, signal: AbortSignal, lease?: { sharedKey: string; token: string }): Promise<StoredResponse> {
-    const requestedAt = this.#now();
     const queued = () => {
       state.waitingForBudget = true;
       this.#metrics.budgetWaits.inc({ host: context.host });
@@ -305,7 +384,8 @@ export class FillCache {
     const previous = this.#latency.get(context.host);
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(this.#forClients(context.route, outcome.data));
-    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil: this.#freshUntil(context, requestedAt, startedAt) });
+    const freshUntil = startedAt + this.#ttlMs(context.route);
+    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil });
     if (lease) await this.#shared!.write(lease.sharedKey, stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
     return stored;
   }
@@ -346,61 +426,184 @@ export class FillCache {
   }
 
   /**
-   * Live keys: at least `ttl` after the fill started, then up to the moment a refill must start
-   * to land before the next grid tick (`lead` ahead of it, from the host's latency). Which tick
-   * is decided from when the fill was asked for, not when the budget let it start: a fill that
-   * waited for the budget (or an upstream slower than the lead) lands just after its tick, and
-   * its refill still aims at the next tick rather than skipping one, which would halve the
-   * refresh rate of every key that lost a race for the budget.
+   * How long before its slot ends a refill starts: the host's latency and a margin, and at least
+   * 40 % of a budget window, which costs nothing (the answer's Last-Modified still falls in the
+   * last second before the tick) and absorbs a slow answer on a busy machine. At most 90 % of a
+   * window (a refill stays in its own window) and three quarters of an interval.
    */
-  #freshUntil(context: FillContext, requestedAt: number, startedAt: number): number {
-    if (!routes[context.route].live) return startedAt + this.#options.rawDataTtlMs;
-    const interval = this.#options.liveTtlMs;
-    const latency = this.#latency.get(context.host) ?? INITIAL_LATENCY_MS;
-    // Never more than three quarters of the interval ahead: a refill starts after the previous tick's polls.
-    const lead = Math.min((interval * 3) / 4, latency * 1.5 + 100);
-    const tick = Math.ceil((requestedAt + interval + Math.min(latency, lead / 2)) / interval) * interval;
-    return Math.max(startedAt + interval, tick - lead);
+  #lead(host: string): number {
+    const latency = this.#latency.get(host) ?? INITIAL_LATENCY_MS;
+    const { liveTtlMs, budgetWindowMs } = this.#options;
+    return Math.min((liveTtlMs * 3) / 4, budgetWindowMs * 0.9, Math.max(latency * 1.5 + 100, budgetWindowMs * 0.4));
   }
 
   /**
    * Polled within about the last interval. The request that made a cold fill counts too: its
-   * widget polls again at the next tick, and without a refresh-ahead armed now that tick would
-   * find the cold fill's data and the one after the refill it triggered, both ticks stale. An
-   * eighth of the interval absorbs timer lateness; a key left alone gets at most one more fill.
+   * widget polls again at the next tick. An eighth of the interval absorbs timer lateness; a key
+   * left alone gets at most one more fill.
    */
   #polledRecently(state: KeyState, now: number): boolean {
     const interval = this.#options.liveTtlMs;
     return now - state.lastRequestedAt <= interval + interval / 8;
   }
 
-  /** Arms the refresh-ahead of a live key that is being polled. */
-  #planRefresh(key: string, context: FillContext, state: KeyState, stored: StoredResponse): void {
-    if (!routes[context.route].live || context.passive || state.refresh !== undefined || this.#closed) return;
-    if (!this.#polledRecently(state, this.#now())) return;
-    this.#armRefresh(key, context, state, stored.freshUntil - this.#now());
-  }
-
-  #armRefresh(key: string, context: FillContext, state: KeyState, delayMs: number): void {
-    state.refresh = setTimeout(() => this.#refreshAhead(key, context, state), Math.max(1, delayMs));
-    state.refresh.unref();
-  }
-
-  #refreshAhead(key: string, context: FillContext, state: KeyState): void {
-    state.refresh = undefined;
-    const stored = this.#entries.peek(key);
-    if (!stored || this.#closed) return;
-    const now = this.#now();
-    if (now < stored.freshUntil) return this.#armRefresh(key, context, state, stored.freshUntil - now);
-    if (!this.#polledRecently(state, now) || this.#blockedUntil(key, context.host, state) > now) return;
-    this.#startFill(key, context);
-  }
-
-  #stopRefresh(key: string): void {
-    const state = this.#keys.peek(key);
-    if (state) {
-      clearTimeout(state.refresh);
-      state.refresh = undefined;
+  /** A live key was polled: the refresh plan of its host includes it. */
+  #watch(key: string, context: FillContext, state: KeyState): void {
+    state.host = context.host;
+    state.route = context.route;
+    state.query = context.query;
+    let keys = this.#polled.get(context.host);
+    if (!keys) this.#polled.set(context.host, (keys = new Set()));
+    if (keys.has(key)) this.#schedule.watch(context.host);
+    else {
+      keys.add(key);
+      this.#schedule.replan(context.host);
     }
+  }
+
+  #plannedKeys(host: string): PlannedKey[] {
+    const keys = this.#polled.get(host);
+    if (!keys) return [];
+    const now = this.#now();
+    const planned: PlannedKey[] = [];
+    for (const key of keys) {
+      const state = this.#keys.peek(key);
+      if (!state || state.retired || !this.#polledRecently(state, now)) {
+        keys.delete(key);
+        continue;
+      }
+      const stored = this.#entries.peek(key);
+      if (stored) planned.push({ key, weight: state.weight ?? 1, fetchedAt: stored.fetchedAt, startedAt: stored.startedAt, freshUntil: stored.freshUntil });
+    }
+    if (keys.size === 0) this.#polled.delete(host);
+    return planned;
+  }
+
+  /** A planned refill, unless the key is filling, blocked, left alone, or was filled since the plan. */
+  #refreshPlanned(host: string, key: string, plannedAt: number, minGapMs: number): void {
+    const state = this.#keys.peek(key);
+    const stored = this.#entries.peek(key);
+    const now = this.#now();
+    if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
+    if (!this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
+    if (stored.startedAt >= plannedAt || now - stored.startedAt < minGapMs) return;
+    this.#startFill(key, { route: state.route, query: state.query, host });
+  }
+
+  /** The fold member of a canonical query, or undefined when it never folds. */
+  #member(key: string, context: FillContext): Member | undefined {
+    let member = this.#members!.get(key);
+    if (member === undefined) {
+      const fold = foldMember(context.route, context.query);
+      if (fold) {
+        const group = this.#groups!.get(fold.group) ?? { id: fold.group, route: context.route, host: context.host, members: new Map(), computedAt: -Infinity, recent: new Map() };
+        member = { key, shape: fold.shape, group, lastRequestedAt: 0 };
+      } else member = false;
+      this.#members!.set(key, member);
+    }
+    if (member && this.#groups!.get(member.group.id) !== member.group) this.#groups!.set(member.group.id, member.group);
+    return member || undefined;
+  }
+
+  /**
+   * A folded query: answered from the group's wide fill (the union of what its members ask),
+   * or from any fresh wide fill of the group that covers it while the wide query changes.
+   */
+  async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
+    const group = member.group;
+    const joined = !group.members.has(member.key);
+    member.lastRequestedAt = this.#now();
+    if (joined) group.members.set(member.key, member);
+    let wide = this.#wideOf(group, joined);
+    if (!this.#covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
+      // Cold for this member: a dashboard opening sends its queries together; one fill serves them all.
+      group.gathering ??= sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
+      await group.gathering;
+      wide = this.#wideOf(group, true);
+    }
+    if (!wide.covered.has(member) || wide.key === member.key) return this.#lookupKey(member.key, context);
+    const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
+    this.#state(wide.key).weight = wide.covered.size;
+    const current = this.#entries.peek(wide.key);
+    if (!current || this.#now() >= current.freshUntil) {
+      const other = this.#covering(group, member, false);
+      if (other) {
+        // The wide query is still the one to keep fresh: poll it, without making this client wait.
+        void this.#lookupKey(wide.key, wideContext).catch(() => undefined);
+        return this.#foldedAnswer(member, other.key, other.stored, { kind: 'hit' });
+      }
+    }
+    const lookup = await this.#lookupKey(wide.key, wideContext);
+    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : lookup;
+  }
+
+  /**
+   * The group's wide query: the union of the members polled within two intervals (bounded:
+   * limit ≤ 100, 20 metrics; a member past the bounds is filled alone). Members gone longer
+   * leave the group, so the wide query shrinks back and the old one is no longer refreshed.
+   */
+  #wideOf(group: FoldGroup, force: boolean): NonNullable<FoldGroup['wide']> {
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (!force && group.wide && now - group.computedAt < interval / 10) return group.wide;
+    let shape: FoldShape | undefined;
+    const covered = new Set<Member>();
+    for (const member of [...group.members.values()].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+      if (now - member.lastRequestedAt > 2 * interval) {
+        group.members.delete(member.key);
+        member.derived = undefined;
+        continue;
+      }
+      const next: FoldShape | undefined = shape ? union(shape, member.shape) : member.shape;
+      if (next) {
+        shape = next;
+        covered.add(member);
+      }
+    }
+    shape ??= { flags: new Set() };
+    const query = shapeQuery(group.route, group.id, shape);
+    const key = `${routes[group.route].path}?${query}`;
+    const previous = group.wide?.key;
+    // The old wide query is no longer planned; a fill of it already queued still answers its waiters.
+    if (previous !== undefined && previous !== key) {
+      const state = this.#keys.peek(previous);
+      if (state) state.retired = true;
+    }
+    group.wide = { key, query, shape, covered };
+    group.computedAt = now;
+    group.recent.delete(key);
+    group.recent.set(key, shape);
+    if (group.recent.size > 4) group.recent.delete(group.recent.keys().next().value!);
+    return group.wide;
+  }
+
+  /** The newest stored wide answer of the group that covers the member: fresh, or servable stale. */
+  #covering(group: FoldGroup, member: Member, staleToo: boolean): { key: string; stored: StoredResponse } | undefined {
+    const now = this.#now();
+    let best: { key: string; stored: StoredResponse } | undefined;
+    for (const [key, shape] of group.recent) {
+      if (!covers(shape, member.shape)) continue;
+      const stored = this.#entries.peek(key);
+      if (!stored || (staleToo ? now > stored.freshUntil + this.#options.staleWindowMs : now >= stored.freshUntil)) continue;
+      if (!best || stored.fetchedAt > best.stored.fetchedAt) best = { key, stored };
+    }
+    return best;
+  }
+
+  /** The member's own body (and ETag), the wide answer's timing, and a Cache-Status naming the wide key. */
+  async #foldedAnswer(member: Member, wideKey: string, source: StoredResponse, status: CacheStatus): Promise<Lookup> {
+    if (member.derived?.source !== source) {
+      const made = (async () => {
+        let wide = this.#parsed.get(source);
+        if (wide === undefined) this.#parsed.set(source, (wide = JSON.parse(source.identity.toString()) as unknown));
+        const { startedAt, fetchedAt, freshUntil } = source;
+        return storeBody(JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)), { startedAt, fetchedAt, freshUntil });
+      })();
+      member.derived = { source, made };
+    }
+    const derived = await member.derived.made;
+    this.#metrics.folded.inc({ route: member.group.route });
+    // The wide answer's freshness may have been stretched since: it decides.
+    return { kind: 'stored', stored: { ...derived, freshUntil: source.freshUntil }, status: { ...status, folded: wideKey } };
   }
 }

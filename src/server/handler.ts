@@ -83,7 +83,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances, logger)
-    : new WindowSlots(options.budgetFills, options.budgetWindowMs);
+    // Alone, a cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
+    : new WindowSlots(options.budgetFills, options.budgetWindowMs, options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs)));
   const budget = new HostBudget(slots, options.now);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;

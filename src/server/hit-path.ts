@@ -84,18 +84,18 @@ export function createHitPath(parts: HitPathParts): HitPath {
     return encoding;
   };
 
-  const countHit = (target: Target, stored: StoredResponse) => {
+  const countHit = (target: Target) => {
     let counter = hitCounters.get(target.context.route);
     if (!counter) {
       counter = parts.hits.labels({ route: target.context.route });
       hitCounters.set(target.context.route, counter);
     }
     counter.inc();
-    fills.countHit(target.key, target.context, stored);
+    fills.countHit(target.key, target.context);
   };
 
   const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse) => {
-    countHit(target, stored);
+    countHit(target);
     const fresh = freshness(stored, HIT, now());
     const headers = [
       'content-type', JSON_CONTENT_TYPE,

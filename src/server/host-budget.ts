@@ -32,26 +32,46 @@ export interface SlotSource {
   cooldown?(host: string, ms: number): void;
 }
 
-/** `fills` per clock-aligned window of `windowMs`, counted in this process. */
+/**
+ * `fills` per clock-aligned window of `windowMs`, counted in this process. A sliding minute (60
+ * windows) never holds more than `fills` × 61 calls: the window count alone promises that, and
+ * a log of the last minute's calls keeps the promise when a window bursts. A window may grant
+ * up to `burst` while the last minute used less than half of its calls: a dashboard opening on
+ * a cold cache gets its fills at once instead of 3 a second, and the minute it borrows from had
+ * room to spare. Steady refills stay at `fills` a window (refresh-schedule.ts plans them so).
+ */
 export class WindowSlots implements SlotSource {
   readonly #fills: number;
   readonly #windowMs: number;
-  readonly #windows = new Map<string, { start: number; used: number }>();
+  readonly #burst: number;
+  readonly #windows = new Map<string, { start: number; used: number; sent: number[] }>();
 
-  constructor(fills: number, windowMs: number) {
+  /** `burst` defaults to `fills`: none (an instance's share of a shared budget must never burst). */
+  constructor(fills: number, windowMs: number, burst = fills) {
     this.#fills = fills;
     this.#windowMs = windowMs;
+    this.#burst = Math.max(fills, burst);
   }
 
   take(host: string, now: number): SlotAnswer {
     const start = now - (now % this.#windowMs);
     let window = this.#windows.get(host);
-    if (!window || window.start !== start) {
-      window = { start, used: 0 };
-      this.#windows.set(host, window);
+    if (!window) this.#windows.set(host, (window = { start, used: 0, sent: [] }));
+    if (window.start !== start) {
+      window.start = start;
+      window.used = 0;
     }
-    if (window.used >= this.#fills) return { granted: false, waitMs: start + this.#windowMs - now, coolingDown: false };
+    const minuteAgo = now - 60 * this.#windowMs;
+    // A call exactly a minute ago still counts: a sliding minute is closed at both ends.
+    while (window.sent.length > 0 && window.sent[0]! < minuteAgo) window.sent.shift();
+    const perMinute = this.#fills * 61;
+    const limit = window.sent.length < perMinute / 2 ? this.#burst : this.#fills;
+    if (window.used >= limit || window.sent.length >= perMinute) {
+      const untilRoom = window.sent.length >= perMinute ? window.sent[0]! - minuteAgo + 1 : 0;
+      return { granted: false, waitMs: Math.max(1, untilRoom, start + this.#windowMs - now), coolingDown: false };
+    }
     window.used += 1;
+    window.sent.push(now);
     return { granted: true, at: now };
   }
 }

@@ -3,14 +3,29 @@
  * in one process never share counters.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { HostPlan } from './refresh-schedule.ts';
 
 export type CacheMetrics = ReturnType<typeof createMetrics>;
 
 export function createMetrics(sizes: { bytes: () => number; entries: () => number }) {
   const registry = new Registry();
   const registers = [registry];
+  const plan = {
+    keys: new Gauge({ name: 'pulse_schedule_keys', help: 'Distinct live queries of the host being polled (each folded query counts).', labelNames: ['host'], registers }),
+    groups: new Gauge({ name: 'pulse_schedule_groups', help: 'Upstream queries the refresh plan keeps fresh: fold groups and unfolded queries.', labelNames: ['host'], registers }),
+    callsPerMinute: new Gauge({ name: 'pulse_schedule_calls_per_minute', help: 'Upstream calls a minute the refresh plan makes for the host.', labelNames: ['host'], registers }),
+    stretch: new Gauge({ name: 'pulse_schedule_stretch', help: 'Refresh interval over the 3 s tick: 1 while every group fits in the budget.', labelNames: ['host'], registers }),
+  };
   return {
     registry,
+    /** The refresh plan of a host; undefined once nothing of it is polled. */
+    reportPlan(host: string, current: HostPlan | undefined) {
+      for (const [name, gauge] of Object.entries(plan)) {
+        if (current) gauge.set({ host }, current[name as keyof HostPlan]);
+        else gauge.remove({ host });
+      }
+    },
+    folded: new Counter({ name: 'pulse_cache_folded_total', help: 'Answers derived from a wider query\'s fill (query folding).', labelNames: ['route'], registers }),
     hits: new Counter({ name: 'pulse_cache_hits_total', help: 'Requests answered from a fresh cache entry.', labelNames: ['route'], registers }),
     misses: new Counter({ name: 'pulse_cache_misses_total', help: 'Requests that waited for an upstream fill.', labelNames: ['route'], registers }),
     staleServes: new Counter({ name: 'pulse_cache_stale_serves_total', help: 'Requests answered with a stale entry, by reason.', labelNames: ['route', 'detail'], registers }),

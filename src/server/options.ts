@@ -49,6 +49,16 @@ export interface CacheOptions {
   backoffMaxMs?: number;
   /** How long a request with nothing servable waits for its fill before a 503 (5000). */
   maxWaitMs?: number;
+  /**
+   * How long a request finding only a copy older than two intervals waits for a fresh fill
+   * before it is answered with that copy (1000), so a widget's first paint is not minutes old.
+   */
+  firstPaintWaitMs?: number;
+  /**
+   * Query folding (default true): narrower queries of one fold group are derived from one fill
+   * of their union (docs/upstream-assumptions.md, "Query folding"). False: one fill per query.
+   */
+  fold?: boolean;
   /** Requests per client IP per `clientLimitWindowMs` (60000 per minute); 0 turns the limit off. */
   clientLimit?: number;
   clientLimitWindowMs?: number;
@@ -108,6 +118,7 @@ export const DEFAULTS = {
   backoffBaseMs: 1000,
   backoffMaxMs: 30_000,
   maxWaitMs: 5000,
+  firstPaintWaitMs: 1000,
   // 500 viewers behind one NAT × 4 distinct URLs × 21 ticks in a minute = 42,000; room to spare.
   clientLimit: 60_000,
   clientLimitWindowMs: 60_000,
@@ -231,6 +242,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     allowedOrigins: checkOrigins(options.allowedOrigins ?? []),
     clientIp: options.clientIp ?? ((request) => request.headers.get(CLIENT_IP_HEADER) || undefined),
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
+    fold: options.fold ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     sharedTier: options.sharedTier,

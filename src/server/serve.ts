@@ -66,6 +66,7 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
     redisUrl: settings.redisUrl,
     instances: settings.instances,
     history: historyOptions(settings, target),
+    fold: settings.fold,
     logger,
     ...overrides,
   });

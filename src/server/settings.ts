@@ -38,6 +38,8 @@ export interface ServeSettings {
   hostTimeZones: Record<string, string>;
   /** Processes serving on the one port (node:cluster); 1: this process alone. */
   workers: number;
+  /** Query folding (on unless PULSE_FOLD=off). */
+  fold: boolean;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -65,6 +67,7 @@ Every option can also be set in the environment (flag wins):
                                                     demo mode: memory, backfilled from the simulator)
   --host-tz <tz|host=tz,…>   PULSE_HOST_TZ          time zone of each host's "today" for history (UTC)
   --workers <n>              PULSE_WORKERS          processes serving the port, one fill per key and one budget between them (one per core)
+  --fold <on|off>            PULSE_FOLD             derive narrower queries from one wider fill (on)
   --log-level <level>        PULSE_LOG_LEVEL        pino level (info)
   --api-key-file <path>      PULSE_API_KEY_FILE     read the API key from a file
                              PULSE_API_KEY          the API key (environment only, never a flag)
@@ -87,6 +90,7 @@ const FLAGS = {
   'data-dir': 'PULSE_DATA_DIR',
   'host-tz': 'PULSE_HOST_TZ',
   workers: 'PULSE_WORKERS',
+  fold: 'PULSE_FOLD',
   'log-level': 'PULSE_LOG_LEVEL',
   'api-key-file': 'PULSE_API_KEY_FILE',
 } as const;
@@ -176,6 +180,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   if (!LOG_LEVELS.has(logLevel)) errors.push(`PULSE_LOG_LEVEL (--log-level): must be one of ${[...LOG_LEVELS].join(', ')}`);
   const personal = setting('raw-personal-fields');
   if (personal !== undefined && !/^(1|0|true|false)$/.test(personal)) errors.push('PULSE_RAW_PERSONAL_FIELDS (--raw-personal-fields): must be 1 or 0');
+  const fold = setting('fold')?.toLowerCase() ?? 'on';
+  if (!/^(on|off|1|0|true|false)$/.test(fold)) errors.push('PULSE_FOLD (--fold): must be on or off');
 
   const hostTzSetting = setting('host-tz');
   const hostTimeZones = hostTzSetting === undefined ? {} : check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {};
@@ -199,6 +205,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     dataDir: setting('data-dir'),
     hostTimeZones,
     workers: Math.max(1, wholeNumber('workers', availableParallelism(), 256)),
+    fold: !/^(off|0|false)$/.test(fold),
   };
   return errors.length > 0 ? { errors } : { settings };
 }

@@ -92,21 +92,27 @@ export function unpackStored(reply: Buffer): StoredResponse | undefined {
   }
 }
 
-/** RFC 9211 vocabulary: a hit, a miss we waited for, or a stale answer and why it is stale. */
-export type CacheStatus =
+/**
+ * RFC 9211 vocabulary: a hit, a miss we waited for, or a stale answer and why it is stale;
+ * `folded` names the wider query's cache key when the body was derived from its answer.
+ */
+export type CacheStatus = (
   | { kind: 'hit' }
   | { kind: 'miss' }
-  | { kind: 'stale'; detail: StaleDetail };
+  | { kind: 'stale'; detail: StaleDetail }
+) & { folded?: string };
 
 export type StaleDetail = 'refreshing' | 'budget' | 'rate-limited' | 'upstream-error';
 
 export const CACHE_NAME = 'pulse-widgets';
 
+/** A derived answer says so (`detail=folded`, unless a stale reason takes the detail) and gives the wide `key` (RFC 9211 2.7). */
 export function cacheStatusHeader(status: CacheStatus, ttlSeconds?: number): string {
   const ttl = ttlSeconds === undefined ? '' : `; ttl=${ttlSeconds}`;
-  if (status.kind === 'hit') return `${CACHE_NAME}; hit${ttl}`;
-  if (status.kind === 'miss') return `${CACHE_NAME}; fwd=miss; fwd-status=200; stored${ttl}`;
-  return `${CACHE_NAME}; fwd=stale; detail=${status.detail}${ttl}`;
+  const folded = status.folded === undefined ? '' : `${status.kind === 'stale' ? '' : '; detail=folded'}; key="${status.folded}"`;
+  if (status.kind === 'hit') return `${CACHE_NAME}; hit${folded}${ttl}`;
+  if (status.kind === 'miss') return `${CACHE_NAME}; fwd=miss; fwd-status=200; stored${folded}${ttl}`;
+  return `${CACHE_NAME}; fwd=stale; detail=${status.detail}${folded}${ttl}`;
 }
 
 export type Encoding = 'br' | 'gzip' | 'identity';

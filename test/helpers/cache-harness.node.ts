@@ -108,6 +108,8 @@ export function scaledTimes(scale: number) {
     backoffBaseMs: 1000 / scale,
     backoffMaxMs: 30_000 / scale,
     maxWaitMs: 5000 / scale,
+    // Distinct keys competing for the budget, not fold groups of several limits.
+    fold: false,
   };
 }
 

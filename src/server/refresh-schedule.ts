@@ -1,0 +1,190 @@
+/**
+ * The refresh plan of each host: which polled keys are refilled before the next tick, and when.
+ *
+ * The budget allows `fills` calls per aligned window, `windows` windows per interval: 3 × 3 = 9
+ * refreshes per 3 s tick. Aiming every key at the same moment just before the tick (the old
+ * refresh-ahead) let 3 of them land in time and pushed the rest past the tick. Here the plan,
+ * made once per tick, gives each key (a fold group's wide key counts once) its own slot: the
+ * last window before the tick takes the keys with the most pollers, the window before it the
+ * next ones, so every key lands before its clients poll at the tick.
+ *
+ * Past the budget, the stalest keys take the slots and the others' freshness is stretched to the
+ * next tick, where they come first: every key's refresh interval grows by the same factor
+ * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
+ * than a stampede of stale answers that would each queue a fill.
+ *
+ * Slots stay put tick after tick (keys ordered by pollers, then name). When they move, a key
+ * moves at most one window earlier per tick, so two fills of one key are always at least two
+ * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
+ */
+
+/** What the plan needs to know about one polled key. */
+export interface PlannedKey {
+  key: string;
+  /** Pollers it answers: members of its fold group, or 1. */
+  weight: number;
+  /** When its stored answer was fetched and started, and until when it is fresh. */
+  fetchedAt: number;
+  startedAt: number;
+  freshUntil: number;
+}
+
+/** The plan of one host, as /metrics shows it. */
+export interface HostPlan {
+  /** Distinct client queries polled (each member of a fold group counts). */
+  keys: number;
+  /** Upstream queries refreshed: fold groups and unfolded keys. */
+  groups: number;
+  /** Upstream calls a minute the plan makes. */
+  callsPerMinute: number;
+  /** Refresh interval / tick interval: 1 while everything fits in the budget. */
+  stretch: number;
+}
+
+export interface ScheduleParts {
+  intervalMs: number;
+  windowMs: number;
+  fills: number;
+  now: () => number;
+  /** The host's polled keys that have a stored answer. */
+  polled(host: string): PlannedKey[];
+  /** How long before its slot ends a refill must start to land in time (from upstream latency). */
+  lead(host: string): number;
+  /**
+   * Starts a planned refill unless a fill started since the plan was made, at `plannedAt`, or
+   * less than `minGapMs` ago (the budget still has the last word).
+   */
+  refresh(host: string, key: string, plannedAt: number, minGapMs: number): void;
+  /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
+  stretch(key: string, until: number): void;
+  report(host: string, plan: HostPlan | undefined): void;
+}
+
+interface HostTimers {
+  tick?: ReturnType<typeof setTimeout>;
+  slots: Set<ReturnType<typeof setTimeout>>;
+  stretch: number;
+  replanning?: boolean;
+  /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
+  refreshed: Map<string, number>;
+}
+
+export class RefreshSchedule {
+  readonly #parts: ScheduleParts;
+  readonly #hosts = new Map<string, HostTimers>();
+  #closed = false;
+
+  constructor(parts: ScheduleParts) {
+    this.#parts = parts;
+  }
+
+  /** Windows of the budget in one interval, and refreshes they carry. */
+  get #windows(): number {
+    return Math.max(1, Math.floor(this.#parts.intervalMs / this.#parts.windowMs));
+  }
+
+  get #capacity(): number {
+    return Math.max(1, Math.floor((this.#parts.fills * this.#parts.intervalMs) / this.#parts.windowMs));
+  }
+
+  /** Makes sure the host has a plan: the first one at once, then one per tick. */
+  watch(host: string): void {
+    if (this.#closed || this.#hosts.has(host)) return;
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map() };
+    this.#hosts.set(host, timers);
+    this.#plan(host, timers);
+  }
+
+  /**
+   * Plans the host again, soon: a key it has not seen (a new poller, a first fill) gets a slot
+   * for the coming tick instead of waiting a tick. Coalesced: one re-plan however many keys come.
+   */
+  replan(host: string): void {
+    const timers = this.#hosts.get(host);
+    if (!timers) return this.watch(host);
+    if (timers.replanning) return;
+    timers.replanning = true;
+    setImmediate(() => {
+      timers.replanning = false;
+      if (this.#closed || this.#hosts.get(host) !== timers) return;
+      this.#clear(timers);
+      this.#plan(host, timers);
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const timers of this.#hosts.values()) this.#clear(timers);
+    this.#hosts.clear();
+  }
+
+  #clear(timers: HostTimers): void {
+    clearTimeout(timers.tick);
+    for (const slot of timers.slots) clearTimeout(slot);
+    timers.slots.clear();
+  }
+
+  /** Runs `action` at `at` on the injected clock: a timer that fires before then is armed again. */
+  #arm(timers: HostTimers, at: number, action: () => void): void {
+    const slot = setTimeout(() => {
+      timers.slots.delete(slot);
+      if (this.#closed) return;
+      if (this.#parts.now() < at) this.#arm(timers, at, action);
+      else action();
+    }, Math.max(1, at - this.#parts.now()));
+    slot.unref();
+    timers.slots.add(slot);
+  }
+
+  #plan(host: string, timers: HostTimers): void {
+    const { intervalMs, windowMs, fills, now } = this.#parts;
+    const at = now();
+    const lead = this.#parts.lead(host);
+    // The tick this plan serves: the next one a refill can still reach.
+    let tick = Math.ceil(at / intervalMs) * intervalMs;
+    if (tick - lead <= at) tick += intervalMs;
+    const polled = this.#parts.polled(host);
+    if (polled.length === 0) {
+      this.#hosts.delete(host);
+      this.#parts.report(host, undefined);
+      return;
+    }
+    const capacity = this.#capacity;
+    // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
+    const due = polled.filter((key) => key.freshUntil <= tick + intervalMs / 4 && timers.refreshed.get(key.key) !== tick);
+    for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
+    const minGap = Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
+    const stalestFirst = [...due].sort((a, b) => a.fetchedAt - b.fetchedAt || b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    const chosen = stalestFirst.slice(0, capacity);
+    for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
+    // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
+    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    const used = new Array<number>(this.#windows).fill(0);
+    for (const key of chosen) {
+      const earliest = key.startedAt + minGap;
+      let window = used.findIndex((count, index) => count < fills && tick - index * windowMs - lead >= earliest);
+      let startAt: number;
+      if (window === -1) {
+        // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
+        startAt = earliest;
+      } else {
+        used[window]! += 1;
+        startAt = tick - window * windowMs - lead;
+      }
+      this.#arm(timers, startAt, () => {
+        timers.refreshed.set(key.key, tick);
+        this.#parts.refresh(host, key.key, at, minGap);
+      });
+    }
+    timers.stretch = Math.max(1, polled.length / capacity);
+    this.#parts.report(host, {
+      keys: polled.reduce((sum, key) => sum + key.weight, 0),
+      groups: polled.length,
+      callsPerMinute: Math.round((Math.min(polled.length, capacity) * 60_000) / intervalMs),
+      stretch: Math.round(timers.stretch * 100) / 100,
+    });
+    // The next plan comes once this tick's pollers have been answered (an eighth of an interval).
+    timers.tick = setTimeout(() => this.#plan(host, timers), Math.max(1, tick + intervalMs / 8 - at));
+    timers.tick.unref();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The per-host slot count on its own clock: 3 a window, a burst of up to 9 only while the last
+ * minute used under half its calls, and never more than 183 calls in any sliding minute however
+ * the calls come.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { WindowSlots } from '../src/server/host-budget.ts';
+import { maxInSlidingWindow } from './helpers/cache-harness.node.ts';
+
+const T0 = 1_800_000_000_000;
+
+function grantsAt(slots: WindowSlots, at: number, asks: number): number {
+  let granted = 0;
+  for (let ask = 0; ask < asks; ask += 1) if (slots.take('example.com', at).granted) granted += 1;
+  return granted;
+}
+
+describe('window slots', () => {
+  test('a cold host may burst to 9 in one window; a share without a burst never does', () => {
+    assert.equal(grantsAt(new WindowSlots(3, 1000, 9), T0 + 300, 20), 9);
+    assert.equal(grantsAt(new WindowSlots(1, 50), T0 + 10, 5), 1, 'an instance\'s share of a shared budget: no burst');
+  });
+
+  test('greedy callers every 10 ms for three minutes: never more than 183 in any sliding minute', () => {
+    const slots = new WindowSlots(3, 1000, 9);
+    const sent: number[] = [];
+    for (let at = T0; at < T0 + 180_000; at += 10) {
+      while (slots.take('example.com', at).granted) sent.push(at);
+    }
+    assert.ok(maxInSlidingWindow(sent, 60_000) <= 183, `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`);
+    assert.ok(sent.length >= 3 * 180 - 9, `${sent.length}: the budget is spent, not starved`);
+  });
+
+  test('once the minute is half used, 3 a window again', () => {
+    const slots = new WindowSlots(3, 1000, 9);
+    for (let second = 0; second < 40; second += 1) grantsAt(slots, T0 + second * 1000, 3);
+    assert.equal(grantsAt(slots, T0 + 40_000, 20), 3);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The per-host refresh plan on a mocked clock (node:test mock timers move Date.now and
+ * setTimeout together): which keys are refilled before a tick, in which budget window, and how
+ * freshness stretches past the budget.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, mock, test } from 'node:test';
+import { RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
+
+const INTERVAL = 3000;
+const WINDOW = 1000;
+const LEAD = 250;
+/** A tick of the 3 s grid, plus the eighth of an interval after it when each plan is made. */
+const T0 = 1_800_000_000_000;
+
+interface Fake {
+  keys: Map<string, PlannedKey>;
+  refreshed: { key: string; at: number }[];
+  stretched: Map<string, number>;
+  plans: (HostPlan | undefined)[];
+  schedule: RefreshSchedule;
+}
+
+function plan(count: number, weight: (index: number) => number = () => 1): Fake {
+  const keys = new Map<string, PlannedKey>();
+  for (let index = 0; index < count; index += 1) {
+    const key = `k${String(index).padStart(2, '0')}`;
+    // Filled a while ago, the older the lower the index; due for this tick.
+    keys.set(key, { key, weight: weight(index), fetchedAt: T0 - 6000 + index, startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD });
+  }
+  const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
+  fake.schedule = new RefreshSchedule({
+    intervalMs: INTERVAL,
+    windowMs: WINDOW,
+    fills: 3,
+    now: Date.now,
+    polled: () => [...keys.values()],
+    lead: () => LEAD,
+    refresh: (_host, key, plannedAt, minGapMs) => {
+      assert.ok(plannedAt <= Date.now());
+      assert.equal(minGapMs, 2000, 'two fills of a key at least two thirds of an interval apart');
+      fake.refreshed.push({ key, at: Date.now() });
+      const entry = keys.get(key)!;
+      Object.assign(entry, { startedAt: Date.now(), fetchedAt: Date.now() + 50, freshUntil: Date.now() + INTERVAL });
+    },
+    stretch: (key, until) => {
+      fake.stretched.set(key, until);
+      keys.get(key)!.freshUntil = until;
+    },
+    report: (_host, current) => fake.plans.push(current),
+  });
+  return fake;
+}
+
+/** Moves the mocked clock a millisecond at a time: a timer sees Date.now() at its own due time. */
+function advance(ms: number): void {
+  for (let step = 0; step < ms; step += 1) mock.timers.tick(1);
+}
+
+/** The budget window (0 = the last second before the tick) each refresh started in. */
+const windowsBefore = (tick: number, refreshed: Fake['refreshed']) => refreshed.map(({ at }) => Math.floor((tick - at) / WINDOW));
+
+describe('refresh plan', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }));
+  afterEach(() => mock.timers.reset());
+
+  test('6 keys: the 3 with most pollers in the last second before the tick, the other 3 the second before', () => {
+    const fake = plan(6, (index) => (index < 3 ? 1 : 5));
+    fake.schedule.watch('example.com');
+    advance(3000 - 375);
+    fake.schedule.close();
+    assert.equal(fake.refreshed.length, 6);
+    assert.ok(fake.refreshed.every(({ at }) => at < T0), 'every refill starts before the tick');
+    const byKey = new Map(fake.refreshed.map(({ key, at }) => [key, Math.floor((T0 - at) / WINDOW)]));
+    assert.deepEqual(['k03', 'k04', 'k05'].map((key) => byKey.get(key)), [0, 0, 0], 'heavy keys land last, freshest');
+    assert.deepEqual(['k00', 'k01', 'k02'].map((key) => byKey.get(key)), [1, 1, 1]);
+    assert.deepEqual(fake.plans[0], { keys: 18, groups: 6, callsPerMinute: 120, stretch: 1 });
+  });
+
+  test('9 keys fill the three windows, 3 each, and keep their slots tick after tick', () => {
+    const fake = plan(9);
+    fake.schedule.watch('example.com');
+    advance(3000 - 375);
+    const first = new Map(fake.refreshed.map(({ key, at }) => [key, T0 - at]));
+    assert.deepEqual(windowsBefore(T0, fake.refreshed).sort(), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    fake.refreshed.length = 0;
+    advance(3000);
+    fake.schedule.close();
+    assert.equal(fake.refreshed.length, 9, 'each key once a tick');
+    for (const { key, at } of fake.refreshed) assert.equal(T0 + 3000 - at, first.get(key), `${key} kept its slot`);
+  });
+
+  test('12 keys, 9 slots: the stalest 9 go, the other 3 are stretched to the next tick and go first then', () => {
+    const fake = plan(12);
+    fake.schedule.watch('example.com');
+    assert.deepEqual(fake.plans[0], { keys: 12, groups: 12, callsPerMinute: 180, stretch: 1.33 });
+    advance(3000 - 375);
+    const firstTick = new Set(fake.refreshed.map(({ key }) => key));
+    assert.equal(firstTick.size, 9);
+    // fetchedAt grows with the index: k00 is the stalest.
+    assert.deepEqual([...fake.stretched.keys()], ['k09', 'k10', 'k11']);
+    assert.ok([...fake.stretched.values()].every((until) => until > T0), 'still fresh when the tick\'s pollers come');
+    fake.refreshed.length = 0;
+    advance(3000);
+    fake.schedule.close();
+    const secondTick = fake.refreshed.map(({ key }) => key);
+    for (const key of ['k09', 'k10', 'k11']) assert.ok(secondTick.includes(key), `${key} refreshed on the next tick`);
+    assert.ok(Math.max(...windowsBefore(T0 + 3000, fake.refreshed).map((window) => window)) <= 2);
+  });
+
+  test('a key filled a second ago is not refilled before the tick: two fills stay two thirds of an interval apart', () => {
+    const fake = plan(1);
+    Object.assign(fake.keys.get('k00')!, { startedAt: T0 - 1000, fetchedAt: T0 - 950, freshUntil: T0 + 2000 });
+    fake.schedule.watch('example.com');
+    advance(3000 - 375);
+    assert.equal(fake.refreshed.length, 0, 'nothing before the tick: it is still fresh for its pollers');
+    advance(3000);
+    fake.schedule.close();
+    assert.equal(fake.refreshed.length, 1);
+    assert.equal(T0 + 3000 - fake.refreshed[0]!.at, LEAD, 'then in the last slot of the next tick');
+  });
+
+  test('a re-plan in the middle of a tick (a new key) refills none of the others twice', () => {
+    const fake = plan(9);
+    fake.schedule.watch('example.com');
+    advance(3000 - 375 - 2000);
+    assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
+    fake.keys.set('new', { key: 'new', weight: 1, fetchedAt: Date.now(), startedAt: Date.now() - 100, freshUntil: Date.now() + 2900 });
+    fake.schedule.replan('example.com');
+    advance(2000 + 3000);
+    fake.schedule.close();
+    const perKey = new Map<string, number>();
+    for (const { key, at } of fake.refreshed) if (at < T0) perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    assert.deepEqual([...perKey.values()], Array(9).fill(1), 'each of the nine once before the tick');
+    assert.equal(fake.refreshed.filter(({ key }) => key === 'new').length, 1, 'the new key on the next tick');
+  });
+
+  test('a host nobody polls has no plan and no gauges', () => {
+    const fake = plan(0);
+    fake.schedule.watch('example.com');
+    assert.deepEqual(fake.plans, [undefined]);
+    fake.schedule.close();
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * Query folding, the refresh plan and fresh first paint, through the cache endpoint in front of
+ * the real simulator (over HTTP on 127.0.0.1:0). Cache and simulator read one manual clock, so
+ * "the simulator's answer for this step" is exact and "older than two intervals" is a clock move.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { routes, type RouteName } from '../src/api/index.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/handler.ts';
+import { listen } from '../src/server/node-http.ts';
+import type { CacheOptions } from '../src/server/options.ts';
+import { readSettings } from '../src/server/settings.ts';
+import { createUpstreamHandler } from '../src/simulator/index.ts';
+import { manualClock, until } from './helpers/cache-harness.node.ts';
+import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
+
+const KEY = 'fold-test-key';
+
+async function folding(options: Partial<CacheOptions> = {}) {
+  const clock = manualClock(Date.parse('2026-03-10T14:00:00Z'));
+  const simulate = createUpstreamHandler({ apiKey: KEY, now: clock.now, rateLimitPerMinute: 1_000_000 });
+  const calls: string[] = [];
+  let held: Promise<void> | undefined;
+  const upstream = await listen(async (request) => {
+    const url = new URL(request.url);
+    calls.push(`${url.pathname}${url.search}`);
+    await held;
+    return simulate(request);
+  });
+  const cache: CacheHandler = createCacheHandler({ upstream: upstream.url, apiKey: KEY, hosts: ['example.com'], logger: createLogger('silent'), now: clock.now, ...options });
+  after(async () => {
+    await cache.close();
+    await upstream.close();
+  });
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await cache.handle(new Request(`http://cache.test${path}`, { headers }));
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  };
+  /** The simulator's own answer to a query at the clock's current step. */
+  const direct = async (route: RouteName, query: string) => {
+    const response = await simulate(new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'x-svc-ak': KEY } }));
+    return response.text();
+  };
+  const hold = () => {
+    let release!: () => void;
+    held = new Promise((resolve) => (release = resolve));
+    return () => {
+      held = undefined;
+      release();
+    };
+  };
+  return { clock, calls, get, direct, hold, cache };
+}
+
+const TOPPAGES = '/live/toppages/v3/';
+
+describe('query folding through the cache', () => {
+  test('three toppages queries opened together make one upstream call of their union, each answered exactly', async () => {
+    const f = await folding();
+    const queries = ['host=example.com&limit=5', 'host=example.com&limit=10&loyalty=1', 'host=example.com&limit=3&types=1&metrics=_rv'];
+    const replies = await Promise.all(queries.map((query) => f.get(`${TOPPAGES}?${query}`)));
+    assert.deepEqual(f.calls, [`${TOPPAGES}?host=example.com&limit=10&loyalty=1&metrics=_rv&types=1`]);
+    for (const [index, reply] of replies.entries()) {
+      assert.equal(reply.status, 200);
+      assert.equal(reply.text, await f.direct('toppages', queries[index]!), queries[index]);
+      assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=miss; fwd-status=200; stored; detail=folded; key="\/live\/toppages\/v3\/\?host=example\.com&limit=10&loyalty=1&metrics=_rv&types=1"; ttl=\d+$/);
+    }
+    assert.equal(new Set(replies.map((reply) => reply.headers.get('etag'))).size, 3, 'each derived body has its own ETag');
+    assert.equal(new Set(replies.map((reply) => reply.headers.get('last-modified'))).size, 1, 'Last-Modified is the wide fill\'s');
+
+    f.clock.advance(1000);
+    const again = await f.get(`${TOPPAGES}?${queries[0]}`, { 'if-none-match': replies[0]!.headers.get('etag')! });
+    assert.equal(again.status, 304);
+    assert.equal(again.headers.get('age'), '1');
+    assert.match(again.headers.get('cache-status')!, /^pulse-widgets; hit; detail=folded; key="/);
+    assert.equal(f.calls.length, 1);
+  });
+
+  test('filters are never derived: a section, an author or a sort order is its own fill', async () => {
+    const f = await folding();
+    await f.get(`${TOPPAGES}?host=example.com&limit=20`);
+    for (const filter of ['section=News', 'author=Ann%20Lee', 'sort_by=search', 'exclude_people=2']) {
+      const reply = await f.get(`${TOPPAGES}?host=example.com&limit=5&${filter}`);
+      assert.equal(reply.status, 200);
+      assert.doesNotMatch(reply.headers.get('cache-status')!, /folded/);
+    }
+    assert.equal(f.calls.length, 5);
+  });
+
+  test('summary keys, quickstats flags, referrers and top_geo limits fold; by_type does not', async () => {
+    const f = await folding();
+    const pairs: [RouteName, string[]][] = [
+      ['summary', ['host=example.com&keys=new', 'host=example.com&keys=new,read,title']],
+      ['quickstats', ['host=example.com', 'host=example.com&all_platforms=1&loyalty=1']],
+      ['referrers', ['host=example.com&limit=3', 'host=example.com&limit=15']],
+      ['top_geo', ['host=example.com&limit=2', 'host=example.com&limit=8']],
+    ];
+    for (const [route, queries] of pairs) {
+      const replies = await Promise.all(queries.map((query) => f.get(`${routes[route].path}?${query}`)));
+      for (const [index, reply] of replies.entries()) assert.equal(reply.text, await f.direct(route, queries[index]!), `${route}?${queries[index]}`);
+    }
+    assert.equal(f.calls.length, 4, f.calls.join('\n'));
+    await f.get('/live/referrers/v3/?host=example.com&limit=3&by_type=1');
+    assert.equal(f.calls.length, 5);
+  });
+
+  test('the wide query shrinks when the widest poller leaves, and stays one query while they all poll', async () => {
+    const f = await folding();
+    const narrow = `${TOPPAGES}?host=example.com&limit=5`;
+    const wide = `${TOPPAGES}?host=example.com&limit=50&now_on=1`;
+    await Promise.all([f.get(narrow), f.get(wide)]);
+    assert.deepEqual(f.calls, [`${TOPPAGES}?host=example.com&limit=50&now_on=1`]);
+    // Only the narrow one polls on; two intervals later the wide one is no longer filled.
+    for (let tick = 0; tick < 4; tick += 1) {
+      f.clock.advance(3000);
+      assert.equal((await f.get(narrow)).status, 200);
+    }
+    await until(() => f.calls.at(-1) === `${TOPPAGES}?host=example.com&limit=5`, 'a fill of the narrow query alone');
+    const alone = await f.get(narrow);
+    assert.doesNotMatch(alone.headers.get('cache-status')!, /folded/, 'the narrow query is now the whole group');
+    assert.ok(f.calls.filter((call) => call.includes('limit=50')).length <= 3, f.calls.join('\n'));
+  });
+
+  test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {
+    const f = await folding({ fold: false });
+    const replies = await Promise.all(['limit=5', 'limit=10'].map((limit) => f.get(`${TOPPAGES}?host=example.com&${limit}`)));
+    assert.equal(f.calls.length, 2);
+    for (const reply of replies) assert.doesNotMatch(reply.headers.get('cache-status')!, /folded/);
+    const off = readSettings(['serve', '--fold', 'off'], {});
+    assert.ok('settings' in off && off.settings.fold === false);
+    const env = readSettings(['serve'], { PULSE_FOLD: 'off' });
+    assert.ok('settings' in env && env.settings.fold === false);
+    const on = readSettings(['serve'], {});
+    assert.ok('settings' in on && on.settings.fold === true);
+    assert.deepEqual(readSettings(['serve', '--fold', 'maybe'], {}), { errors: ['PULSE_FOLD (--fold): must be on or off'] });
+  });
+});
+
+describe('fresh at first paint', () => {
+  test('a copy older than two intervals waits for the fill while the upstream is healthy', async () => {
+    const f = await folding();
+    const path = '/live/quickstats/v4/?host=example.com';
+    await f.get(path);
+    f.clock.advance(60_000);
+    const reply = await f.get(path);
+    assert.equal(reply.status, 200);
+    assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=miss/);
+    assert.equal(reply.headers.get('age'), '0');
+    assert.equal(reply.text, await f.direct('quickstats', 'host=example.com'));
+  });
+
+  test('…but no longer than firstPaintWaitMs: then the stored copy, marked stale', async () => {
+    const f = await folding({ firstPaintWaitMs: 30 });
+    const path = '/live/quickstats/v4/?host=example.com';
+    const first = await f.get(path);
+    f.clock.advance(60_000);
+    const release = f.hold();
+    const reply = await f.get(path);
+    release();
+    assert.equal(reply.status, 200);
+    assert.equal(reply.text, first.text);
+    assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=stale; detail=refreshing/);
+    assert.equal(reply.headers.get('age'), '60');
+  });
+
+  test('a copy one interval old is answered at once, stale, while it refreshes', async () => {
+    const f = await folding();
+    const path = '/live/quickstats/v4/?host=example.com';
+    const first = await f.get(path);
+    f.clock.advance(4000);
+    const release = f.hold();
+    const reply = await f.get(path);
+    release();
+    assert.equal(reply.text, first.text);
+    assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=stale; detail=refreshing/);
+  });
+
+  test('a cold dashboard of 20 realistic queries: every answer 200, one fill per fold group', async () => {
+    const f = await folding();
+    const dashboard = DASHBOARD_QUERIES.slice(0, 20);
+    const replies = await Promise.all(dashboard.map((path) => f.get(path)));
+    assert.deepEqual(replies.map((reply) => reply.status), dashboard.map(() => 200));
+    // quickstats, toppages, referrers, top_geo, summary, and the three filtered toppages.
+    assert.equal(f.calls.length, 8, f.calls.join('\n'));
+    const metrics = async () => (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
+    assert.match(await metrics(), /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
+    // The host's refresh plan: 20 queries polled, 8 upstream queries kept fresh, every tick.
+    await until(async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()), 'the plan of all 8 groups');
+    const plan = await metrics();
+    assert.match(plan, /^pulse_schedule_keys\{host="example.com"\} 20$/m);
+    assert.match(plan, /^pulse_schedule_calls_per_minute\{host="example.com"\} 160$/m);
+    assert.match(plan, /^pulse_schedule_stretch\{host="example.com"\} 1$/m);
+  });
+});
