@@ -1,14 +1,20 @@
-import { html, LitElement, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { getHub, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
-import { inheritedLang } from './format.ts';
+import { cardTerms } from '../locales/en.ts';
+import { LocalizeController, type English } from './localize.ts';
 import { baseStyles } from './styles.ts';
 import { updatedLine } from './updated-line.ts';
 
 export type Theme = 'auto' | 'light' | 'dark';
+/** Why `src` cannot be used, as the term that says so. */
+interface SourceProblem {
+  readonly term: 'sourceMissing' | 'sourceInvalid' | 'sourceWrong';
+  readonly path: string;
+}
 /** What the body of the card shows. */
 export type View = 'loading' | 'ready' | 'empty' | 'error';
 /** Custom states, styled with `:state(...)`: the view plus two conditions that can add to it. */
@@ -71,6 +77,9 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
 
+  /** The English the element bundles: the card's section of the catalog and its own. */
+  static terms: English = cardTerms;
+
   /**
    * Registers the element unless the name is taken: a page that loads two copies of the script
    * gets a warning, not an exception that would stop the rest of the page's scripts.
@@ -85,10 +94,12 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
+  /** The element's language and its words. */
+  protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
-  protected readonly announcer = new Announcer();
+  protected readonly announcer = new Announcer(this);
   readonly #internals = this.attachInternals();
-  #sourceProblem: PollError | undefined;
+  #sourceProblem: SourceProblem | undefined;
   #dataUrl: string | undefined;
 
   /** Address of the resource on the cache endpoint, query included (required). */
@@ -118,15 +129,18 @@ export abstract class PulseElement<Data> extends LitElement {
     return new PollController<Data>(this, onChange);
   }
 
-  /** Called, if defined, when new data arrives; returns what the live region should say, if anything. */
+  /**
+   * Called, if defined, when new data arrives; returns the state the live region tells, in words
+   * (the announcer decides whether and when to say it; with the first data it is only noted).
+   */
   protected dataChanged?(data: Data, previous: Data | undefined, locale: string): string | undefined;
 
   /** The address actually loaded for `src` (already absolute), if an element rewrites its query. */
   protected requestUrl?(url: URL): URL;
 
-  /** The element's language for numbers and names: its `lang` or the nearest ancestor's. */
+  /** The locale of numbers, dates and names: the element's language (see {@link LocalizeController}). */
   protected get locale(): string {
-    return inheritedLang(this);
+    return this.localize.locale;
   }
 
   protected get snapshot(): PollSnapshot<Data> {
@@ -137,35 +151,52 @@ export abstract class PulseElement<Data> extends LitElement {
     // New data alone changes no property, and so not the address: no URL parsing on every tick.
     if (changed.size > 0) {
       const resolved = this.#resolveSource();
-      if (resolved.problem?.message !== this.#sourceProblem?.message) {
+      if (resolved.problem?.term !== this.#sourceProblem?.term) {
         this.#sourceProblem = resolved.problem;
-        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent(resolved.problem, false));
+        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
       }
       this.source.url = resolved.url;
     }
     this.#syncStates();
   }
 
-  #resolveSource(): { url?: string; problem?: PollError } {
+  #resolveSource(): { url?: string; problem?: SourceProblem } {
     const route = (this.constructor as typeof PulseElement).route;
-    const expected = `src must be the address of a ${ROUTE_PATHS[route]} resource.`;
-    if (!this.src) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
+    const path = ROUTE_PATHS[route];
+    if (!this.src) return { problem: { term: 'sourceMissing', path } };
     let url: URL;
     try {
       url = new URL(this.src, document.baseURI);
     } catch {
-      return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+      return { problem: { term: 'sourceInvalid', path } };
     }
-    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
+    if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { term: 'sourceWrong', path } };
     return { url: (this.requestUrl?.(url) ?? url).href };
+  }
+
+  #problemText({ term, path }: SourceProblem): string {
+    return this.localize.term(term, path);
+  }
+
+  /** A failed request in the element's language; the cache endpoint's own explanation kept as sent. */
+  #errorText(error: PollError): string {
+    const { kind, status = 0, reason } = error;
+    if (kind === 'network') return this.localize.term('errorUnreachable');
+    if (kind === 'invalid') return this.localize.term('errorInvalidData');
+    if (kind === 'source') return this.localize.term('errorUnknownSource');
+    if (status === 429) return this.localize.term('errorBusy');
+    if (status >= 500) return this.localize.term('errorUnavailable', status);
+    if (reason) return this.localize.term('errorExplained', reason);
+    return status === 404 ? this.localize.term('errorNotFound') : this.localize.term('errorRefused', status);
   }
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
       this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
       this.#dataUrl = this.source.url;
-      const locale = this.locale;
-      this.announcer.announce(this.dataChanged?.(next.data, this.previousData, locale), getHub().clock.now());
+      const message = this.dataChanged?.(next.data, this.previousData, this.locale);
+      if (this.previousData === undefined) this.announcer.note(message);
+      else this.announcer.announce(message);
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
     }
     if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
@@ -194,9 +225,9 @@ export abstract class PulseElement<Data> extends LitElement {
     const { data, error } = this.snapshot;
     switch (view) {
       case 'loading':
-        return html`<p part="message" class="message loading">Loading…</p>`;
+        return html`<p part="message" class="message loading">${this.localize.term('loading')}</p>`;
       case 'error':
-        return html`<p part="error" class="message error">${(this.#sourceProblem ?? error)?.message}</p>`;
+        return html`<p part="error" class="message error">${this.#sourceProblem ? this.#problemText(this.#sourceProblem) : this.#errorText(error!)}</p>`;
       case 'empty':
         return html`<p part="message" class="message">${this.emptyText}</p>`;
       case 'ready':
@@ -207,10 +238,11 @@ export abstract class PulseElement<Data> extends LitElement {
   protected override render(): TemplateResult {
     const locale = this.locale;
     const view = this.view;
-    return html`<div part="base" class="card">
+    // The language's direction when the page gives none; English text on a page in a language we lack says so.
+    return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${this.#renderBody(view, locale)}
-      <p part="updated" class="updated">${updatedLine(this.source, locale)}</p>
+      <p part="updated" class="updated">${updatedLine(this.source, this.localize)}</p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;
   }

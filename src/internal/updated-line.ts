@@ -3,6 +3,7 @@ import { AsyncDirective } from 'lit/async-directive.js';
 import { directive, type PartInfo } from 'lit/directive.js';
 import { getHub, type Clock, type PollSnapshot } from '../client/index.ts';
 import { formatAge } from './format.ts';
+import type { LocalizeController } from './localize.ts';
 
 export interface UpdatedSource {
   readonly snapshot: PollSnapshot;
@@ -15,7 +16,7 @@ export interface UpdatedSource {
  */
 class UpdatedLineDirective extends AsyncDirective {
   #source: UpdatedSource | undefined;
-  #locale = 'en';
+  #localize: LocalizeController | undefined;
   #timer: unknown;
   #clock: Clock | undefined;
 
@@ -23,9 +24,9 @@ class UpdatedLineDirective extends AsyncDirective {
     super(partInfo);
   }
 
-  render(source: UpdatedSource, locale: string): string | typeof nothing {
+  render(source: UpdatedSource, localize: LocalizeController): string | typeof nothing {
     this.#source = source;
-    this.#locale = locale;
+    this.#localize = localize;
     this.#schedule();
     return this.#text();
   }
@@ -40,10 +41,11 @@ class UpdatedLineDirective extends AsyncDirective {
 
   #text(): string | typeof nothing {
     const { updatedAt, stale, paused } = this.#source!.snapshot;
-    if (updatedAt === undefined) return paused ? 'Paused while this page is hidden or offline.' : nothing;
-    const age = formatAge(this.#locale, getHub().clock.now() - updatedAt);
-    if (paused) return `Paused; updated ${age}.`;
-    return stale ? `Out of date: last updated ${age}.` : `Updated ${age}.`;
+    const localize = this.#localize!;
+    if (updatedAt === undefined) return paused ? localize.term('paused') : nothing;
+    const age = formatAge(localize.locale, getHub().clock.now() - updatedAt);
+    if (paused) return localize.term('pausedUpdated', age);
+    return localize.term(stale ? 'outOfDate' : 'updated', age);
   }
 
   #schedule(): void {

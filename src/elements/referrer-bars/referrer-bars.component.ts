@@ -1,21 +1,22 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { ReferrersResponse, RouteName } from '../../api/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
+import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
+import { cardTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
 export { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 
-const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
-  search: 'Search engines',
-  social: 'Social networks',
-  news: 'News aggregators',
-  ai: 'AI assistants',
-  dark: 'Dark social',
-  other: 'Other sites',
+const CATEGORY_TERMS: Record<ReferrerCategory, TextTerm> = {
+  search: 'referrersSearch',
+  social: 'referrersSocial',
+  news: 'referrersNews',
+  ai: 'referrersAi',
+  dark: 'referrersDark',
+  other: 'referrersOther',
 };
 
 /**
@@ -45,6 +46,7 @@ const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
+  static override terms = { ...cardTerms, ...referrerBarsTerms };
 
   /** Most bars shown (0 shows all the data has). */
   @property({ type: Number }) max = 10;
@@ -53,20 +55,20 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   @property({ type: Boolean }) grouped = false;
 
   protected override get defaultLabel(): string {
-    return this.grouped ? 'Visitors by kind of referrer' : 'Top referrers now';
+    return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');
   }
 
   protected override get emptyText(): string {
-    return 'No referred visitors right now.';
+    return this.localize.term('referrersEmpty');
   }
 
   protected override isEmpty(data: ReferrersResponse): boolean {
     return this.#items(data).length === 0;
   }
 
-  protected override dataChanged(data: ReferrersResponse, previous: ReferrersResponse | undefined): string | undefined {
-    const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
-    return leader && `Top referrer now: ${leader.name}`;
+  protected override dataChanged(data: ReferrersResponse): string | undefined {
+    const [leader] = this.#items(data);
+    return leader && this.localize.term('referrersAnnouncement', leader.name);
   }
 
   /**
@@ -76,6 +78,13 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   #items(data: ReferrersResponse): ShareItem[] {
     const counts = new Map<string, number>();
     const names = new Map<string, string>();
+    const categoryName = (key: string) => this.localize.term(CATEGORY_TERMS[key as ReferrerCategory]);
+    const domainName = (name: string) => name || this.localize.term('referrersNone');
+    // by_type's traffic sources: search and social read as their kinds of referrer, the others by their source name.
+    const groupName = (source: string) => {
+      if (source in CATEGORY_TERMS) return categoryName(source);
+      return source in SOURCE_TERMS ? this.localize.term(SOURCE_TERMS[source as Source]) : source;
+    };
     const add = (key: string, name: string, count: number) => {
       if (!(count > 0)) return;
       counts.set(key, (counts.get(key) ?? 0) + count);
@@ -84,20 +93,20 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
     for (const [referrer, value] of Object.entries(data.referrers)) {
       if (typeof value === 'number') {
         const { name, category } = describeReferrer(referrer);
-        if (this.grouped) add(category, CATEGORY_NAMES[category], value);
-        else add(name, name, value);
+        if (this.grouped) add(category, categoryName(category), value);
+        else add(name, domainName(name), value);
         continue;
       }
       for (const [domain, count] of Object.entries(value)) {
         const { name } = describeReferrer(domain);
-        if (this.grouped) add(referrer, CATEGORY_NAMES[referrer as ReferrerCategory] ?? referrer, count);
-        else add(name, name, count);
+        if (this.grouped) add(referrer, referrer in CATEGORY_TERMS ? categoryName(referrer) : referrer, count);
+        else add(name, domainName(name), count);
       }
     }
     return shareItems([...counts], (key) => names.get(key) ?? key, this.max);
   }
 
-  protected override renderData(data: ReferrersResponse, locale: string): TemplateResult {
-    return shareList(this.#items(data), locale, 'visitors');
+  protected override renderData(data: ReferrersResponse): TemplateResult {
+    return shareList(this.#items(data), this.localize);
   }
 }
