@@ -2,6 +2,8 @@
  * The CDN modules, for pages with no build step (CMS templates, intranet pages):
  *   dist/cdn/pulse-widgets.js    registers every element
  *   dist/cdn/<element>.js        registers that element only
+ *   dist/cdn/locales/<code>.js   registers a language (German: locales/de.js) for the elements of
+ *                                any of the files above, loaded beside them as its own script
  * Each file is one self-contained, minified ES module: lit and the poll hub are inside,
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
@@ -10,16 +12,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { build, parseSync, Visitor } from 'vite';
-import { ELEMENT_ENTRIES, LIB_ENTRIES } from '../vite.lib.config.ts';
+import { ELEMENT_ENTRIES, LIB_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CDN_DIR = `${ROOT}dist/cdn`;
 
-/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element (the library's entries). */
+/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element and one per language (the library's entries). */
 export function cdnEntries() {
   return [
     { name: 'pulse-widgets', entry: `${ROOT}${LIB_ENTRIES.index}` },
-    ...ELEMENT_ENTRIES.map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
+    ...[...ELEMENT_ENTRIES, ...LOCALE_ENTRIES].map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
   ];
 }
 

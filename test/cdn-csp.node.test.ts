@@ -120,6 +120,22 @@ test('one element\'s CDN file registers that element only', async () => {
   await page.close();
 });
 
+test('a language file beside the all-in-one file: the elements speak it, right to left, under the strict CSP', async () => {
+  const { page, cspMessages, consoleErrors } = await watchedPage();
+  await page.goto(`${server.url}/arabic.html`);
+  await everyElementReady(page, ['live-counter', 'top-pages', 'referrer-bars']);
+  type Node = { getAttribute(name: string): string | null; textContent: string | null; querySelector(selector: string): Node };
+  const seen = await page.evaluate(() => [...document.querySelectorAll('live-counter, top-pages')].map((el) => {
+    const card = (el.shadowRoot as unknown as Node).querySelector('[part=base]');
+    return [card.getAttribute('dir'), card.querySelector('[part=label]').textContent];
+  }));
+  assert.deepEqual(seen, [['rtl', 'الموجودون على الموقع الآن'], ['rtl', 'الصفحات الأكثر قراءة الآن']]);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(cspMessages, []);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
+
 test('the harness sees a violation when there is one (so the tests above can fail)', async () => {
   const { page } = await watchedPage();
   await page.goto(`${server.url}/`);
