@@ -19,4 +19,6 @@ export { SummaryStats } from './elements/summary-stats/summary-stats.component.t
 export { HeadlineTests } from './elements/headline-tests/headline-tests.component.ts';
 export { PulseElement, type Theme, type View } from './internal/pulse-element.ts';
 export { PulseDataEvent, PulseErrorEvent } from './internal/events.ts';
+export { registerTranslation, plurals, type Count, type Translation } from './internal/translations.ts';
+export { en, type Terms } from './locales/en.ts';
 export { configure, getHub, type Clock, type HubOptions, type PollError, type PollSnapshot } from './client/index.ts';
