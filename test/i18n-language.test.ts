@@ -139,6 +139,33 @@ describe('the language of an element', () => {
   });
 });
 
+describe('the updated line', () => {
+  it('ages once a second in the element\'s language, without rendering the element again', async () => {
+    const { clock } = freshHub(() => reply(clock, quickstats(42)));
+    const root = fixtureSync(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
+    await settleElements(root);
+    const el = root.firstElementChild as Element & { render(): unknown };
+    const line = () => el.shadowRoot!.querySelector('[part=updated]')!.textContent!.replace(/\s/g, ' ');
+    expect(line()).to.equal('Aktualisiert jetzt.');
+    const render = el.render.bind(el);
+    let renders = 0;
+    el.render = () => {
+      renders++;
+      return render();
+    };
+    // Past the next poll (identical data: nothing to render) to 2 s after it.
+    await clock.advance(2_000);
+    expect(line()).to.equal('Aktualisiert vor 2 Sek.');
+    await clock.advance(2_000);
+    expect(line()).to.equal('Aktualisiert vor 1 Sek.');
+    expect(renders).to.equal(0);
+    root.setAttribute('lang', 'fr');
+    await rendered(root);
+    // Rendered half a second after the line's last whole second: 1.5 s reads as 2.
+    expect(line()).to.equal('Mis à jour il y a 2 s.');
+  });
+});
+
 describe('plural forms', () => {
   /** A term of `lang` for each count, through a bare controller host in that language. */
   function forms(lang: string, counts: number[], say: (localize: LocalizeController, count: number) => string): string[] {

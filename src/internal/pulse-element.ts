@@ -7,7 +7,7 @@ import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import { cardTerms } from '../locales/en.ts';
 import { LocalizeController, type English } from './localize.ts';
 import { baseStyles } from './styles.ts';
-import { updatedLine } from './updated-line.ts';
+import { UpdatedLine } from './updated-line.ts';
 
 export type Theme = 'auto' | 'light' | 'dark';
 /** Why `src` cannot be used, as the term that says so. */
@@ -98,6 +98,8 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
   protected readonly announcer = new Announcer(this);
+  /** Writes the "updated N s ago" line, once a second. */
+  readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
   #sourceProblem: SourceProblem | undefined;
   #dataUrl: string | undefined;
@@ -242,7 +244,7 @@ export abstract class PulseElement<Data> extends LitElement {
     return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${this.#renderBody(view, locale)}
-      <p part="updated" class="updated">${updatedLine(this.source, this.localize)}</p>
+      <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;
   }

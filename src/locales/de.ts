@@ -3,16 +3,19 @@ import { plurals, registerTranslation, type Translation } from '../internal/tran
 
 const plural = plurals('de');
 
+/** Ends a sentence once: "vor 3 Sek." already ends with the abbreviation's period. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
 const de: Translation = {
   $code: 'de',
   $name: 'Deutsch',
   $dir: 'ltr',
 
   loading: 'Wird geladen …',
-  updated: (age) => `Aktualisiert ${age}.`,
-  outOfDate: (age) => `Veraltet: zuletzt aktualisiert ${age}.`,
+  updated: (age) => sentence(`Aktualisiert ${age}`),
+  outOfDate: (age) => sentence(`Veraltet: zuletzt aktualisiert ${age}`),
   paused: 'Pausiert, solange die Seite verborgen oder offline ist.',
-  pausedUpdated: (age) => `Pausiert; aktualisiert ${age}.`,
+  pausedUpdated: (age) => sentence(`Pausiert; aktualisiert ${age}`),
   sourceMissing: (path) => `Keine Datenquelle: src muss die Adresse einer ${path}-Ressource sein.`,
   sourceInvalid: (path) => `Die Datenquelle ist keine gültige Adresse: src muss die Adresse einer ${path}-Ressource sein.`,
   sourceWrong: (path) => `src muss die Adresse einer ${path}-Ressource sein.`,

@@ -4,16 +4,19 @@ import { plurals, registerTranslation, type Translation } from '../internal/tran
 // 0 and 1 are singular; "many" is a million and more ("1.000.000 de visitantes").
 const plural = plurals('pt');
 
+/** Ends a sentence once: "há 3 seg." already ends with the abbreviation's period. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
 const pt: Translation = {
   $code: 'pt',
   $name: 'Português',
   $dir: 'ltr',
 
   loading: 'Carregando…',
-  updated: (age) => `Atualizado ${age}.`,
-  outOfDate: (age) => `Dados desatualizados: última atualização ${age}.`,
+  updated: (age) => sentence(`Atualizado ${age}`),
+  outOfDate: (age) => sentence(`Dados desatualizados: última atualização ${age}`),
   paused: 'Em pausa enquanto a página estiver oculta ou offline.',
-  pausedUpdated: (age) => `Em pausa; atualizado ${age}.`,
+  pausedUpdated: (age) => sentence(`Em pausa; atualizado ${age}`),
   sourceMissing: (path) => `Nenhuma fonte de dados: src deve ser o endereço de um recurso ${path}.`,
   sourceInvalid: (path) => `A fonte de dados não é um endereço válido: src deve ser o endereço de um recurso ${path}.`,
   sourceWrong: (path) => `src deve ser o endereço de um recurso ${path}.`,
