@@ -105,7 +105,7 @@ describe('<headline-tests>', () => {
 
   it('groups variants under their test, with status, winner, CTR and engagement with intervals, and probability', async () => {
     const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(2)));
-    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, 2025-06-01 to 2025-06-07 (Europe/Paris)']);
+    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, Jun 1, 2025 to Jun 7, 2025 (Europe/Paris)']);
     expect(all('[part=headline]')).to.deep.equal(['Headline e1 v0', 'Headline e2 v0']);
     expect(all('[part=meta]')[0]).to.equal('Completed Headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1');
     expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=link]')!.href).to.equal('https://example.com/news/e1');

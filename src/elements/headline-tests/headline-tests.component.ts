@@ -244,8 +244,9 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     const date = dateFormatter(locale, url.searchParams.get('tz')!);
     const t = this.localize;
     const query = url.searchParams;
+    const day = dayFormatter(locale);
     return html`<p part="summary" class="summary">
-        ${t.term('testsSummary', t.count(experiments.length), t.count(data.data.length), query.get('start')!, query.get('end')!, query.get('tz')!)}
+        ${t.term('testsSummary', t.count(experiments.length), t.count(data.data.length), day(query.get('start')!), day(query.get('end')!), query.get('tz')!)}
       </p>
       <ol part="experiments" class="experiments" start=${first + 1} aria-labelledby="label">
         ${experiments.slice(first, first + size).map((experiment, index) => this.#renderExperiment(experiment, first + index, locale, date))}
@@ -294,6 +295,15 @@ function dateFormatter(locale: string, timeZone: string): (iso: string | null) =
   return (iso) => {
     const time = iso ? Date.parse(iso) : NaN;
     return Number.isFinite(time) ? format.format(time) : '–';
+  };
+}
+
+/** A day of the range (YYYY-MM-DD, already in `tz`) in the locale; as it is when it is not a date. */
+function dayFormatter(locale: string): (day: string) => string {
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  return (day) => {
+    const time = Date.parse(`${day}T00:00:00Z`);
+    return Number.isFinite(time) ? format.format(time) : day;
   };
 }
 
