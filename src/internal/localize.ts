@@ -3,8 +3,6 @@ import type { Terms } from '../locales/en.ts';
 import { formatCount } from './format.ts';
 import { observe, state, translationFor, type Count, type Translation } from './translations.ts';
 
-export { registerTranslation, type Count, type Translation } from './translations.ts';
-
 /** The English an element bundles: the sections of the catalog it uses. */
 export type English = Partial<Terms>;
 
@@ -42,7 +40,7 @@ function resolve(element: Element, english: English): Resolved {
     if (lang) tag = canonical(lang);
   }
   tag ??= canonical(globalThis.navigator?.language ?? '') ?? 'en';
-  // A page may register its own English; else the element's.
+  // A page may register its own English (`en`); else the element's own is used.
   const found = translationFor(tag);
   const translation = found ?? (english as Translation);
   const untranslated = !found && !/^en\b/i.test(tag);
@@ -65,10 +63,9 @@ type TermValue<K extends keyof Terms> = Terms[K] extends (...args: never[]) => i
  */
 export class LocalizeController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #english: English;
   #resolved: Resolved | undefined;
   #generation = -1;
-
-  readonly #english: English;
 
   constructor(host: ReactiveControllerHost & HTMLElement, english: English) {
     this.#host = host;
