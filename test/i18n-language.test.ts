@@ -144,6 +144,16 @@ describe('the language of an element', () => {
   });
 });
 
+describe('values the catalog names', () => {
+  it('summary-stats names new and returning visitors and the empty value in the element\'s language', async () => {
+    const { clock } = freshHub(() => reply(clock, { new: { type: 'string', data: { 1: 5, 0: 3 } }, referrer: { type: 'string', data: { '': 4 } } }));
+    const root = fixtureSync(html`<div lang="de"><summary-stats src="/live/summary/v3/?host=example.com&keys=new,referrer"></summary-stats></div>`);
+    await settleElements(root);
+    const values = [...root.firstElementChild!.shadowRoot!.querySelectorAll('[part=value]')].map((cell) => cell.textContent);
+    expect(values).to.deep.equal([de.loyaltyNew, de.loyaltyReturning, de.summaryNoValue]);
+  });
+});
+
 describe('the updated line', () => {
   it('ages once a second in the element\'s language, without rendering the element again', async () => {
     const { clock } = freshHub(() => reply(clock, quickstats(42)));
