@@ -20,4 +20,6 @@ export { HeadlineTests } from './elements/headline-tests/headline-tests.componen
 export { TrafficChart } from './elements/traffic-chart/traffic-chart.component.ts';
 export { PulseElement, type Theme, type View } from './internal/pulse-element.ts';
 export { PulseDataEvent, PulseErrorEvent } from './internal/events.ts';
+export { registerTranslation, plurals, type Count, type Translation } from './internal/translations.ts';
+export { en, type Terms } from './locales/en.ts';
 export { configure, getHub, type Clock, type HubOptions, type PollError, type PollSnapshot } from './client/index.ts';

@@ -1,5 +1,6 @@
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import '../src/index.ts';
+import '../src/locales/de.ts';
 import type { TrafficChart } from '../src/index.ts';
 import { failOnLitWarnings, freshHub, reply, settle, START_TIME, type FakeServer } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';

@@ -8,7 +8,7 @@
 import { html, type ReactiveController, type TemplateResult } from 'lit';
 import type { HistoryMetric } from '../../api/history-paths.ts';
 import { getHub } from '../../client/index.ts';
-import { formatCount, formatShare, inheritedLang } from '../../internal/format.ts';
+import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor } from '../../internal/history-controller.ts';
 import { LiveCounter } from './live-counter.component.ts';
 
@@ -57,10 +57,9 @@ export class TypicalComparison implements ReactiveController {
   }
 
   /** The comparison and the day's sparkline, or `undefined` (the counter's own sparkline) until history is in. */
-  render(value: number): TemplateResult | undefined {
+  render(value: number, locale: string): TemplateResult | undefined {
     const history = this.#history.url ? this.#history.data : undefined;
     if (!history) return undefined;
-    const locale = inheritedLang(this.#counter);
     const comparison = compareWithTypical(history, getHub().clock.now(), value);
     let words: TemplateResult | undefined;
     if (comparison) {
