@@ -19,7 +19,7 @@ import ja from '../src/locales/ja.ts';
 import nl from '../src/locales/nl.ts';
 import pl from '../src/locales/pl.ts';
 import pt from '../src/locales/pt.ts';
-import { storyFetch, storySrc } from '../stories/support/endpoint.ts';
+import { networkSrc, storyFetch, storySrc } from '../stories/support/endpoint.ts';
 import { failOnLitWarnings, freshHub, setPageHidden, settleElements } from './helpers/browser-fakes.ts';
 import { englishPieces, leftovers, readerText } from './helpers/english-leftovers.ts';
 
@@ -42,10 +42,11 @@ const FAILURES: Record<string, () => Response | Promise<Response>> = {
 /**
  * The story endpoint, plus: the failures above; `flaky`, which answers once then fails (stale);
  * and a second poll that changes the numbers and the order of the lists (deltas, rank changes,
- * new leaders).
+ * new leaders) and nothing else (the other counts stay: "no change").
  */
 function endpoint() {
   let poll = 0;
+  const first = new Map<string, unknown>();
   const answered = new Set<string>();
   const held: (() => void)[] = [];
   const handler = async (request: Request): Promise<Response> => {
@@ -60,8 +61,14 @@ function endpoint() {
       url.pathname = url.pathname.replace('/scenario/flaky', '');
     }
     const response = await storyFetch(url.href, { signal: request.signal });
-    if (poll === 0 || !response.ok) return response;
-    return Response.json(changed(await response.json()), { headers: { 'last-modified': response.headers.get('last-modified')! } });
+    if (!response.ok) return response;
+    // The second answer is made from the first, so only what `changed` changes moves (the simulator moves on by itself).
+    if (poll === 0) {
+      first.set(url.href, await response.clone().json());
+      return response;
+    }
+    const before = first.get(url.href) ?? (await response.json());
+    return Response.json(changed(structuredClone(before)), { headers: { 'last-modified': response.headers.get('last-modified')! } });
   };
   const release = () => held.splice(0).forEach((answer) => answer());
   return { handler, nextPoll: () => poll++, release };
@@ -101,12 +108,23 @@ function readyMarkup(): string {
     `<engagement-histogram src="${src('quickstats')}" show-table></engagement-histogram>`,
     `<summary-stats src="${src('summary', { keys: SUMMARY_KEYS })}" max="2"></summary-stats>`,
     `<headline-tests src="${src('raw_data')}" ${RANGE}></headline-tests>`,
+    ...['today', '24h', '7d'].map((range) => `<traffic-chart src="${src('quickstats')}" range="${range}"></traffic-chart>`),
+    `<traffic-chart src="${src('quickstats')}" metric="read"></traffic-chart>`,
+    `<live-counter src="${src('quickstats')}" compare="typical"></live-counter>`,
+    // The network view with one site failing (the partial note), a frozen list, an opened row, hidden numbers.
+    `<top-pages src="${networkSrc('toppages', { limit: 5 }, true)}" data-network></top-pages>`,
+    `<referrer-bars src="${networkSrc('referrers', {}, true)}"></referrer-bars>`,
+    `<top-pages src="${src('toppages', { limit: 5 })}" data-freeze></top-pages>`,
+    `<geo-list src="${src('top_geo')}" data-freeze></geo-list>`,
+    `<top-pages src="${src('toppages', { limit: 5 })}" data-open></top-pages>`,
+    `<top-pages src="${src('toppages', { limit: 5 })}" hide-numbers columns="sections authors"></top-pages>`,
   ].join('');
 }
 
 const ROUTES = {
   'live-counter': 'quickstats', 'top-pages': 'toppages', 'geo-list': 'top_geo', 'referrer-bars': 'referrers', 'traffic-sources': 'quickstats',
   'platform-split': 'quickstats', 'engagement-histogram': 'quickstats', 'summary-stats': 'summary', 'headline-tests': 'raw_data',
+  'traffic-chart': 'quickstats',
 } as const;
 
 /** Every element loading, empty and stale; the card's errors once (they are the same card for all). */
@@ -143,6 +161,11 @@ async function renderPage(lang: string) {
   const elements = [...root.children] as PulseElement<unknown>[];
   const texts: string[] = [...loading];
   const read = () => texts.push(...elements.map((element) => `<${element.localName}> ${readerText(element)}`));
+  read();
+  // Freeze before the second poll (its update then waits), open a row's own numbers.
+  for (const element of root.querySelectorAll('[data-freeze]')) element.shadowRoot!.querySelector<HTMLButtonElement>('[part=freeze-button]')!.click();
+  for (const element of root.querySelectorAll('[data-open]')) element.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!.click();
+  await settleElements(root);
   read();
   nextPoll();
   await clock.toNextTick();
@@ -182,9 +205,13 @@ describe('every element in every language', () => {
       const { root, texts } = await renderPage(translation.$code);
       // The page did show each state: data, deltas, announcements, pages, errors, stale, paused.
       const all = texts.join('\n');
-      for (const term of ['counterSame', 'pagesLabel', 'errorUnreachable', 'errorBusy', 'loading', 'histogramHideTable'] as const) {
+      for (const term of ['counterSame', 'pagesLabel', 'errorUnreachable', 'errorBusy', 'loading', 'histogramHideTable', 'freeze', 'freezeOn', 'detailPeople', 'chartTableToggle'] as const) {
         expect(all).to.contain(translation[term].replace(/\s+/g, ' '));
       }
+      // compare="typical": the day so far in the sparkline's words.
+      expect(all).to.contain(translation.typicalSparkline('\0', '', '', '').split('\0')[0]!.trim());
+      expect(all).to.contain(translation.freezeWaiting({ value: 1, toString: () => (1).toLocaleString(translation.$code) }).replace(/\s+/g, ' '));
+      expect(root.querySelector('top-pages[data-network]')!.matches(':state(partial)'), 'a site of the network view fails').to.equal(true);
       expect(root.querySelector('live-counter')!.matches(':state(ready)')).to.equal(true);
       expect(root.querySelector('headline-tests')!.shadowRoot!.querySelector('[part=experiment]'), 'the simulator has tests in the range').to.exist;
       expect(englishIn(texts, translation)).to.deep.equal([]);

@@ -5,8 +5,7 @@ import { MultiPollController, PollController, routeOf, type FailingSource, type 
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import { formatList } from './format.ts';
-import { PULSE_ELEMENT_STRINGS as STRINGS } from './pulse-element.strings.ts';
-import { cardTerms } from '../locales/en.ts';
+import { cardTerms, networkTerms } from '../locales/en.ts';
 import { LocalizeController, type English } from './localize.ts';
 import { baseStyles } from './styles.ts';
 import { UpdatedLine } from './updated-line.ts';
@@ -92,7 +91,7 @@ export abstract class PulseElement<Data> extends LitElement {
   static freezable = false;
 
   /** The English the element bundles: the card's section of the catalog and its own. */
-  static terms: English = cardTerms;
+  static terms: English = { ...cardTerms, ...networkTerms };
 
   /**
    * Registers the element unless the name is taken: a page that loads two copies of the script
@@ -214,9 +213,7 @@ export abstract class PulseElement<Data> extends LitElement {
   }
 
   #problemText({ term, path }: SourceProblem): string {
-    if (term === 'sourceTooMany') return STRINGS.tooManySources(MAX_SOURCES);
-    if (term === 'sourceOne') return STRINGS.oneAddress(this.localize.term('sourceWrong', path));
-    return this.localize.term(term, path);
+    return term === 'sourceTooMany' ? this.localize.term(term, MAX_SOURCES) : this.localize.term(term, path);
   }
 
   /** A failed request in the element's language; the cache endpoint's own explanation kept as sent. */
@@ -236,7 +233,7 @@ export abstract class PulseElement<Data> extends LitElement {
       if (this.#held !== undefined) {
         // Frozen: the rows and their rank changes stay as the reader saw them; the count of what waits goes up.
         this.#waiting++;
-        this.announcer.announce(STRINGS.waiting(this.#waiting));
+        this.announcer.announce(this.#waitingText());
       } else {
         this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
         const message = this.dataChanged?.(next.data, this.previousData, this.locale);
@@ -250,7 +247,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const failing = this.source.failing ?? [];
     if (failing !== this.#failing) {
       for (const { site, error } of failing) {
-        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: STRINGS.siteFailed(site, error.message) }, true));
+        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: `${site}: ${error.message}` }, true));
       }
       if (failing.length > 0) this.announcer.announce(this.#partialText(failing), { urgent: true });
       this.#failing = failing;
@@ -258,18 +255,22 @@ export abstract class PulseElement<Data> extends LitElement {
   }
 
   #partialText(failing: readonly FailingSource[]): string {
-    return STRINGS.partial(formatList(this.locale, failing.map(({ site }) => site)));
+    return this.localize.term('partial', formatList(this.locale, failing.map(({ site }) => site)));
+  }
+
+  #waitingText(): string {
+    return this.localize.term('freezeWaiting', this.localize.count(this.#waiting));
   }
 
   readonly #toggleFreeze = (): void => {
     if (this.#held === undefined) {
       this.#held = this.snapshot.data;
-      this.announcer.announce(STRINGS.frozenAnnouncement, { urgent: true });
+      this.announcer.announce(this.localize.term('freezeOn'), { urgent: true });
     } else {
       // What changed is measured from what the reader was looking at.
       if (this.#waiting > 0) this.previousData = this.#held;
       this.#held = undefined;
-      this.announcer.announce(STRINGS.resumed, { urgent: true });
+      this.announcer.announce(this.localize.term('freezeOff'), { urgent: true });
     }
     this.#waiting = 0;
     this.requestUpdate();
@@ -278,8 +279,8 @@ export abstract class PulseElement<Data> extends LitElement {
   #renderFreeze(): TemplateResult {
     const frozen = this.#held !== undefined;
     return html`<div part="freeze" class="freeze">
-      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${STRINGS.freeze}</button>
-      ${frozen ? html`<span part="waiting" class="waiting">${STRINGS.waiting(this.#waiting)}</span>` : nothing}
+      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${this.localize.term('freeze')}</button>
+      ${frozen ? html`<span part="waiting" class="waiting">${this.#waitingText()}</span>` : nothing}
     </div>`;
   }
 

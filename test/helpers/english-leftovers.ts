@@ -64,5 +64,7 @@ export function readerText(element: Element): string {
   for (const node of root.childNodes) copy.append(node.cloneNode(true));
   for (const data of copy.querySelectorAll(DATA)) data.remove();
   const attributes = [...copy.querySelectorAll('[aria-label], [title]')].flatMap((node) => [node.getAttribute('aria-label') ?? '', node.getAttribute('title') ?? '']);
-  return [copy.textContent ?? '', ...attributes].join('\n').replace(/\s+/g, ' ');
+  // Elements inside (an opened row's own numbers) are read too.
+  const inner = [...root.querySelectorAll('*')].filter((node) => node.shadowRoot).map(readerText);
+  return [copy.textContent ?? '', ...attributes, ...inner].join('\n').replace(/\s+/g, ' ');
 }

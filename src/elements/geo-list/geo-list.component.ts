@@ -6,7 +6,7 @@ import { regionName } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { cardTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, networkTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
 import { geoListStyles } from './geo-list.styles.ts';
 
 /** The segments of top_geo, and the terms of their labels. */
@@ -45,7 +45,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override freezable = true;
-  static override terms = { ...cardTerms, ...geoListTerms };
+  static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
 
   /** Which places to list: `countries`, `regions`, `cities` or `metro_codes`. */
   @property() segment: GeoSegment = 'countries';

@@ -4,7 +4,7 @@ import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
 import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
-import { cardTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, networkTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
@@ -60,7 +60,7 @@ const ANNOUNCE_CHANGE = 0.1;
 export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
-  static override terms = { ...cardTerms, ...liveCounterTerms };
+  static override terms = { ...cardTerms, ...networkTerms, ...liveCounterTerms };
 
   /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
   static typical?: (counter: LiveCounter) => TypicalComparison;
@@ -189,6 +189,6 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}
       </div>
-      ${this.#typical?.render(value, locale) ?? this.#renderSparkline(locale)}`;
+      ${this.#typical?.render(value, this.localize) ?? this.#renderSparkline(locale)}`;
   }
 }

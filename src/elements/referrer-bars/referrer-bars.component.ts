@@ -6,7 +6,7 @@ import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
-import { cardTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, networkTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -49,7 +49,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override freezable = true;
-  static override terms = { ...cardTerms, ...referrerBarsTerms };
+  static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
 
   /** Most bars shown (0 shows all the data has). */
   @property({ type: Number }) max = 10;

@@ -10,11 +10,10 @@ import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { LOYALTY_TERMS, PLATFORM_TERMS, SOURCE_TERMS } from '../../internal/stats-names.ts';
-import { cardTerms, topPagesTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, networkTerms, pageDetailTerms, topPagesTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer } from '../referrer-bars/referrer-names.ts';
 import { describeMetric, isRecord, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
 import { pageDetail } from './page-detail.ts';
-import { TOP_PAGES_STRINGS as STRINGS } from './top-pages.strings.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
 /** What a cell needs besides its page. */
@@ -145,7 +144,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
   static override freezable = true;
-  static override terms = { ...cardTerms, ...topPagesTerms };
+  static override terms = { ...cardTerms, ...networkTerms, ...topPagesTerms, ...pageDetailTerms };
 
   #rowCount = 10;
   /** The pages each response ranks, for the settings in `#rankedFor`. */
@@ -233,14 +232,14 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const open = this.#opened.delete(key);
     if (!open) this.#opened.add(key);
     const title = this.#title(page);
-    this.announcer.announce(open ? STRINGS.closed(title) : STRINGS.opened(title), { urgent: true });
+    this.announcer.announce(this.localize.term(open ? 'detailClosed' : 'detailOpened', title), { urgent: true });
     this.requestUpdate();
   };
 
   #renderDetail(page: SitePage, span: number): TemplateResult {
     const site = page.site ?? siteHostOf(this.#firstUrl);
     const listUrl = this.source.url!.split(' ').find((url) => siteHostOf(url) === site) ?? this.#firstUrl;
-    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme)}</td></tr>`;
+    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme, this.localize)}</td></tr>`;
   }
 
   get #firstUrl(): string {
@@ -353,11 +352,11 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const named = isRecord(this.siteNames) ? this.siteNames[site] : undefined;
     const name = typeof named === 'string' && named.trim() ? named : site;
     const icon = sameOriginIcon(isRecord(this.siteIcons) ? this.siteIcons[site] : undefined);
-    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
+    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${this.localize.term('pagesSite')}: </span>${name}</span>`;
   }
 
   #renderExpand(page: SitePage, open: boolean): TemplateResult {
-    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
+    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${this.localize.term('detailOpen', this.#title(page))}</span></button>`;
   }
 
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
