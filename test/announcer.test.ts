@@ -47,6 +47,27 @@ describe('Announcer', () => {
     expect(counts.updates).to.equal(1);
   });
 
+  it('says urgent news at once, inside the quiet time, replacing what waited; the quiet time starts again from it', async () => {
+    const { clock } = freshHub(() => new Response('{}'));
+    const { counts, ...stub } = host();
+    const announcer = new Announcer({ ...stub, requestUpdate: () => counts.updates++ }, 30_000);
+    announcer.announce('B');
+    await clock.advance(1_000);
+    announcer.announce('C');
+    announcer.announce('Frozen', { urgent: true });
+    expect(announcer.text).to.equal('Frozen');
+    await clock.advance(60_000);
+    expect(announcer.text, 'what waited before the urgent news is not said after it').to.equal('Frozen');
+    announcer.announce('D');
+    expect(announcer.text).to.equal('D');
+    await clock.advance(1_000);
+    announcer.announce('E');
+    await clock.advance(28_999);
+    expect(announcer.text).to.equal('D');
+    await clock.advance(1);
+    expect(announcer.text).to.equal('E');
+  });
+
   it('drops what waits when its element leaves the page', async () => {
     const { clock } = freshHub(() => new Response('{}'));
     const stub = host();
