@@ -134,6 +134,12 @@ function frameworkIntegrationsPlugin(outdir) {
       for (const event of manifest.modules.flatMap((module) => module.declarations ?? []).flatMap((declaration) => declaration.events ?? [])) {
         if (event.type) event.type = { text: `import("${TYPES}/classes.js").${event.type.text}` };
       }
+      // An attribute documented with `@attr` whose property a feature module adds (`compare`, by
+      // live-counter-typical.ts, which classes.ts brings into the types): the generators type a
+      // prop as `Class[fieldName]` and would write `Class["undefined"]`.
+      for (const attribute of manifest.modules.flatMap((module) => module.declarations ?? []).flatMap((declaration) => declaration.attributes ?? [])) {
+        attribute.fieldName ??= attribute.name;
+      }
       generateJsxTypes(manifest, { ...quiet, fileName: 'jsx.d.ts', componentTypePath: (_name, _tag, modulePath) => declarationOf(modulePath), stronglyTypedEvents: true });
       generateVuejsTypes(manifest, { ...quiet, fileName: 'vue.d.ts', globalTypePath: `${TYPES}/classes.js` });
       generateSvelteTypes(manifest, { ...quiet, fileName: 'svelte.d.ts', globalTypePath: `${TYPES}/classes.js` });

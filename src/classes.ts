@@ -8,6 +8,8 @@
  * Only `*.component.ts` modules may be exported here: `<name>.ts` registers its element.
  */
 export { LiveCounter, COUNTER_METRICS, type CounterMetric } from './elements/live-counter/live-counter.component.ts';
+// Types only (nothing runs): the `compare` property that live-counter-typical.ts gives every counter.
+export type { TypicalComparison } from './elements/live-counter/live-counter-typical.ts';
 export { TopPages, type TopPagesColumn } from './elements/top-pages/top-pages.component.ts';
 export { GeoList, GEO_SEGMENTS, type GeoSegment } from './elements/geo-list/geo-list.component.ts';
 export { ReferrerBars, describeReferrer, type ReferrerCategory } from './elements/referrer-bars/referrer-bars.component.ts';
