@@ -115,7 +115,8 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     const page = await browser().newPage();
     await page.goto(`${baseUrl}/`);
     const chart = "document.querySelector('traffic-chart').shadowRoot";
-    await page.waitFor(`${chart}?.querySelector('[part~=chart]')`, 15_000);
+    // A boolean: an element inside a shadow root does not cross WebDriver as a plain truthy value in every engine (Firefox).
+    await page.waitFor(`!!${chart}?.querySelector('[part~=chart]')`, 15_000);
     const drawn = await page.evaluate<{ band: string; line: string; summary: string }>(`({
       band: ${chart}.querySelector('[part~=band]').getAttribute('d'),
       line: ${chart}.querySelector('[part~=line]').getAttribute('d'),
