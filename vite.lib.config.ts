@@ -17,11 +17,21 @@ const ELEMENTS = readdirSync(new URL('src/elements/', import.meta.url), { withFi
   .map((entry) => entry.name)
   .sort();
 
+/**
+ * The languages besides English (which the elements bundle): `src/locales/<code>.ts`, each an
+ * entry that registers its translation (`pulse-widgets/locales/de`, `dist/cdn/locales/de.js`).
+ */
+export const LOCALE_ENTRIES: readonly string[] = readdirSync(new URL('src/locales/', import.meta.url))
+  .filter((file) => file.endsWith('.ts') && file !== 'en.ts')
+  .map((file) => `locales/${file.slice(0, -'.ts'.length)}`)
+  .sort();
+
 /** Entry name (dist/<name>.js) -> source. Browser entries never reach src/server (a test checks). */
 export const LIB_ENTRIES: Record<string, string> = {
   index: 'src/index.ts',
   classes: 'src/classes.ts',
   ...Object.fromEntries(ELEMENTS.map((name) => [name, `src/elements/${name}/${name}.ts`])),
+  ...Object.fromEntries(LOCALE_ENTRIES.map((name) => [name, `src/${name}.ts`])),
   client: 'src/client/index.ts',
   simulator: 'src/simulator/index.ts',
   server: 'src/server/index.ts',

@@ -2,6 +2,8 @@
  * The CDN modules, for pages with no build step (CMS templates, intranet pages):
  *   dist/cdn/pulse-widgets.js    registers every element
  *   dist/cdn/<element>.js        registers that element only
+ *   dist/cdn/locales/<code>.js   registers a language (German: locales/de.js) for the elements of
+ *                                any of the files above, loaded beside them as its own script
  * Each file is one self-contained, minified ES module: lit and the poll hub are inside,
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
@@ -10,30 +12,43 @@
  */
 import { fileURLToPath } from 'node:url';
 import { build, parseSync, Visitor } from 'vite';
-import { ELEMENT_ENTRIES, LIB_ENTRIES } from '../vite.lib.config.ts';
+import { ELEMENT_ENTRIES, LIB_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CDN_DIR = `${ROOT}dist/cdn`;
 
-/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element (the library's entries). */
+/** `{ name, entry }` of every CDN file: the all-elements one first, then one per element and one per language (the library's entries). */
 export function cdnEntries() {
   return [
     { name: 'pulse-widgets', entry: `${ROOT}${LIB_ENTRIES.index}` },
-    ...ELEMENT_ENTRIES.map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
+    ...[...ELEMENT_ENTRIES, ...LOCALE_ENTRIES].map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
   ];
 }
 
-/** Tags of the lit templates whose text is markup or CSS. */
-const TEMPLATE_TAGS = new Set(['html', 'svg', 'css']);
+/**
+ * Markup and CSS read a newline alone as the same white space: drop the indentation after each.
+ * CSS (css``) loses the rest of what it does not need too: comments, space around `{ } ; , >`,
+ * after `:`, and the last `;` of a block (about 0.15 kB gz of the four cards). Our css`` templates
+ * interpolate only whole style sheets, so each piece between interpolations is rules.
+ */
+const COMPACT = {
+  html: (text) => text.replace(/\n[ \t]+/g, '\n'),
+  svg: (text) => text.replace(/\n[ \t]+/g, '\n'),
+  css: (text) => text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([{};,>]) ?/g, '$1')
+    .replace(/: /g, ':')
+    .replace(/;}/g, '}'),
+};
 
 /**
- * Drops the indentation after each newline in our lit templates (html``, svg``, css``): markup and
- * CSS read a newline alone as the same white space, so only bytes go (about 0.1 kB gz of the four
- * cards; minifiers leave template text alone). Every line stays, so source-map lines still hold.
+ * Compacts the text of our lit templates (html``, svg``, css``) before minifying, which leaves
+ * template text alone. Every line of markup stays, so source-map lines still hold.
  */
-export function dropTemplateIndentation() {
+export function compactTemplates() {
   return {
-    name: 'pulse-drop-template-indentation',
+    name: 'pulse-compact-templates',
     enforce: 'pre',
     transform: {
       filter: { id: /\/src\/.*\.ts$/ },
@@ -41,14 +56,15 @@ export function dropTemplateIndentation() {
         const spans = [];
         new Visitor({
           TaggedTemplateExpression(node) {
-            if (node.tag.type === 'Identifier' && TEMPLATE_TAGS.has(node.tag.name)) spans.push(...node.quasi.quasis);
+            const compact = node.tag.type === 'Identifier' && COMPACT[node.tag.name];
+            if (compact) spans.push(...node.quasi.quasis.map((quasi) => ({ start: quasi.start, end: quasi.end, compact })));
           },
         }).visit(parseSync(id, code).program);
         if (spans.length === 0) return null;
         let out = '';
         let at = 0;
-        for (const { start, end } of spans.sort((a, b) => a.start - b.start)) {
-          out += code.slice(at, start) + code.slice(start, end).replace(/\n[ \t]+/g, '\n');
+        for (const { start, end, compact } of spans.sort((a, b) => a.start - b.start)) {
+          out += code.slice(at, start) + compact(code.slice(start, end));
           at = end;
         }
         return { code: out + code.slice(at), map: null };
@@ -68,7 +84,7 @@ export function cdnConfig({ name, entry }, { minify = true, write = true } = {})
     root: ROOT,
     publicDir: false,
     logLevel: 'warn',
-    plugins: [dropTemplateIndentation()],
+    plugins: [compactTemplates()],
     build: {
       outDir: CDN_DIR,
       emptyOutDir: false,

@@ -6,6 +6,7 @@
  *   - never reaches the state its `state:<name>` tag promises (untagged stories: never leaves
  *     `:state(loading)`),
  *   - has an axe violation.
+ * Then the language toolbar: a story opened with `globals=locale:de` must read German.
  *
  *   node --import tsx scripts/smoke-storybook.mjs [--no-build]
  *
@@ -69,6 +70,10 @@ try {
     }
     await page.close();
   }));
+  const language = await checkLanguageToolbar(stories.find((story) => story.id.startsWith('elements-live-counter--'))?.id);
+  if (language === true) passed += 1;
+  else failed += 1;
+  console.log(language === true ? 'ok    language toolbar (locale:de)' : `FAIL  language toolbar (locale:de)\n        ${language}`);
 } finally {
   await browser.close();
   await server.close();
@@ -76,6 +81,22 @@ try {
 console.log(`smoke test: ${stories.length} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && stories.length > 0 ? 0 : 1);
+
+/** The toolbar's language (a global) sets lang on the story root and loads the language: true, or what is wrong. */
+async function checkLanguageToolbar(id) {
+  if (!id) return 'no <live-counter> story';
+  const page = await browser.newPage({ reducedMotion: 'reduce' });
+  try {
+    await page.goto(`${server.url}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=a11y.manual:!true;locale:de`);
+    const label = () => document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')?.textContent;
+    return await page.waitForFunction(label, undefined, { timeout: STORY_TIMEOUT_MS, polling: 50 })
+      .then(() => page.waitForFunction((expected) => document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')?.textContent === expected, 'Jetzt auf der Website', { timeout: STORY_TIMEOUT_MS, polling: 50 }))
+      .then(() => true)
+      .catch(async () => `the label reads "${await page.evaluate(label)}", not German`);
+  } finally {
+    await page.close();
+  }
+}
 
 function build() {
   const result = spawnSync(`${ROOT}node_modules/.bin/storybook`, ['build', '--quiet', '-o', OUT], {

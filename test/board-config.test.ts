@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { boardViews, DEFAULT_CARDS, parseBoardParams } from '../src/board/board-config.ts';
+import { boardLanguage, boardViews, DEFAULT_CARDS, parseBoardParams } from '../src/board/board-config.ts';
 
 const SERVED = { prefix: '', hosts: ['a.example', 'b.example', 'c.example'] };
 const parse = (query: string) => parseBoardParams(new URLSearchParams(query), SERVED);
@@ -48,5 +48,20 @@ describe('board URL parameters', () => {
     expect(parse('rotate=20').problems).to.deep.equal(['rotate needs several sites to rotate between; not rotating.']);
     expect(parse('sites=a.example,b.example&rotate=4000').config.rotate).to.equal(0);
     expect(boardViews(parse('sites=a.example,b.example').config)).to.deep.equal([['a.example', 'b.example']]);
+  });
+
+  it('speaks the language of its lang parameter: its words, plural forms and direction; English where there is no translation', () => {
+    const params = new URLSearchParams('lang=pl&sites=a.example,x.example&rotate=5');
+    const polish = boardLanguage(params);
+    expect([polish.lang, polish.dir, polish.english, polish.terms.boardTitle]).to.deep.equal(['pl', 'ltr', false, 'Publiczność na żywo']);
+    expect([2, 5, 22].map((count) => polish.terms.boardSites(polish.count(count)))).to.deep.equal(['2 witryny', '5 witryn', '22 witryny']);
+    expect(parseBoardParams(params, SERVED, polish.terms).problems).to.deep.equal([
+      'Witryna „x.example” nie jest tu obsługiwana; pominięto.',
+      'rotate musi być liczbą sekund od 10 do 3600, a nie „5”; bez przełączania.',
+    ]);
+    const arabic = boardLanguage(new URLSearchParams('lang=ar-EG'));
+    expect([arabic.lang, arabic.dir, arabic.terms.boardSites(arabic.count(2))]).to.deep.equal(['ar-EG', 'rtl', 'موقعان']);
+    const untranslated = boardLanguage(new URLSearchParams('lang=sv'));
+    expect([untranslated.lang, untranslated.english, untranslated.terms.boardTitle]).to.deep.equal(['sv', true, 'Live audience']);
   });
 });

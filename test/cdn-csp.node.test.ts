@@ -133,6 +133,19 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     await page.close();
   });
 
+  it('a language file beside the all-in-one file: the elements speak it, right to left, with no violation', async (t) => {
+    const { page, url } = await visit('/arabic.html');
+    await page.waitFor(everyElementReady(['live-counter', 'top-pages', 'referrer-bars']), RENDER_TIMEOUT_MS);
+    const seen = await page.evaluate<string[][]>(`[...document.querySelectorAll('live-counter, top-pages')].map((el) => {
+      const card = el.shadowRoot.querySelector('[part=base]');
+      return [card.getAttribute('dir'), card.querySelector('[part=label]').textContent];
+    })`);
+    assert.deepEqual(seen, [['rtl', 'الموجودون على الموقع الآن'], ['rtl', 'الصفحات الأكثر قراءة الآن']]);
+    await assertNoConsoleErrors(t, page);
+    assert.deepEqual(await violationsOf(page, url), []);
+    await page.close();
+  });
+
   it('the harness sees a violation when there is one (so the tests above can fail)', async () => {
     const { page, url } = await visit('/');
     await page.evaluate(`document.body.setAttribute('style', 'outline: 1px solid red')`);

@@ -2,6 +2,9 @@ import { expect, fixtureSync, html } from '@open-wc/testing';
 import type { Histogram, QuickstatsResponse } from '../src/api/index.ts';
 import { axisPosition, buckets } from '../src/elements/engagement-histogram/histogram-scale.ts';
 import '../src/index.ts';
+import { LocalizeController } from '../src/internal/localize.ts';
+import { engagementHistogramTerms } from '../src/locales/en.ts';
+import '../src/locales/fr.ts';
 import type { EngagementHistogram } from '../src/index.ts';
 import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
@@ -92,6 +95,13 @@ describe('<engagement-histogram>', () => {
     expect(axisPosition(VISIT, 0.5)).to.be.closeTo(0.5 / 10, 0.001);
     expect(axisPosition(VISIT, 45)).to.equal(1);
     expect(axisPosition(VISIT, 37.5)).to.be.closeTo(9.5 / 10, 0.001);
-    expect(buckets(VISIT, 'minute', 'fr').at(-1)!.label).to.match(/^over 30\smin$/);
+    expect(buckets(VISIT, 'minute', frenchOf(document.body)).at(-1)!.label).to.match(/^plus de 30\smin$/);
   });
 });
+
+/** The words of an element in French, for the bucket labels alone (a bare host: nothing renders). */
+function frenchOf(parent: HTMLElement): LocalizeController {
+  const host = Object.assign(document.createElement('span'), { lang: 'fr', addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
+  parent.append(host);
+  return new LocalizeController(host, engagementHistogramTerms);
+}

@@ -1,5 +1,6 @@
 import { expect, fixtureSync, html } from '@open-wc/testing';
 import '../src/index.ts';
+import '../src/locales/fr.ts';
 import type { GeoList } from '../src/index.ts';
 import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/browser-fakes.ts';
 import { topGeo, URLS } from './helpers/browser-fixtures.ts';
@@ -42,7 +43,7 @@ describe('<geo-list>', () => {
     expect(fills).to.deep.equal(['0.25', '0.15', '0.1']);
   });
 
-  it('names countries and regions in the inherited language', async () => {
+  it('names countries and regions in the inherited language, when it has a translation', async () => {
     const { el, column } = await geoList(topGeo({ DE: 5, XX: 1 }), '', 'fr');
     expect(column('name')).to.deep.equal(['Allemagne', 'XX']);
     el.segment = 'regions';

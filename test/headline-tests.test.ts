@@ -3,6 +3,7 @@ import { RAW_DATA_TTL_MS } from '../src/api/constants.ts';
 import type { RawDataRecord, RawDataResponse } from '../src/api/index.ts';
 import { csvCell, experimentsCsv, groupExperiments } from '../src/elements/headline-tests/experiments.ts';
 import '../src/index.ts';
+import { headlineTestsTerms } from '../src/locales/en.ts';
 import type { HeadlineTests } from '../src/index.ts';
 import { deferred, failOnLitWarnings, type FakeClock, freshHub, reply, setPageHidden, settleElements, type Handler } from './helpers/browser-fakes.ts';
 import { describeCommonBehaviour, states, text } from './helpers/browser-states.ts';
@@ -128,9 +129,9 @@ describe('<headline-tests>', () => {
 
   it('groups variants under their test, with status, winner, CTR and engagement with intervals, and probability', async () => {
     const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(2)));
-    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, 2025-06-01 to 2025-06-07 (Europe/Paris)']);
+    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, Jun 1, 2025 to Jun 7, 2025 (Europe/Paris)']);
     expect(all('[part=headline]')).to.deep.equal(['Headline e1 v0', 'Headline e2 v0']);
-    expect(all('[part=meta]')[0]).to.equal('Completed headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1');
+    expect(all('[part=meta]')[0]).to.equal('Completed Headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1');
     expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=link]')!.href).to.equal('https://example.com/news/e1');
     const table = el.shadowRoot!.querySelector('[part=variants]')!;
     expect(table.getAttribute('aria-labelledby')).to.equal('experiment-0');
@@ -217,7 +218,7 @@ describe('<headline-tests>', () => {
     expect(link.href).to.match(/^blob:/);
     const csv = await (await fetch(link.href)).text();
     const lines = csv.replace(/^\ufeff/, '').split('\r\n');
-    expect(lines[0]).to.equal('experiment_id,status,type,path,created_at,completed_at,winning_variant,variant_id,content,ctr_mean,ctr_low,ctr_high,engagement_mean,engagement_low,engagement_high,probability');
+    expect(lines[0]).to.equal('"Experiment ID","Status","Type","Path","Created","Completed","Winning variant","Variant ID","Headline","CTR mean","CTR low","CTR high","Engagement mean","Engagement low","Engagement high","Probability best"');
     expect(lines[1]).to.contain(`"v0","'=HYPERLINK(""http://evil.example"",""click"")",0.04,0.035,0.045,40,38,42,0.1`);
     expect(lines).to.have.length(4);
     el.remove();
@@ -243,6 +244,6 @@ describe('headline-tests CSV and grouping', () => {
     const rows = [variant('b', 'v0'), variant('a', 'v0'), variant('b', 'v1')];
     const experiments = groupExperiments(rows);
     expect(experiments.map((experiment) => [experiment.id, experiment.variants.length])).to.deep.equal([['b', 2], ['a', 1]]);
-    expect(experimentsCsv(experiments).split('\r\n')).to.have.length(5);
+    expect(experimentsCsv(experiments, headlineTestsTerms.testsCsvHeaders).split('\r\n')).to.have.length(5);
   });
 });

@@ -1,5 +1,6 @@
 import { expect, fixture, fixtureSync, html } from '@open-wc/testing';
 import '../src/index.ts';
+import '../src/locales/de.ts';
 import { LiveCounter } from '../src/index.ts';
 import { failOnLitWarnings, freshHub, reply, settle, settleElements } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
@@ -102,7 +103,7 @@ describe('<live-counter>', () => {
     expect(part('value')!.textContent).to.equal('1,230');
   });
 
-  it('formats numbers in the inherited language', async () => {
+  it('formats numbers in the inherited language, when it has a translation', async () => {
     const { clock } = freshHub(() => reply(clock, quickstats(1234567)));
     const root = fixtureSync(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
     await settleElements(root);

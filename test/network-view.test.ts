@@ -72,7 +72,7 @@ describe('network view: several sites in one element', () => {
     network({ [A]: referrers({ 'google.com': 4, 't.co': 1 }), [B]: referrers({ 'google.com': 6 }) });
     const bars = await mount<ReferrerBars>(`<referrer-bars src="${src('/live/referrers/v3/', A, B)}"></referrer-bars>`);
     expect(all(bars, '[part=name]')).to.deep.equal(['Google', 'X (Twitter)']);
-    expect(all(bars, '[part=count]')).to.deep.equal(['10 visitors', '1 visitors']);
+    expect(all(bars, '[part=count]')).to.deep.equal(['10 visitors', '1 visitor']);
 
     network({ [A]: topGeo({ US: 5, FR: 1 }, 6), [B]: topGeo({ FR: 9 }, 9) });
     const geo = await mount<GeoList>(`<geo-list src="${src('/live/top_geo/v1/', A, B)}"></geo-list>`);

@@ -52,7 +52,7 @@ const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--log
 /** The repository's own tsc (TypeScript 7, the native port), for the plain, React, Angular and server files. */
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
 
-/** Paths a published file may have: the build (the board page's HTML, CSS and icon too), the manifest, the user docs, and what npm adds. */
+/** Paths a published file may have: the build (the board page that `pulse-widgets serve` ships included), the manifest, the user docs, and what npm adds. */
 const PUBLISHED = /^(dist\/.+\.(js|js\.map|d\.ts|json)|dist\/board\/.+\.(html|css|svg)|custom-elements\.json|docs\/(usage|frameworks)\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
 const SECRET_LIKE = /(^|\/)(\.env|\.npmrc|id_rsa|.*\.pem|.*\.key|.*secret.*|.*credential.*)$/i;
 /** Larger than any file the build makes today (the all-elements CDN source map, ~0.3 MB) by a wide margin. */

@@ -45,7 +45,7 @@ describe('<referrer-bars>', () => {
       ['chatgpt.com', 'ChatGPT', 'ai'],
       ['www.perplexity.ai', 'Perplexity', 'ai'],
       ['gemini.google.com', 'Gemini', 'ai'],
-      ['', 'Dark social (no referrer)', 'dark'],
+      ['', '', 'dark'],
       ['notgoogle.company', 'notgoogle.company', 'other'],
     ];
     expect(cases.map(([referrer]) => { const { name, category } = describeReferrer(referrer); return [referrer, name, category]; })).to.deep.equal(cases);
@@ -54,7 +54,7 @@ describe('<referrer-bars>', () => {
   it('groups referrers by kind when grouped', async () => {
     const { column } = await referrerBars(referrers({ 'google.com': 10, 'bing.com': 5, 'facebook.com': 4, 'chatgpt.com': 1, '': 2 }), 'grouped');
     expect(column('name')).to.deep.equal(['Search engines', 'Social networks', 'Dark social', 'AI assistants']);
-    expect(column('count')).to.deep.equal(['15 visitors', '4 visitors', '2 visitors', '1 visitors']);
+    expect(column('count')).to.deep.equal(['15 visitors', '4 visitors', '2 visitors', '1 visitor']);
     expect(column('label')).to.deep.equal(['Visitors by kind of referrer']);
   });
 

@@ -4,8 +4,8 @@
  * nodes: no parameter is ever parsed as markup.
  */
 import '../index.ts';
-import { boardViews, parseBoardParams, type BoardConfig, type Card, type Served, type Size } from './board-config.ts';
-import { BOARD_STRINGS as STRINGS } from './board.strings.ts';
+import type { TextTerm } from '../locales/en.ts';
+import { boardLanguage, boardViews, parseBoardParams, type BoardConfig, type Card, type Served, type Size } from './board-config.ts';
 import { keepScreenAwake, loadServed } from './served.ts';
 
 /** Rows of pages that fit each size at 16:9 without scrolling. */
@@ -15,14 +15,17 @@ const LIST_ROWS: Record<Size, number> = { s: 8, m: 6, l: 5 };
 /** Cards that show one site: the elements that do not merge several. */
 const ONE_SITE_CARDS: ReadonlySet<Card> = new Set(['sources', 'platforms']);
 
-const ROUTES: Record<Card, { tag: string; path: string; extra?: (size: Size) => string }> = {
-  pages: { tag: 'top-pages', path: '/live/toppages/v3/', extra: (size) => `&limit=${PAGE_ROWS[size]}` },
-  counter: { tag: 'live-counter', path: '/live/quickstats/v4/' },
-  referrers: { tag: 'referrer-bars', path: '/live/referrers/v3/' },
-  geo: { tag: 'geo-list', path: '/live/top_geo/v1/' },
-  sources: { tag: 'traffic-sources', path: '/live/quickstats/v4/' },
-  platforms: { tag: 'platform-split', path: '/live/quickstats/v4/' },
+const ROUTES: Record<Card, { tag: string; path: string; label: TextTerm; extra?: (size: Size) => string }> = {
+  pages: { tag: 'top-pages', path: '/live/toppages/v3/', label: 'boardCardPages', extra: (size) => `&limit=${PAGE_ROWS[size]}` },
+  counter: { tag: 'live-counter', path: '/live/quickstats/v4/', label: 'boardCardCounter' },
+  referrers: { tag: 'referrer-bars', path: '/live/referrers/v3/', label: 'boardCardReferrers' },
+  geo: { tag: 'geo-list', path: '/live/top_geo/v1/', label: 'boardCardGeo' },
+  sources: { tag: 'traffic-sources', path: '/live/quickstats/v4/', label: 'boardCardSources' },
+  platforms: { tag: 'platform-split', path: '/live/quickstats/v4/', label: 'boardCardPlatforms' },
 };
+const params = new URLSearchParams(location.search);
+const language = boardLanguage(params);
+const { terms } = language;
 
 const main = document.querySelector<HTMLElement>('#board')!;
 const heading = document.querySelector<HTMLElement>('#title')!;
@@ -36,11 +39,11 @@ function say(lines: readonly string[]): void {
 }
 
 function card(kind: Card, sites: readonly string[], config: BoardConfig, served: Served): HTMLElement {
-  const { tag, path, extra } = ROUTES[kind];
+  const { tag, path, label, extra } = ROUTES[kind];
   const el = document.createElement(tag);
   const query = extra?.(config.size) ?? '';
   el.setAttribute('src', sites.map((site) => `${served.prefix}${path}?host=${encodeURIComponent(site)}${query}`).join(' '));
-  el.setAttribute('label', STRINGS.cardLabels[kind]);
+  el.setAttribute('label', terms[label]);
   el.setAttribute('theme', config.theme);
   el.className = `card card-${kind}`;
   if (kind === 'pages') {
@@ -107,24 +110,27 @@ function view(sites: readonly string[], config: BoardConfig, served: Served): HT
 }
 
 function scopeText(sites: readonly string[]): string {
-  return sites.length === 1 ? sites[0]! : `${STRINGS.network(sites.length)}: ${sites.join(', ')}`;
+  return sites.length === 1 ? sites[0]! : `${terms.boardSites(language.count(sites.length))}: ${sites.join(', ')}`;
 }
 
 async function start(): Promise<void> {
-  say([STRINGS.loadingSites]);
-  const served = await loadServed((seconds) => say([STRINGS.retrying(seconds)]));
-  const { config, problems } = parseBoardParams(new URLSearchParams(location.search), served);
-  if (config.sites.length === 0) problems.push(STRINGS.noSites);
+  const root = document.documentElement;
+  root.lang = language.lang;
+  root.dir = language.dir;
+  // English words on a board in a language we lack say so; the elements still format in the board's language.
+  if (language.english) for (const part of [heading.parentElement!, notice]) part.lang = 'en';
+  say([terms.boardConnecting]);
+  const served = await loadServed((seconds) => say([terms.boardRetrying(language.count(seconds))]));
+  const { config, problems } = parseBoardParams(params, served, terms);
+  if (config.sites.length === 0) problems.push(terms.boardNoSites);
   say(problems);
 
-  const root = document.documentElement;
   root.dataset.theme = config.theme;
   root.dataset.size = config.size;
-  if (config.lang) root.lang = config.lang;
-  heading.textContent = config.title || STRINGS.defaultTitle;
+  heading.textContent = config.title || terms.boardTitle;
   document.title = heading.textContent;
   setUp.href = `builder.html${location.search}`;
-  setUp.textContent = STRINGS.setUp;
+  setUp.textContent = terms.boardSetUp;
 
   // Every view is built once and kept: its cards keep polling, so turning to it shows data at once.
   const views = boardViews(config).map((sites) => view(sites, config, served));

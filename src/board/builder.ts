@@ -3,16 +3,23 @@
  * address. This script only lists the served sites and fills the form from the address it was
  * opened with, so "Set up this board" edits the board on screen.
  */
-import { parseBoardParams } from './board-config.ts';
-import { BOARD_STRINGS as STRINGS } from './board.strings.ts';
+import type { TextTerm } from '../locales/en.ts';
+import { boardLanguage, parseBoardParams } from './board-config.ts';
 import { loadServed } from './served.ts';
 
 const form = document.querySelector<HTMLFormElement>('#builder')!;
 const sitesField = document.querySelector<HTMLFieldSetElement>('#sites')!;
 const status = document.querySelector<HTMLElement>('#sites-status')!;
 
-const served = await loadServed((seconds) => (status.textContent = STRINGS.retrying(seconds)));
 const params = new URLSearchParams(location.search);
+// The builder speaks the language of the board it sets up.
+const language = boardLanguage(params);
+const { terms, lang, dir, english } = language;
+document.documentElement.lang = english ? 'en' : lang;
+document.documentElement.dir = dir;
+for (const node of document.querySelectorAll<HTMLElement>('[data-term]')) node.textContent = terms[node.dataset.term as TextTerm];
+
+const served = await loadServed((seconds) => (status.textContent = terms.boardRetrying(language.count(seconds))));
 const { config } = parseBoardParams(params, served);
 
 sitesField.replaceChildren(sitesField.querySelector('legend')!, ...served.hosts.map((host) => {

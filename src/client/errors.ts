@@ -14,8 +14,8 @@ export async function httpError(response: Response): Promise<PollError> {
   const explanation = await serverMessage(response);
   if (status === 429) return { kind: 'http', status, message: 'The data source is busy; retrying shortly.' };
   if (status >= 500) return { kind: 'http', status, message: `The data source is unavailable (HTTP ${status}).` };
-  if (status === 404) return { kind: 'http', status, message: explanation ?? 'The data source was not found (HTTP 404).' };
-  return { kind: 'http', status, message: explanation ?? `The data source refused the request (HTTP ${status}).` };
+  if (status === 404) return { kind: 'http', status, message: explanation ?? 'The data source was not found (HTTP 404).', reason: explanation };
+  return { kind: 'http', status, message: explanation ?? `The data source refused the request (HTTP ${status}).`, reason: explanation };
 }
 
 async function serverMessage(response: Response): Promise<string | undefined> {

@@ -20,6 +20,8 @@ export interface PollError {
   readonly message: string;
   /** HTTP status when the server answered. */
   readonly status?: number;
+  /** The server's own explanation of a refusal (our cache endpoint's `error.message`), as sent. */
+  readonly reason?: string;
 }
 
 export const INITIAL_SNAPSHOT: PollSnapshot<never> = Object.freeze({

@@ -29,7 +29,8 @@ export const barStyles = css`
     transition: transform 0.4s ease-out;
   }
 
-  :host(:dir(rtl)) .bar-fill {
+  /* The card may set the direction itself (Arabic on a page that sets none): :dir() sees it, :host() would not. */
+  .bar-fill:dir(rtl) {
     transform-origin: right;
   }
 

@@ -50,6 +50,19 @@ export function formatShare(locale: string, fraction: number): string {
     : numberFormat(locale, 'percent0', { style: 'percent', maximumFractionDigits: 0 })(Math.round(fraction * 100) / 100);
 }
 
+/** Units `Intl` can name (ECMA-402 sanctioned units) that our data uses. */
+export type Unit = 'millisecond' | 'second' | 'minute' | 'percent';
+
+/** "2.5 sec", "30%": one decimal at most, the unit written short in the locale. */
+export function formatUnit(locale: string, value: number, unit: Unit): string {
+  return numberFormat(locale, `${unit} short`, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })(value);
+}
+
+/** A duration in seconds: seconds under a minute, minutes from there. */
+export function formatDuration(locale: string, seconds: number): string {
+  return seconds < 60 ? formatUnit(locale, seconds, 'second') : formatUnit(locale, seconds / 60, 'minute');
+}
+
 /** Engaged time: seconds under a minute, minutes (one decimal) above. */
 export function formatSeconds(locale: string, seconds: number): string {
   return seconds < 60
@@ -84,28 +97,4 @@ export function regionName(locale: string, code: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The language an element is in: its own or its nearest ancestor's `lang`, crossing shadow
- * roots, then the browser's. An invalid tag falls back rather than throwing.
- */
-export function inheritedLang(element: Element): string {
-  let node: Element | null = element;
-  while (node) {
-    const lang = node.getAttribute('lang');
-    if (lang) return usableLocale(lang);
-    node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host ?? null);
-  }
-  return usableLocale(globalThis.navigator?.language ?? 'en');
-}
-
-function usableLocale(tag: string): string {
-  return cached(tag, 'locale', () => {
-    try {
-      return Intl.getCanonicalLocales(tag)[0] ?? 'en';
-    } catch {
-      return 'en';
-    }
-  });
 }

@@ -1,15 +1,21 @@
 import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { getHub, MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
+import { MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
-import { formatList, inheritedLang } from './format.ts';
-import { PULSE_ELEMENT_STRINGS as STRINGS } from './pulse-element.strings.ts';
+import { formatList } from './format.ts';
+import { cardTerms, networkTerms } from '../locales/en.ts';
+import { LocalizeController, type English } from './localize.ts';
 import { baseStyles } from './styles.ts';
-import { updatedLine } from './updated-line.ts';
+import { UpdatedLine } from './updated-line.ts';
 
 export type Theme = 'auto' | 'light' | 'dark';
+/** Why `src` cannot be used, as the term that says so. */
+interface SourceProblem {
+  readonly term: 'sourceMissing' | 'sourceInvalid' | 'sourceWrong' | 'sourceTooMany' | 'sourceOne';
+  readonly path: string;
+}
 /** What the body of the card shows. */
 export type View = 'loading' | 'ready' | 'empty' | 'error';
 /** Custom states, styled with `:state(...)`: the view plus the conditions that can add to it. */
@@ -84,6 +90,9 @@ export abstract class PulseElement<Data> extends LitElement {
   /** Lists whose rows a reader can hold still (a freeze button) while polling goes on. */
   static freezable = false;
 
+  /** The English the element bundles: the card's section of the catalog and its own. */
+  static terms: English = { ...cardTerms, ...networkTerms };
+
   /**
    * Registers the element unless the name is taken: a page that loads two copies of the script
    * gets a warning, not an exception that would stop the rest of the page's scripts.
@@ -98,10 +107,14 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
+  /** The element's language and its words. */
+  protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
-  protected readonly announcer = new Announcer();
+  protected readonly announcer = new Announcer(this);
+  /** Writes the "updated N s ago" line, once a second. */
+  readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
-  #sourceProblem: PollError | undefined;
+  #sourceProblem: SourceProblem | undefined;
   #failing: readonly FailingSource[] = [];
   /** While frozen: the data on screen, and how many updates arrived since. */
   #held: Data | undefined;
@@ -138,15 +151,18 @@ export abstract class PulseElement<Data> extends LitElement {
   /** Defined by elements that accept several sites in `src`: one body of the route from one per site. */
   protected merge?(parts: readonly SourceData<Data>[]): Data;
 
-  /** Called, if defined, when new data arrives; returns what the live region should say, if anything. */
+  /**
+   * Called, if defined, when new data arrives; returns the state the live region tells, in words
+   * (the announcer decides whether and when to say it; with the first data it is only noted).
+   */
   protected dataChanged?(data: Data, previous: Data | undefined, locale: string): string | undefined;
 
   /** The address actually loaded for `src` (already absolute), if an element rewrites its query. */
   protected requestUrl?(url: URL): URL;
 
-  /** The element's language for numbers and names: its `lang` or the nearest ancestor's. */
+  /** The locale of numbers, dates and names: the element's language (see {@link LocalizeController}). */
   protected get locale(): string {
-    return inheritedLang(this);
+    return this.localize.locale;
   }
 
   protected get snapshot(): PollSnapshot<Data> {
@@ -162,9 +178,9 @@ export abstract class PulseElement<Data> extends LitElement {
     // New data alone changes no property, and so not the address: no URL parsing on every tick.
     if (changed.size > 0) {
       const resolved = this.#resolveSource();
-      if (resolved.problem?.message !== this.#sourceProblem?.message) {
+      if (resolved.problem?.term !== this.#sourceProblem?.term) {
         this.#sourceProblem = resolved.problem;
-        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent(resolved.problem, false));
+        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
       }
       if (resolved.url !== this.source.url) {
         // Another source: what was frozen belongs to the old one.
@@ -176,24 +192,40 @@ export abstract class PulseElement<Data> extends LitElement {
     this.#syncStates();
   }
 
-  #resolveSource(): { url?: string; problem?: PollError } {
+  #resolveSource(): { url?: string; problem?: SourceProblem } {
     const route = (this.constructor as typeof PulseElement).route;
-    const expected = `src must be the address of a ${ROUTE_PATHS[route]} resource.`;
+    const path = ROUTE_PATHS[route];
     const addresses = this.src.split(/\s+/).filter(Boolean);
-    if (addresses.length === 0) return { problem: { kind: 'source', message: `No data source: ${expected}` } };
-    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { kind: 'source', message: this.merge ? STRINGS.tooManySources(MAX_SOURCES) : STRINGS.oneAddress(expected) } };
+    if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
+    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { term: this.merge ? 'sourceTooMany' : 'sourceOne', path } };
     const urls: string[] = [];
     for (const address of addresses) {
       let url: URL;
       try {
         url = new URL(address, document.baseURI);
       } catch {
-        return { problem: { kind: 'source', message: `The data source is not a valid address: ${expected}` } };
+        return { problem: { term: 'sourceInvalid', path } };
       }
-      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { kind: 'source', message: expected } };
+      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { term: 'sourceWrong', path } };
       urls.push((this.requestUrl?.(url) ?? url).href);
     }
     return { url: [...new Set(urls)].join(' ') };
+  }
+
+  #problemText({ term, path }: SourceProblem): string {
+    return term === 'sourceTooMany' ? this.localize.term(term, MAX_SOURCES) : this.localize.term(term, path);
+  }
+
+  /** A failed request in the element's language; the cache endpoint's own explanation kept as sent. */
+  #errorText(error: PollError): string {
+    const { kind, status = 0, reason } = error;
+    if (kind === 'network') return this.localize.term('errorUnreachable');
+    if (kind === 'invalid') return this.localize.term('errorInvalidData');
+    if (kind === 'source') return this.localize.term('errorUnknownSource');
+    if (status === 429) return this.localize.term('errorBusy');
+    if (status >= 500) return this.localize.term('errorUnavailable', status);
+    if (reason) return this.localize.term('errorExplained', reason);
+    return status === 404 ? this.localize.term('errorNotFound') : this.localize.term('errorRefused', status);
   }
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
@@ -201,10 +233,12 @@ export abstract class PulseElement<Data> extends LitElement {
       if (this.#held !== undefined) {
         // Frozen: the rows and their rank changes stay as the reader saw them; the count of what waits goes up.
         this.#waiting++;
-        this.announcer.announce(STRINGS.waiting(this.#waiting), getHub().clock.now());
+        this.announcer.announce(this.#waitingText());
       } else {
         this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
-        this.announcer.announce(this.dataChanged?.(next.data, this.previousData, this.locale), getHub().clock.now());
+        const message = this.dataChanged?.(next.data, this.previousData, this.locale);
+        if (this.previousData === undefined) this.announcer.note(message);
+        else this.announcer.announce(message);
       }
       this.#dataUrl = this.source.url;
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
@@ -213,27 +247,30 @@ export abstract class PulseElement<Data> extends LitElement {
     const failing = this.source.failing ?? [];
     if (failing !== this.#failing) {
       for (const { site, error } of failing) {
-        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: STRINGS.siteFailed(site, error.message) }, true));
+        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: `${site}: ${error.message}` }, true));
       }
-      if (failing.length > 0) this.announcer.announce(this.#partialText(failing), getHub().clock.now(), true);
+      if (failing.length > 0) this.announcer.announce(this.#partialText(failing), { urgent: true });
       this.#failing = failing;
     }
   }
 
   #partialText(failing: readonly FailingSource[]): string {
-    return STRINGS.partial(formatList(this.locale, failing.map(({ site }) => site)));
+    return this.localize.term('partial', formatList(this.locale, failing.map(({ site }) => site)));
+  }
+
+  #waitingText(): string {
+    return this.localize.term('freezeWaiting', this.localize.count(this.#waiting));
   }
 
   readonly #toggleFreeze = (): void => {
-    const now = getHub().clock.now();
     if (this.#held === undefined) {
       this.#held = this.snapshot.data;
-      this.announcer.announce(STRINGS.frozenAnnouncement, now, true);
+      this.announcer.announce(this.localize.term('freezeOn'), { urgent: true });
     } else {
       // What changed is measured from what the reader was looking at.
       if (this.#waiting > 0) this.previousData = this.#held;
       this.#held = undefined;
-      this.announcer.announce(STRINGS.resumed, now, true);
+      this.announcer.announce(this.localize.term('freezeOff'), { urgent: true });
     }
     this.#waiting = 0;
     this.requestUpdate();
@@ -242,8 +279,8 @@ export abstract class PulseElement<Data> extends LitElement {
   #renderFreeze(): TemplateResult {
     const frozen = this.#held !== undefined;
     return html`<div part="freeze" class="freeze">
-      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${STRINGS.freeze}</button>
-      ${frozen ? html`<span part="waiting" class="waiting">${STRINGS.waiting(this.#waiting)}</span>` : nothing}
+      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${this.localize.term('freeze')}</button>
+      ${frozen ? html`<span part="waiting" class="waiting">${this.#waitingText()}</span>` : nothing}
     </div>`;
   }
 
@@ -273,9 +310,9 @@ export abstract class PulseElement<Data> extends LitElement {
     const data = this.shownData;
     switch (view) {
       case 'loading':
-        return html`<p part="message" class="message loading">Loading…</p>`;
+        return html`<p part="message" class="message loading">${this.localize.term('loading')}</p>`;
       case 'error':
-        return html`<p part="error" class="message error">${(this.#sourceProblem ?? error)?.message}</p>`;
+        return html`<p part="error" class="message error">${this.#sourceProblem ? this.#problemText(this.#sourceProblem) : this.#errorText(error!)}</p>`;
       case 'empty':
         return html`<p part="message" class="message">${this.emptyText}</p>`;
       case 'ready':
@@ -286,12 +323,13 @@ export abstract class PulseElement<Data> extends LitElement {
   protected override render(): TemplateResult {
     const locale = this.locale;
     const view = this.view;
-    return html`<div part="base" class="card">
+    // The language's direction when the page gives none; English text on a page in a language we lack says so.
+    return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${view === 'ready' && (this.constructor as typeof PulseElement).freezable ? this.#renderFreeze() : nothing}
       ${this.#renderBody(view, locale)}
       ${view === 'ready' && this.#failing.length > 0 ? html`<p part="partial" class="partial">${this.#partialText(this.#failing)}</p>` : nothing}
-      <p part="updated" class="updated">${updatedLine(this.source, locale)}</p>
+      <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;
   }

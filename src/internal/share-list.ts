@@ -1,6 +1,7 @@
 import { css, html, type TemplateResult } from 'lit';
 import { bar, barStyles } from './bar.ts';
-import { formatCount, formatShare } from './format.ts';
+import { formatShare } from './format.ts';
+import type { LocalizeController } from './localize.ts';
 
 /** One line of a ranked list: a name, its count and its share of the whole. */
 export interface ShareItem {
@@ -20,17 +21,20 @@ export function shareItems(entries: readonly (readonly [string, number])[], name
 }
 
 /**
- * A real ordered list, labelled by the card's label. The count says what it counts to
- * assistive technology; the bar draws the share printed next to it.
+ * A real ordered list, labelled by the card's label. The count says what it counts ("42
+ * visitors") to assistive technology; the bar draws the share printed next to it.
  */
-export function shareList(items: readonly ShareItem[], locale: string, unit: string): TemplateResult {
+export function shareList(items: readonly ShareItem[], localize: LocalizeController): TemplateResult {
   return html`<ol part="list" class="share-list" aria-labelledby="label">
-    ${items.map((item) => html`<li part="item" class="item">
+    ${items.map((item) => {
+      const count = localize.count(item.count);
+      return html`<li part="item" class="item">
       <span part="name" class="name">${item.name}</span>
-      <span part="count" class="count">${formatCount(locale, item.count)}<span class="visually-hidden"> ${unit}</span></span>
-      <span part="share" class="count share">${formatShare(locale, item.share)}</span>
+      <span part="count" class="count">${String(count)}<span class="visually-hidden"> ${localize.term('visitorsUnit', count)}</span></span>
+      <span part="share" class="count share">${formatShare(localize.locale, item.share)}</span>
       ${bar(item.share)}
-    </li>`)}
+    </li>`;
+    })}
   </ol>`;
 }
 

@@ -1,66 +1,66 @@
-import { nothing } from 'lit';
-import { AsyncDirective } from 'lit/async-directive.js';
-import { directive, type PartInfo } from 'lit/directive.js';
+import type { ReactiveController, ReactiveElement } from 'lit';
 import { getHub, type Clock, type PollSnapshot } from '../client/index.ts';
 import { formatAge } from './format.ts';
-
-export interface UpdatedSource {
-  readonly snapshot: PollSnapshot;
-}
+import type { LocalizeController } from './localize.ts';
 
 /**
- * "Updated 3 sec. ago", or a visible "Out of date" notice when the data is stale. It refreshes
- * itself once a second on the hub's clock (aligned to whole seconds) without re-rendering its
- * host, which renders only when the data changes.
+ * "Updated 3 sec. ago", or a visible "Out of date" notice when the data is stale, written into
+ * the host's `[part=updated]` element, which the host renders empty and leaves to this
+ * controller. It writes after each render of the host and once a second on the hub's clock
+ * (aligned to whole seconds), so the age moves without re-rendering the host, which renders only
+ * when the data changes.
  */
-class UpdatedLineDirective extends AsyncDirective {
-  #source: UpdatedSource | undefined;
-  #locale = 'en';
+export class UpdatedLine implements ReactiveController {
+  readonly #host: ReactiveElement;
+  readonly #snapshot: () => PollSnapshot;
+  readonly #localize: LocalizeController;
   #timer: unknown;
   #clock: Clock | undefined;
 
-  constructor(partInfo: PartInfo) {
-    super(partInfo);
+  constructor(host: ReactiveElement, snapshot: () => PollSnapshot, localize: LocalizeController) {
+    this.#host = host;
+    this.#snapshot = snapshot;
+    this.#localize = localize;
+    host.addController(this);
   }
 
-  render(source: UpdatedSource, locale: string): string | typeof nothing {
-    this.#source = source;
-    this.#locale = locale;
-    this.#schedule();
-    return this.#text();
-  }
-
-  protected override disconnected(): void {
-    this.#cancel();
-  }
-
-  protected override reconnected(): void {
+  hostConnected(): void {
     this.#schedule();
   }
 
-  #text(): string | typeof nothing {
-    const { updatedAt, stale, paused } = this.#source!.snapshot;
-    if (updatedAt === undefined) return paused ? 'Paused while this page is hidden or offline.' : nothing;
-    const age = formatAge(this.#locale, getHub().clock.now() - updatedAt);
-    if (paused) return `Paused; updated ${age}.`;
-    return stale ? `Out of date: last updated ${age}.` : `Updated ${age}.`;
+  hostUpdated(): void {
+    this.#write();
+    this.#schedule();
   }
 
-  #schedule(): void {
-    if (this.#timer !== undefined || !this.isConnected) return;
-    const clock = (this.#clock = getHub().clock);
-    this.#timer = clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.setValue(this.#text());
-      this.#schedule();
-    }, 1000 - (clock.now() % 1000));
-  }
-
-  #cancel(): void {
+  hostDisconnected(): void {
     if (this.#timer === undefined) return;
     this.#clock?.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
-}
 
-export const updatedLine = directive(UpdatedLineDirective);
+  #text(): string {
+    const { updatedAt, stale, paused } = this.#snapshot();
+    const localize = this.#localize;
+    if (updatedAt === undefined) return paused ? localize.term('paused') : '';
+    const age = formatAge(localize.locale, getHub().clock.now() - updatedAt);
+    if (paused) return localize.term('pausedUpdated', age);
+    return localize.term(stale ? 'outOfDate' : 'updated', age);
+  }
+
+  #write(): void {
+    const line = this.#host.renderRoot.querySelector('[part=updated]');
+    const text = this.#text();
+    if (line && line.textContent !== text) line.textContent = text;
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || !this.#host.isConnected) return;
+    const clock = (this.#clock = getHub().clock);
+    this.#timer = clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.#write();
+      this.#schedule();
+    }, 1000 - (clock.now() % 1000));
+  }
+}

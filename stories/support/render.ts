@@ -6,6 +6,7 @@
 import type { ArgTypes, Meta } from '@storybook/web-components-vite';
 import { html, type TemplateResult } from 'lit';
 import manifest from '../../custom-elements.json';
+import '../../src/locales/ar.ts';
 
 export type Args = Record<string, unknown>;
 
@@ -96,9 +97,9 @@ export function narrowColumn(content: unknown): TemplateResult {
   return html`<div style="inline-size: 15rem">${content}</div>`;
 }
 
-/** A right-to-left page in Arabic: numbers, place names and layout follow it. */
+/** A page in Arabic: words, numbers, place names and the direction (right to left) follow its lang. */
 export function rightToLeft(content: unknown): TemplateResult {
-  return html`<div dir="rtl" lang="ar">${content}</div>`;
+  return html`<div lang="ar">${content}</div>`;
 }
 
 /** A sentence above a story, saying what to look at. */

@@ -3,6 +3,7 @@ import { property } from 'lit/decorators.js';
 import type { Histogram, QuickstatsResponse, RouteName } from '../../api/index.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
+import { cardTerms, engagementHistogramTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { engagementHistogramStyles } from './engagement-histogram.styles.ts';
 import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } from './histogram-scale.ts';
@@ -41,6 +42,7 @@ import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } fr
 export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, engagementHistogramStyles];
   static override route: RouteName = 'quickstats';
+  static override terms = { ...cardTerms, ...engagementHistogramTerms };
 
   /** Which histogram: engaged_time, engaged_visit, visit, writing_visit, scroll or domload. */
   @property() histogram: HistogramName = 'engaged_time';
@@ -53,11 +55,11 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   }
 
   protected override get defaultLabel(): string {
-    return HISTOGRAMS[this.#name].label;
+    return this.localize.term(HISTOGRAMS[this.#name].label);
   }
 
   protected override get emptyText(): string {
-    return 'No values to show right now.';
+    return this.localize.term('histogramEmpty');
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
@@ -67,7 +69,7 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
 
   protected override dataChanged(data: QuickstatsResponse, _previous: QuickstatsResponse | undefined, locale: string): string | undefined {
     const histogram = this.#histogram(data);
-    return histogram && `${this.label || this.defaultLabel}: median ${formatBreak(locale, HISTOGRAMS[this.#name].unit, histogram.median)}`;
+    return histogram && this.localize.term('histogramAnnouncement', this.label || this.defaultLabel, formatBreak(locale, HISTOGRAMS[this.#name].unit, histogram.median));
   }
 
   #histogram(data: QuickstatsResponse): Histogram | undefined {
@@ -81,7 +83,8 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
     const histogram = this.#histogram(data)!;
     const unit = HISTOGRAMS[this.#name].unit;
-    const rows = buckets(histogram, unit, locale);
+    const rows = buckets(histogram, unit, this.localize);
+    const t = this.localize;
     const most = Math.max(...rows.map((row) => row.count));
     const total = rows.reduce((sum, row) => sum + row.count, 0);
     const value = (amount: number) => formatBreak(locale, unit, amount);
@@ -95,16 +98,16 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
       </div>
       <p part="axis" class="axis" aria-hidden="true"><span>${rows[0]?.label}</span><span>${rows.at(-1)?.label}</span></p>
       <ul part="summary" class="summary">
-        <li><span class="key median"></span>Median <span class="value">${value(histogram.median)}</span></li>
-        <li><span class="key average"></span>Average <span class="value">${value(histogram.avg)}</span></li>
-        <li>${formatCount(locale, histogram.num_values)} values</li>
+        <li><span class="key median"></span>${t.term('histogramMedian')} <span class="value">${value(histogram.median)}</span></li>
+        <li><span class="key average"></span>${t.term('histogramAverage')} <span class="value">${value(histogram.avg)}</span></li>
+        <li>${t.term('histogramValues', t.count(histogram.num_values))}</li>
       </ul>
       <button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
-        ${this.showTable ? 'Hide table' : 'Show table'}
+        ${t.term(this.showTable ? 'histogramHideTable' : 'histogramShowTable')}
       </button>
       <table part="table" id="table" class=${this.showTable ? '' : 'visually-hidden'} aria-labelledby="label">
         <thead>
-          <tr><th scope="col">Range</th><th scope="col" class="count">Values</th><th scope="col" class="count">Share</th></tr>
+          <tr><th scope="col">${t.term('histogramRange')}</th><th scope="col" class="count">${t.term('histogramCount')}</th><th scope="col" class="count">${t.term('histogramShare')}</th></tr>
         </thead>
         <tbody>
           ${rows.map((row) => html`<tr>

@@ -1,5 +1,6 @@
 import type { Histogram } from '../../api/index.ts';
-import { formatDuration, formatUnit } from '../../internal/units.ts';
+import { formatDuration, formatUnit } from '../../internal/format.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
 
 /**
  * The histograms of the stats object and the unit of their breaks (spec 2.1). Quickstats sends
@@ -7,12 +8,12 @@ import { formatDuration, formatUnit } from '../../internal/units.ts';
  * reads quickstats only, so milliseconds. Scroll breaks count tenths of the page.
  */
 export const HISTOGRAMS = {
-  engaged_time: { label: 'Engaged time of visitors now', unit: 'second' },
-  engaged_visit: { label: 'Engaged minutes per visit', unit: 'minute' },
-  visit: { label: 'Minutes per visit', unit: 'minute' },
-  writing_visit: { label: 'Writing minutes per visit', unit: 'minute' },
-  scroll: { label: 'How far visitors scroll', unit: 'tenth' },
-  domload: { label: 'Page load time (DOM ready)', unit: 'millisecond' },
+  engaged_time: { label: 'histogramEngagedTime', unit: 'second' },
+  engaged_visit: { label: 'histogramEngagedVisit', unit: 'minute' },
+  visit: { label: 'histogramVisit', unit: 'minute' },
+  writing_visit: { label: 'histogramWritingVisit', unit: 'minute' },
+  scroll: { label: 'histogramScroll', unit: 'tenth' },
+  domload: { label: 'histogramDomload', unit: 'millisecond' },
 } as const;
 
 export type HistogramName = keyof typeof HISTOGRAMS;
@@ -42,15 +43,15 @@ export function formatBreak(locale: string, unit: BreakUnit, value: number): str
  * Buckets of a histogram: bucket i counts values in (breaks[i-1], breaks[i]], the first those up
  * to breaks[0], the last those above the last break (docs/upstream-assumptions.md).
  */
-export function buckets(histogram: Histogram, unit: BreakUnit, locale: string): Bucket[] {
+export function buckets(histogram: Histogram, unit: BreakUnit, localize: LocalizeController): Bucket[] {
   const { breaks, hist } = histogram;
-  const format = (value: number) => formatBreak(locale, unit, value);
+  const format = (value: number) => formatBreak(localize.locale, unit, value);
   return hist.map((count, index) => {
     const low = breaks[index - 1];
     const high = breaks[index];
     let label: string;
-    if (low === undefined) label = high === 0 ? format(0) : `up to ${format(high ?? 0)}`;
-    else if (high === undefined) label = `over ${format(low)}`;
+    if (low === undefined) label = high === 0 ? format(0) : localize.term('histogramUpTo', format(high ?? 0));
+    else if (high === undefined) label = localize.term('histogramOver', format(low));
     else label = `${format(low)} – ${format(high)}`;
     return { label, count };
   });

@@ -2,19 +2,20 @@ import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { RouteName, TopGeoResponse } from '../../api/index.ts';
 import type { SourceData } from '../../client/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
 import { regionName } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
+import { cardTerms, networkTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
 import { geoListStyles } from './geo-list.styles.ts';
 
+/** The segments of top_geo, and the terms of their labels. */
 export const GEO_SEGMENTS = {
-  countries: 'Visitors by country',
-  regions: 'Visitors by region',
-  cities: 'Visitors by city',
-  metro_codes: 'Visitors by metro area',
-} as const;
+  countries: 'geoCountries',
+  regions: 'geoRegions',
+  cities: 'geoCities',
+  metro_codes: 'geoMetroCodes',
+} as const satisfies Record<string, TextTerm>;
 
 export type GeoSegment = keyof typeof GEO_SEGMENTS;
 
@@ -44,6 +45,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override freezable = true;
+  static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
 
   /** Which places to list: `countries`, `regions`, `cities` or `metro_codes`. */
   @property() segment: GeoSegment = 'countries';
@@ -52,20 +54,20 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   @property({ type: Number }) max = 10;
 
   protected override get defaultLabel(): string {
-    return GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries;
+    return this.localize.term(GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries);
   }
 
   protected override get emptyText(): string {
-    return 'No visitors with a known location right now.';
+    return this.localize.term('geoEmpty');
   }
 
   protected override isEmpty(data: TopGeoResponse): boolean {
     return this.#items(data, this.locale).length === 0;
   }
 
-  protected override dataChanged(data: TopGeoResponse, previous: TopGeoResponse | undefined, locale: string): string | undefined {
-    const leader = newLeader(this.#items(data, locale), previous && this.#items(previous, locale), (item) => item.key);
-    return leader && `Most visitors now from ${leader.name}`;
+  protected override dataChanged(data: TopGeoResponse, _previous: TopGeoResponse | undefined, locale: string): string | undefined {
+    const [leader] = this.#items(data, locale);
+    return leader && this.localize.term('geoAnnouncement', leader.name);
   }
 
   /** Several sites (`src` with several addresses): places and the total add up. */
@@ -88,7 +90,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
         return countryName && subdivision ? `${subdivision}, ${countryName}` : key;
       }
       case 'metro_codes':
-        return `Metro area ${key}`;
+        return this.localize.term('geoMetroArea', key);
       case 'cities':
         return key;
       default:
@@ -97,6 +99,6 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   }
 
   protected override renderData(data: TopGeoResponse, locale: string): TemplateResult {
-    return shareList(this.#items(data, locale), locale, 'visitors');
+    return shareList(this.#items(data, locale), this.localize);
   }
 }

@@ -26,24 +26,27 @@ export function interval(values: readonly number[]): readonly [number, number] |
 
 type Cell = string | number | null | undefined;
 
-/** The columns of the CSV download: what the element shows, one row per variant. */
-const CSV_COLUMNS: readonly (readonly [string, (row: RawDataRecord) => Cell])[] = [
-  ['experiment_id', (row) => row.experiment_id],
-  ['status', (row) => row.status],
-  ['type', (row) => row.type],
-  ['path', (row) => row.path],
-  ['created_at', (row) => row.created_at],
-  ['completed_at', (row) => row.completed_at],
-  ['winning_variant', (row) => row.winning_variant],
-  ['variant_id', (row) => row.variant_id],
-  ['content', (row) => row.content],
-  ['ctr_mean', (row) => row.ctr_mean],
-  ['ctr_low', (row) => interval(row.ctr_intervals)?.[0]],
-  ['ctr_high', (row) => interval(row.ctr_intervals)?.[1]],
-  ['engagement_mean', (row) => row.engagement_mean],
-  ['engagement_low', (row) => interval(row.engagement_intervals)?.[0]],
-  ['engagement_high', (row) => interval(row.engagement_intervals)?.[1]],
-  ['probability', (row) => row.probability],
+/**
+ * The columns of the CSV download: what the element shows, one row per variant. Their headers
+ * are the catalog's `testsCsvHeaders`, in this order.
+ */
+const CSV_COLUMNS: readonly ((row: RawDataRecord) => Cell)[] = [
+  (row) => row.experiment_id,
+  (row) => row.status,
+  (row) => row.type,
+  (row) => row.path,
+  (row) => row.created_at,
+  (row) => row.completed_at,
+  (row) => row.winning_variant,
+  (row) => row.variant_id,
+  (row) => row.content,
+  (row) => row.ctr_mean,
+  (row) => interval(row.ctr_intervals)?.[0],
+  (row) => interval(row.ctr_intervals)?.[1],
+  (row) => row.engagement_mean,
+  (row) => interval(row.engagement_intervals)?.[0],
+  (row) => interval(row.engagement_intervals)?.[1],
+  (row) => row.probability,
 ];
 
 /**
@@ -58,11 +61,11 @@ export function csvCell(value: Cell): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-/** The CSV of the experiments' variants, with a header row; CRLF line ends. */
-export function experimentsCsv(experiments: readonly Experiment[]): string {
-  const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
+/** The CSV of the experiments' variants, with a header row in the reader's language; CRLF line ends. */
+export function experimentsCsv(experiments: readonly Experiment[], headers: readonly string[]): string {
+  const lines = [CSV_COLUMNS.map((_, index) => csvCell(headers[index] ?? '')).join(',')];
   for (const experiment of experiments) {
-    for (const row of experiment.variants) lines.push(CSV_COLUMNS.map(([, cell]) => csvCell(cell(row))).join(','));
+    for (const row of experiment.variants) lines.push(CSV_COLUMNS.map((cell) => csvCell(cell(row))).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -5,12 +5,13 @@ import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
 import { getHub, type SnapshotChange } from '../../client/index.ts';
 import { Announcer } from '../../internal/announcer.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
-import { formatCount } from '../../internal/format.ts';
+import { formatCount, formatUnit } from '../../internal/format.ts';
 import { OneShotSource } from '../../internal/one-shot-source.ts';
 import { PulseElement, type DataSource } from '../../internal/pulse-element.ts';
 import { baseStyles } from '../../internal/styles.ts';
-import { formatUnit } from '../../internal/units.ts';
+import { cardTerms, headlineTestsTerms, type TextTerm } from '../../locales/en.ts';
 import { experimentsCsv, groupExperiments, interval, type Experiment } from './experiments.ts';
 import { headlineTestsStyles } from './headline-tests.styles.ts';
 
@@ -59,11 +60,12 @@ const DAY_MS = 86_400_000;
 export class HeadlineTests extends PulseElement<RawDataResponse> {
   static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
   static override route: RouteName = 'raw_data';
+  static override terms = { ...cardTerms, ...headlineTestsTerms };
 
   /** Every load and page change is said at once: the reader asked for it. */
-  protected override readonly announcer = new Announcer(0);
+  protected override readonly announcer = new Announcer(this, 0);
   #experiments: { data: RawDataResponse; list: Experiment[] } | undefined;
-  #csv: { data: RawDataResponse; href: string } | undefined;
+  #csv: { data: RawDataResponse; headers: readonly string[]; href: string } | undefined;
 
   /** First day, YYYY-MM-DD, in `tz` (default: `src`'s, else 6 days before `end`). */
   @property() start = '';
@@ -84,11 +86,11 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
   @state() private page = 1;
 
   protected override get defaultLabel(): string {
-    return 'Headline tests';
+    return this.localize.term('testsLabel');
   }
 
   protected override get emptyText(): string {
-    return 'No headline tests in this range.';
+    return this.localize.term('testsEmpty');
   }
 
   /** Loads each range once, abandoning the load in progress when the range changes. */
@@ -134,8 +136,10 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     return data.data.length === 0;
   }
 
-  protected override dataChanged(data: RawDataResponse): string {
-    return `${this.#experimentsOf(data).length} headline tests loaded`;
+  /** Every load is said, the first one too: the reader asked for it. */
+  protected override dataChanged(data: RawDataResponse): undefined {
+    this.announcer.announce(this.localize.term('testsLoaded', this.localize.count(this.#experimentsOf(data).length)));
+    return undefined;
   }
 
   #experimentsOf(data: RawDataResponse): Experiment[] {
@@ -143,18 +147,23 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     return this.#experiments.list;
   }
 
-  /** One object URL per loaded answer, for the download link; the previous one is released. */
+  /** One object URL per loaded answer (and language), for the download link; the previous one is released. */
   #prepareCsv(): void {
     const data = this.view === 'ready' ? this.snapshot.data : undefined;
-    if (this.#csv?.data === data) return;
+    const headers = this.localize.term('testsCsvHeaders');
+    if (this.#csv?.data === data && this.#csv?.headers === headers) return;
     if (this.#csv) URL.revokeObjectURL(this.#csv.href);
-    this.#csv = data && { data, href: URL.createObjectURL(new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data))], { type: 'text/csv;charset=utf-8' })) };
+    this.#csv = data && { data, headers, href: URL.createObjectURL(new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data), headers)], { type: 'text/csv;charset=utf-8' })) };
   }
 
   #goTo(page: number, pages: number): void {
     if (page < 1 || page > pages) return;
     this.page = page;
-    this.announcer.announce(`Page ${page} of ${pages}`, getHub().clock.now());
+    this.announcer.announce(this.#pageOf(page, pages));
+  }
+
+  #pageOf(page: number, pages: number): string {
+    return this.localize.term('testsPage', formatCount(this.locale, page), formatCount(this.locale, pages));
   }
 
   #renderRange(value: number, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
@@ -171,6 +180,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
   }
 
   #renderExperiment(experiment: Experiment, index: number, locale: string, date: (iso: string | null) => string): TemplateResult {
+    const t = this.localize;
     const { record, variants } = experiment;
     const ctr = scaleOf(variants.map((row) => [row.ctr_mean, interval(row.ctr_intervals)]));
     const engagement = scaleOf(variants.map((row) => [row.engagement_mean, interval(row.engagement_intervals)]));
@@ -181,20 +191,20 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     return html`<li part="experiment" class="experiment">
       <p part="headline" class="headline" id=${id}>${variants[0]?.content || record.path}</p>
       <p part="meta" class="meta">
-        <span class="status">${capitalise(record.status)}</span>
-        <span>${record.content_type || record.type}</span>
-        <span>Created ${date(record.created_at)}</span>
-        ${record.completed_at ? html`<span>Completed ${date(record.completed_at)}</span>` : nothing}
+        <span class="status">${known(t, STATUS_TERMS, record.status)}</span>
+        <span>${known(t, TYPE_TERMS, record.content_type || record.type)}</span>
+        <span>${t.term('testsCreated', date(record.created_at))}</span>
+        ${record.completed_at ? html`<span>${t.term('testsCompleted', date(record.completed_at))}</span>` : nothing}
         ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path}</span>`}
       </p>
       <div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
         <table part="variants" aria-labelledby=${id}>
           <thead>
             <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Click-through rate</th>
-              <th scope="col">Engagement</th>
-              <th scope="col" class="count">Probability best</th>
+              <th scope="col">${t.term('testsVariant')}</th>
+              <th scope="col">${t.term('testsClickThrough')}</th>
+              <th scope="col">${t.term('testsEngagement')}</th>
+              <th scope="col" class="count">${t.term('testsProbability')}</th>
             </tr>
           </thead>
           <tbody>
@@ -202,7 +212,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
               <th scope="row" class="variant">
                 <span class="content">${row.content}</span>
                 <span class="variant-id">${row.variant_id}</span>
-                ${record.winning_variant !== null && row.variant_id === record.winning_variant ? html`<span part="winner" class="winner">Winner</span>` : nothing}
+                ${record.winning_variant !== null && row.variant_id === record.winning_variant ? html`<span part="winner" class="winner">${t.term('testsWinner')}</span>` : nothing}
               </th>
               <td>${this.#renderRange(row.ctr_mean, interval(row.ctr_intervals), ctr, percent)}</td>
               <td>${this.#renderRange(row.engagement_mean, interval(row.engagement_intervals), engagement, count)}</td>
@@ -217,10 +227,10 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
   #renderPagination(page: number, pages: number): TemplateResult | typeof nothing {
     if (pages <= 1) return nothing;
     // aria-disabled rather than disabled: the button keeps focus when it reaches the last page.
-    return html`<nav part="pagination" class="pagination" aria-label="Pages of headline tests">
-      <button part="page-button" type="button" aria-disabled=${String(page <= 1)} @click=${() => this.#goTo(page - 1, pages)}>Previous</button>
-      <span class="page-status">Page ${page} of ${pages}</span>
-      <button part="page-button" type="button" aria-disabled=${String(page >= pages)} @click=${() => this.#goTo(page + 1, pages)}>Next</button>
+    return html`<nav part="pagination" class="pagination" aria-label=${this.localize.term('testsPages')}>
+      <button part="page-button" type="button" aria-disabled=${String(page <= 1)} @click=${() => this.#goTo(page - 1, pages)}>${this.localize.term('testsPrevious')}</button>
+      <span class="page-status">${this.#pageOf(page, pages)}</span>
+      <button part="page-button" type="button" aria-disabled=${String(page >= pages)} @click=${() => this.#goTo(page + 1, pages)}>${this.localize.term('testsNext')}</button>
     </nav>`;
   }
 
@@ -232,16 +242,18 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     const first = (page - 1) * size;
     const url = new URL(this.source.url!);
     const date = dateFormatter(locale, url.searchParams.get('tz')!);
+    const t = this.localize;
+    const query = url.searchParams;
+    const day = dayFormatter(locale);
     return html`<p part="summary" class="summary">
-        ${formatCount(locale, experiments.length)} tests, ${formatCount(locale, data.data.length)} variants,
-        ${url.searchParams.get('start')} to ${url.searchParams.get('end')} (${url.searchParams.get('tz')})
+        ${t.term('testsSummary', t.count(experiments.length), t.count(data.data.length), day(query.get('start')!), day(query.get('end')!), query.get('tz')!)}
       </p>
       <ol part="experiments" class="experiments" start=${first + 1} aria-labelledby="label">
         ${experiments.slice(first, first + size).map((experiment, index) => this.#renderExperiment(experiment, first + index, locale, date))}
       </ol>
       ${this.#renderPagination(page, pages)}
       ${this.#csv
-        ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>Download CSV (${formatCount(locale, data.data.length)} variants)</a>`
+        ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>${t.term('testsDownload', t.count(data.data.length))}</a>`
         : nothing}`;
   }
 }
@@ -290,8 +302,22 @@ function dateFormatter(locale: string, timeZone: string): (iso: string | null) =
   };
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** A day of the range (YYYY-MM-DD, already in `tz`) in the locale; as it is when it is not a date. */
+function dayFormatter(locale: string): (day: string) => string {
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  return (day) => {
+    const time = Date.parse(`${day}T00:00:00Z`);
+    return Number.isFinite(time) ? format.format(time) : day;
+  };
+}
+
+const STATUS_TERMS: Readonly<Record<string, TextTerm>> = { draft: 'testsStatusDraft', active: 'testsStatusActive', completed: 'testsStatusCompleted', archived: 'testsStatusArchived' };
+const TYPE_TERMS: Readonly<Record<string, TextTerm>> = { headline: 'testsTypeHeadline' };
+
+/** A value of the service's vocabulary in words, or as sent when we do not know it. */
+function known(localize: LocalizeController, terms: Readonly<Record<string, TextTerm>>, value: string | null): string {
+  const term = value ? terms[value] : undefined;
+  return term ? localize.term(term) : value ?? '';
 }
 
 /** `headline-tests-example.com-2025-06-01-2025-06-07.csv`, only safe characters. */

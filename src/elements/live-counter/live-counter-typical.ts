@@ -8,19 +8,11 @@
 import { html, type ReactiveController, type TemplateResult } from 'lit';
 import type { HistoryMetric } from '../../api/history-paths.ts';
 import { getHub } from '../../client/index.ts';
-import { formatCount, formatShare, inheritedLang } from '../../internal/format.ts';
+import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor } from '../../internal/history-controller.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
+import { typicalTerms } from '../../locales/en.ts';
 import { LiveCounter } from './live-counter.component.ts';
-
-/** Every reader-visible string of the comparison, in English, for the message catalog. */
-export const typicalStrings = {
-  above: (share: string) => `${share} above typical`,
-  below: (share: string) => `${share} below typical`,
-  same: 'about typical',
-  /** Completes the sentence for screen readers: "18 % above typical for this time of day". */
-  context: 'for this time of day',
-  sparkline: (from: string, to: string, low: string, high: string) => `Today since midnight: from ${from} to ${to} now, lowest ${low}, highest ${high}.`,
-} as const;
 
 declare module './live-counter.component.ts' {
   interface LiveCounter {
@@ -57,38 +49,40 @@ export class TypicalComparison implements ReactiveController {
   }
 
   /** The comparison and the day's sparkline, or `undefined` (the counter's own sparkline) until history is in. */
-  render(value: number): TemplateResult | undefined {
+  render(value: number, localize: LocalizeController): TemplateResult | undefined {
     const history = this.#history.url ? this.#history.data : undefined;
     if (!history) return undefined;
-    const locale = inheritedLang(this.#counter);
+    const { locale } = localize;
     const comparison = compareWithTypical(history, getHub().clock.now(), value);
     let words: TemplateResult | undefined;
     if (comparison) {
       const [arrow, text] = comparison.direction === 'same'
-        ? ['→', typicalStrings.same]
-        : [comparison.direction === 'above' ? '▲' : '▼', typicalStrings[comparison.direction](formatShare(locale, comparison.share))];
+        ? ['→', localize.term('typicalSame')]
+        : [comparison.direction === 'above' ? '▲' : '▼', localize.term(comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow', formatShare(locale, comparison.share))];
       // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
       words = html`<p part="compare" class="delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
-        <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${typicalStrings.context}</span>
+        <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${localize.term('typicalContext')}</span>
       </p>`;
     }
-    return html`${words}${this.#counter.history > 0 ? this.#sparkline([...history.values.filter((point): point is number => point !== null), value], locale) : undefined}`;
+    return html`${words}${this.#counter.history > 0 ? this.#sparkline([...history.values.filter((point): point is number => point !== null), value], localize) : undefined}`;
   }
 
-  #sparkline(points: number[], locale: string): TemplateResult | undefined {
+  #sparkline(points: number[], localize: LocalizeController): TemplateResult | undefined {
     if (points.length < 2) return undefined;
     const low = Math.min(...points);
     const high = Math.max(...points);
     const span = high - low || 1;
     const step = 100 / (points.length - 1);
     const line = points.map((point, index) => `${(index * step).toFixed(2)},${(24 - ((point - low) / span) * 24).toFixed(2)}`).join(' ');
-    const count = (point: number) => formatCount(locale, point);
-    const description = typicalStrings.sparkline(count(points[0]!), count(points.at(-1)!), count(low), count(high));
+    const count = (point: number) => formatCount(localize.locale, point);
+    const description = localize.term('typicalSparkline', count(points[0]!), count(points.at(-1)!), count(low), count(high));
     return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
       <polyline points=${line}></polyline>
     </svg>`;
   }
 }
 
+// Counters made from now on bring the comparison's English with their own (the terms object they read is this one).
+Object.assign(LiveCounter.terms, typicalTerms);
 LiveCounter.createProperty('compare', {});
 LiveCounter.typical = (counter) => new TypicalComparison(counter);

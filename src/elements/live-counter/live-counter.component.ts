@@ -4,28 +4,29 @@ import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
 import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
+import { cardTerms, networkTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
 
-/** Counts of the quickstats `stats` object the counter can show. */
+/** Counts of the quickstats `stats` object the counter can show, and the terms of their labels. */
 export const COUNTER_METRICS = {
-  people: 'People on the site now',
-  read: 'People reading now',
-  write: 'People writing now',
-  idle: 'Idle visitors now',
-  new: 'New visitors now',
-  article: 'People on articles now',
-  recirc: 'Recirculated visitors now',
-  direct: 'Visitors from direct traffic now',
-  links: 'Visitors from links now',
-  search: 'Visitors from search now',
-  social: 'Visitors from social networks now',
-  internal: 'Visitors from internal links now',
-  subscr: 'Visitors from subscriptions now',
-  visits: 'Visits',
-  pages: 'Pages being read now',
-} as const;
+  people: 'counterPeople',
+  read: 'counterRead',
+  write: 'counterWrite',
+  idle: 'counterIdle',
+  new: 'counterNew',
+  article: 'counterArticle',
+  recirc: 'counterRecirc',
+  direct: 'counterDirect',
+  links: 'counterLinks',
+  search: 'counterSearch',
+  social: 'counterSocial',
+  internal: 'counterInternal',
+  subscr: 'counterSubscr',
+  visits: 'counterVisits',
+  pages: 'counterPages',
+} as const satisfies Record<string, TextTerm>;
 
 export type CounterMetric = keyof typeof COUNTER_METRICS;
 
@@ -60,13 +61,18 @@ const ANNOUNCE_CHANGE = 0.1;
 export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
+  static override terms = { ...cardTerms, ...networkTerms, ...liveCounterTerms };
 
   /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
   static typical?: (counter: LiveCounter) => TypicalComparison;
 
   #history: number[] = [];
   #typical = LiveCounter.typical?.(this);
-  #announcedValue: number | undefined;
+  /** The value the reader last heard (or saw first); a change of less than ANNOUNCE_CHANGE of it is not worth saying. */
+  #saidValue: number | undefined;
+  /** The last value put in words, and those words: said once the announcer has said them. */
+  #toldValue: number | undefined;
+  #told = '';
 
   /** Which count of the stats to show (`people`, `read`, `write`, `idle`, `new`, `search`, …). */
   @property() metric: CounterMetric = 'people';
@@ -81,11 +87,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   @property({ type: Number }) round = 0;
 
   protected override get defaultLabel(): string {
-    return COUNTER_METRICS[this.metric] ?? this.metric;
+    const term = COUNTER_METRICS[this.metric];
+    return term ? this.localize.term(term) : this.metric;
   }
 
   protected override get emptyText(): string {
-    return this.threshold > 0 ? '' : `This data has no “${this.metric}” figure.`;
+    return this.threshold > 0 ? '' : this.localize.term('counterNoMetric', this.metric);
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
@@ -99,15 +106,22 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     if (changed.has('metric') && changed.get('metric') !== undefined) this.#restartHistory();
   }
 
+  /**
+   * The number in words when it moved by ANNOUNCE_CHANGE or more from the one the reader last
+   * heard; else the words last heard, which cancels a change still waiting to be said.
+   */
   protected override dataChanged(data: QuickstatsResponse, previous: QuickstatsResponse | undefined, locale: string): string | undefined {
-    if (previous === undefined) return this.#restartHistory();
+    if (previous === undefined) {
+      this.#restartHistory();
+      return this.#tell(this.#saidValue, locale);
+    }
     const value = this.#value(data);
-    if (value === undefined) return undefined;
+    if (value === undefined || this.isEmpty(data)) return undefined;
     this.#history = [...this.#history, value].slice(-Math.max(1, this.history));
-    const last = this.#announcedValue;
-    if (last !== undefined && Math.abs(value - last) < Math.max(1, last * ANNOUNCE_CHANGE)) return undefined;
-    this.#announcedValue = value;
-    return this.isEmpty(data) ? undefined : `${this.label || this.defaultLabel}: ${formatCount(locale, value)}`;
+    if (this.#told === this.announcer.said) this.#saidValue = this.#toldValue;
+    const said = this.#saidValue;
+    const worthSaying = said === undefined || Math.abs(value - said) >= Math.max(1, said * ANNOUNCE_CHANGE);
+    return this.#tell(worthSaying ? value : said, locale);
   }
 
   /** Several sites (`src` with several addresses): the counts add up (breakdowns and histograms are left out). */
@@ -116,12 +130,17 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
   }
 
-  #restartHistory(): undefined {
+  #tell(value: number | undefined, locale: string): string | undefined {
+    if (value === undefined) return undefined;
+    this.#toldValue = value;
+    return (this.#told = this.localize.term('counterAnnouncement', this.label || this.defaultLabel, formatCount(locale, value)));
+  }
+
+  #restartHistory(): void {
     const data = this.snapshot.data;
     const value = data && this.#value(data);
     this.#history = value === undefined ? [] : [value];
-    this.#announcedValue = value;
-    return undefined;
+    this.#saidValue = value;
   }
 
   /** The metric as displayed: rounded to `round` in public mode. */
@@ -142,11 +161,11 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     const change = value - before;
     const size = formatCount(locale, Math.abs(change));
     const [direction, arrow, words] = change > 0
-      ? ['up', '▲', `up ${size}`]
-      : change < 0 ? ['down', '▼', `down ${size}`] : ['flat', '→', 'no change'];
+      ? ['up', '▲', this.localize.term('counterUp', size)]
+      : change < 0 ? ['down', '▼', this.localize.term('counterDown', size)] : ['flat', '→', this.localize.term('counterSame')];
     return html`<p part="delta" class="delta ${direction}">
-      <span aria-hidden="true">${arrow} ${change === 0 ? '0' : size}</span>
-      <span class="visually-hidden">${words} since the previous update</span>
+      <span aria-hidden="true"><span class="arrow">${arrow}</span> ${change === 0 ? formatCount(locale, 0) : size}</span>
+      <span class="visually-hidden">${words}</span>
     </p>`;
   }
 
@@ -159,7 +178,7 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     const step = 100 / (points.length - 1);
     const line = points.map((value, index) => `${(index * step).toFixed(2)},${(24 - ((value - low) / span) * 24).toFixed(2)}`).join(' ');
     const count = (value: number) => formatCount(locale, value);
-    const description = `Trend over the last ${points.length} updates: from ${count(points[0]!)} to ${count(points.at(-1)!)}, lowest ${count(low)}, highest ${count(high)}.`;
+    const description = this.localize.term('counterTrend', this.localize.count(points.length), count(points[0]!), count(points.at(-1)!), count(low), count(high));
     return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
       <polyline points=${line}></polyline>
     </svg>`;
@@ -171,6 +190,6 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}
       </div>
-      ${this.#typical?.render(value) ?? this.#renderSparkline(locale)}`;
+      ${this.#typical?.render(value, this.localize) ?? this.#renderSparkline(locale)}`;
   }
 }

@@ -44,6 +44,16 @@ export const liveCounterStyles = css`
     overflow: visible;
   }
 
+  /* Time runs the way the text reads: right to left in Arabic, like the "no change" arrow. */
+  .sparkline:dir(rtl),
+  .flat .arrow:dir(rtl) {
+    transform: scaleX(-1);
+  }
+
+  .flat .arrow {
+    display: inline-block;
+  }
+
   .sparkline polyline {
     fill: none;
     stroke: var(--pulse-sparkline-color);

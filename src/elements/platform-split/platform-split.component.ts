@@ -1,17 +1,17 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
+import { cardTerms, platformSplitTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { LOYALTY_NAMES, platformName } from '../../internal/stats-names.ts';
+import { LOYALTY_TERMS, PLATFORM_TERMS } from '../../internal/stats-names.ts';
 import { platformSplitStyles } from './platform-split.styles.ts';
 
 /** What each breakdown shows, and the quickstats flag that makes the service send it. */
 export const BREAKDOWNS = {
-  platform: { label: 'Visitors by platform', flag: 'all_platforms' },
-  platform_engaged: { label: 'Engaged visitors by platform', flag: 'all_platforms' },
-  loyalty: { label: 'New, returning and loyal visitors', flag: 'loyalty' },
+  platform: { label: 'splitPlatform', flag: 'all_platforms' },
+  platform_engaged: { label: 'splitPlatformEngaged', flag: 'all_platforms' },
+  loyalty: { label: 'splitLoyalty', flag: 'loyalty' },
 } as const;
 
 export type Breakdown = keyof typeof BREAKDOWNS;
@@ -46,6 +46,7 @@ export type Breakdown = keyof typeof BREAKDOWNS;
 export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, platformSplitStyles];
   static override route: RouteName = 'quickstats';
+  static override terms = { ...cardTerms, ...platformSplitTerms };
 
   /** Which split: `platform`, `platform_engaged` (those engaging now) or `loyalty`. */
   @property() breakdown: Breakdown = 'platform';
@@ -58,11 +59,11 @@ export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   }
 
   protected override get defaultLabel(): string {
-    return BREAKDOWNS[this.#breakdown].label;
+    return this.localize.term(BREAKDOWNS[this.#breakdown].label);
   }
 
   protected override get emptyText(): string {
-    return 'Nobody to break down right now.';
+    return this.localize.term('splitEmpty');
   }
 
   /** Asks for the block the breakdown reads; a page author need not know the flag. */
@@ -75,22 +76,26 @@ export class PlatformSplit extends PulseElement<QuickstatsResponse> {
     return this.#items(data).length === 0;
   }
 
-  protected override dataChanged(data: QuickstatsResponse, previous: QuickstatsResponse | undefined): string | undefined {
-    const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
-    return leader && `Largest group now: ${leader.name}`;
+  protected override dataChanged(data: QuickstatsResponse): string | undefined {
+    const [leader] = this.#items(data);
+    return leader && this.localize.term('splitAnnouncement', leader.name);
   }
 
   #items(data: QuickstatsResponse): ShareItem[] {
     const stats = data.data.stats;
     const breakdown = this.#breakdown;
     const entries = breakdown === 'loyalty'
-      ? Object.entries(LOYALTY_NAMES).map(([key]) => [key, stats.loyalty?.[key as keyof typeof LOYALTY_NAMES] ?? 0] as const)
+      ? Object.keys(LOYALTY_TERMS).map((key) => [key, stats.loyalty?.[key as keyof typeof LOYALTY_TERMS] ?? 0] as const)
       : Object.entries(stats[breakdown] ?? {});
-    const name = breakdown === 'loyalty' ? (key: string) => LOYALTY_NAMES[key as keyof typeof LOYALTY_NAMES] : platformName;
+    // A platform letter we cannot name is shown as itself.
+    const name = (key: string) => {
+      const term = breakdown === 'loyalty' ? LOYALTY_TERMS[key as keyof typeof LOYALTY_TERMS] : PLATFORM_TERMS[key];
+      return term ? this.localize.term(term) : key;
+    };
     return shareItems(entries.filter(([, count]) => count > 0), name, this.max);
   }
 
-  protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
-    return shareList(this.#items(data), locale, 'visitors');
+  protected override renderData(data: QuickstatsResponse): TemplateResult {
+    return shareList(this.#items(data), this.localize);
   }
 }

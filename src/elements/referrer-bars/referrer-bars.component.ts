@@ -2,29 +2,24 @@ import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { ReferrersResponse, RouteName } from '../../api/index.ts';
 import type { SourceData } from '../../client/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
 import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { SOURCE_NAMES, type Source } from '../../internal/stats-names.ts';
+import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
+import { cardTerms, networkTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
 export { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 
-const CATEGORY_NAMES: Record<ReferrerCategory, string> = {
-  search: 'Search engines',
-  social: 'Social networks',
-  news: 'News aggregators',
-  ai: 'AI assistants',
-  dark: 'Dark social',
-  other: 'Other sites',
+const CATEGORY_TERMS: Record<ReferrerCategory, TextTerm> = {
+  search: 'referrersSearch',
+  social: 'referrersSocial',
+  news: 'referrersNews',
+  ai: 'referrersAi',
+  dark: 'referrersDark',
+  other: 'referrersOther',
 };
-
-/** A `by_type` group is a traffic source (`links`, `subscr`, …): named, never shown as the upstream's key. */
-function groupName(key: string): string {
-  return CATEGORY_NAMES[key as ReferrerCategory] ?? SOURCE_NAMES[key as Source] ?? key;
-}
 
 /**
  * @summary Where visitors come from right now: referrers as horizontal bars with counts and
@@ -54,6 +49,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override freezable = true;
+  static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
 
   /** Most bars shown (0 shows all the data has). */
   @property({ type: Number }) max = 10;
@@ -62,20 +58,20 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   @property({ type: Boolean }) grouped = false;
 
   protected override get defaultLabel(): string {
-    return this.grouped ? 'Visitors by kind of referrer' : 'Top referrers now';
+    return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');
   }
 
   protected override get emptyText(): string {
-    return 'No referred visitors right now.';
+    return this.localize.term('referrersEmpty');
   }
 
   protected override isEmpty(data: ReferrersResponse): boolean {
     return this.#items(data).length === 0;
   }
 
-  protected override dataChanged(data: ReferrersResponse, previous: ReferrersResponse | undefined): string | undefined {
-    const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
-    return leader && `Top referrer now: ${leader.name}`;
+  protected override dataChanged(data: ReferrersResponse): string | undefined {
+    const [leader] = this.#items(data);
+    return leader && this.localize.term('referrersAnnouncement', leader.name);
   }
 
   /** Several sites (`src` with several addresses): each referrer's visitors add up. */
@@ -90,6 +86,13 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   #items(data: ReferrersResponse): ShareItem[] {
     const counts = new Map<string, number>();
     const names = new Map<string, string>();
+    const categoryName = (key: string) => this.localize.term(CATEGORY_TERMS[key as ReferrerCategory]);
+    const domainName = (name: string) => name || this.localize.term('referrersNone');
+    // A by_type group is a traffic source (`links`, `subscr`, …): search and social read as their kinds of referrer, the others by their source name, never the upstream's key.
+    const groupName = (source: string) => {
+      if (source in CATEGORY_TERMS) return categoryName(source);
+      return source in SOURCE_TERMS ? this.localize.term(SOURCE_TERMS[source as Source]) : source;
+    };
     const add = (key: string, name: string, count: number) => {
       if (!(count > 0)) return;
       counts.set(key, (counts.get(key) ?? 0) + count);
@@ -98,20 +101,20 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
     for (const [referrer, value] of Object.entries(data.referrers)) {
       if (typeof value === 'number') {
         const { name, category } = describeReferrer(referrer);
-        if (this.grouped) add(category, CATEGORY_NAMES[category], value);
-        else add(name, name, value);
+        if (this.grouped) add(category, categoryName(category), value);
+        else add(name, domainName(name), value);
         continue;
       }
       for (const [domain, count] of Object.entries(value)) {
         const { name } = describeReferrer(domain);
         if (this.grouped) add(referrer, groupName(referrer), count);
-        else add(name, name, count);
+        else add(name, domainName(name), count);
       }
     }
     return shareItems([...counts], (key) => names.get(key) ?? key, this.max);
   }
 
-  protected override renderData(data: ReferrersResponse, locale: string): TemplateResult {
-    return shareList(this.#items(data), locale, 'visitors');
+  protected override renderData(data: ReferrersResponse): TemplateResult {
+    return shareList(this.#items(data), this.localize);
   }
 }

@@ -58,10 +58,13 @@ const KNOWN_REFERRERS: readonly (readonly [string | RegExp, string, ReferrerCate
   ['t.me', 'Telegram', 'social'],
 ];
 
-/** A referrer's friendly name and category; the empty referrer is dark social (no referrer sent). */
+/**
+ * A referrer's friendly name and category. The empty referrer is dark social (no referrer sent):
+ * its name is empty, for the element to say in the reader's language (`referrersNone`).
+ */
 export function describeReferrer(referrer: string): { name: string; category: ReferrerCategory } {
   const domain = referrer.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
-  if (!domain) return { name: 'Dark social (no referrer)', category: 'dark' };
+  if (!domain) return { name: '', category: 'dark' };
   for (const [pattern, name, category] of KNOWN_REFERRERS) {
     const matches = typeof pattern === 'string' ? domain === pattern || domain.endsWith(`.${pattern}`) : pattern.test(domain);
     if (matches) return { name, category };

@@ -1,32 +1,32 @@
 import { html, nothing, type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { RouteName, SummaryMember, SummaryResponse } from '../../api/index.ts';
-import { formatCount, formatShare } from '../../internal/format.ts';
+import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
-import { formatDuration } from '../../internal/units.ts';
+import { cardTerms, summaryStatsTerms, type TextTerm } from '../../locales/en.ts';
 import { summaryStatsStyles } from './summary-stats.styles.ts';
 
 type Measure = 'ms' | 's' | 'px' | 'share';
 
-/** The summary keys (spec 4.2), their names, and the unit of numeric ones (docs/upstream-assumptions.md). */
-const KEYS: Readonly<Record<string, { name: string; measure?: Measure }>> = {
-  pagetimer: { name: 'DOM load time', measure: 'ms' },
-  time_spent: { name: 'Time on page', measure: 's' },
-  window_height: { name: 'Window height', measure: 'px' },
-  scroll_top: { name: 'Scroll offset', measure: 'px' },
-  page_height: { name: 'Page height', measure: 'px' },
-  read: { name: 'Reading', measure: 'share' },
-  write: { name: 'Writing', measure: 'share' },
-  idle: { name: 'Idle', measure: 'share' },
-  domain: { name: 'Domain' },
-  uid: { name: 'Account' },
-  host: { name: 'Reported host' },
-  title: { name: 'Page title' },
-  new: { name: 'New visitor' },
-  path: { name: 'Path' },
-  referrer: { name: 'Referrer' },
-  token: { name: 'Page session' },
-  user: { name: 'User token' },
+/** The summary keys (spec 4.2), the terms of their names, and the unit of numeric ones (docs/upstream-assumptions.md). */
+const KEYS: Readonly<Record<string, { name: TextTerm; measure?: Measure }>> = {
+  pagetimer: { name: 'summaryPagetimer', measure: 'ms' },
+  time_spent: { name: 'summaryTimeSpent', measure: 's' },
+  window_height: { name: 'summaryWindowHeight', measure: 'px' },
+  scroll_top: { name: 'summaryScrollTop', measure: 'px' },
+  page_height: { name: 'summaryPageHeight', measure: 'px' },
+  read: { name: 'summaryRead', measure: 'share' },
+  write: { name: 'summaryWrite', measure: 'share' },
+  idle: { name: 'summaryIdle', measure: 'share' },
+  domain: { name: 'summaryDomain' },
+  uid: { name: 'summaryUid' },
+  host: { name: 'summaryHost' },
+  title: { name: 'summaryTitle' },
+  new: { name: 'summaryNew' },
+  path: { name: 'summaryPath' },
+  referrer: { name: 'summaryReferrer' },
+  token: { name: 'summaryToken' },
+  user: { name: 'summaryUser' },
 };
 
 /** What a numeric member summarises: mean and standard deviation are undefined without values. */
@@ -84,16 +84,23 @@ function isNumeric(member: SummaryMember): boolean {
 export class SummaryStats extends PulseElement<SummaryResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
   static override route: RouteName = 'summary';
+  static override terms = { ...cardTerms, ...summaryStatsTerms };
 
   /** Most values listed per categorical field; the rest are added up as "Other values". */
   @property({ type: Number }) max = 5;
 
   protected override get defaultLabel(): string {
-    return 'Visitor statistics now';
+    return this.localize.term('summaryLabel');
   }
 
   protected override get emptyText(): string {
-    return 'No values reported right now.';
+    return this.localize.term('summaryEmpty');
+  }
+
+  /** A field's name: ours when we know the key, else the key as the service sent it. */
+  #fieldName(key: string): string {
+    const term = KEYS[key]?.name;
+    return term ? this.localize.term(term) : key;
   }
 
   protected override isEmpty(data: SummaryResponse): boolean {
@@ -125,17 +132,18 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
 
   #renderNumbers(members: [string, SummaryMember][], locale: string): TemplateResult | typeof nothing {
     if (members.length === 0) return nothing;
+    const t = this.localize;
     return html`<div class="scroller" tabindex="0" role="region" aria-labelledby="numbers">
       <table part="numbers">
-        <caption id="numbers">Measurements</caption>
+        <caption id="numbers">${t.term('summaryMeasurements')}</caption>
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col" class="count">Min</th>
-            <th scope="col" class="count">Average</th>
-            <th scope="col" class="count"><abbr title="Standard deviation">Std dev</abbr></th>
-            <th scope="col" class="count">Max</th>
-            <th scope="col" class="count">Visitors</th>
+            <th scope="col">${t.term('summaryField')}</th>
+            <th scope="col" class="count">${t.term('summaryMin')}</th>
+            <th scope="col" class="count">${t.term('summaryAverage')}</th>
+            <th scope="col" class="count"><abbr title=${t.term('summaryDeviationLong')}>${t.term('summaryDeviation')}</abbr></th>
+            <th scope="col" class="count">${t.term('summaryMax')}</th>
+            <th scope="col" class="count">${t.term('summaryVisitors')}</th>
           </tr>
         </thead>
         <tbody>
@@ -144,7 +152,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
             const format = (value: number | undefined) => this.#format(locale, key, value);
             const none = summary.observations === 0;
             return html`<tr>
-              <th scope="row">${KEYS[key]?.name ?? key}</th>
+              <th scope="row">${this.#fieldName(key)}</th>
               <td class="count">${none ? '–' : format(summary.min)}</td>
               <td class="count">${format(summary.mean)}</td>
               <td class="count">${format(summary.deviation)}</td>
@@ -158,8 +166,8 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   }
 
   #valueName(key: string, value: string): string {
-    if (key === 'new' && (value === '1' || value === '0')) return value === '1' ? 'New' : 'Returning';
-    return value === '' ? '(none)' : value;
+    if (key === 'new' && (value === '1' || value === '0')) return this.localize.term(value === '1' ? 'loyaltyNew' : 'loyaltyReturning');
+    return value === '' ? this.localize.term('summaryNoValue') : value;
   }
 
   #renderValues(key: string, member: SummaryMember, index: number, locale: string): TemplateResult {
@@ -170,9 +178,9 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
     const id = `values-${index}`;
     return html`<div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
       <table part="values">
-        <caption id=${id}>${KEYS[key]?.name ?? key}</caption>
+        <caption id=${id}>${this.#fieldName(key)}</caption>
         <thead>
-          <tr><th scope="col">Value</th><th scope="col" class="count">Visitors</th></tr>
+          <tr><th scope="col">${this.localize.term('summaryValue')}</th><th scope="col" class="count">${this.localize.term('summaryVisitors')}</th></tr>
         </thead>
         <tbody>
           ${shown.map(([value, count]) => html`<tr>
@@ -181,7 +189,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
           </tr>`)}
           ${others > 0
             ? html`<tr class="other">
-                <th scope="row">${values.length - shown.length} other values</th>
+                <th scope="row">${this.localize.term('summaryOtherValues', this.localize.count(values.length - shown.length))}</th>
                 <td part="count" class="count">${formatCount(locale, others)}</td>
               </tr>`
             : nothing}

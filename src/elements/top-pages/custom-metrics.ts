@@ -1,5 +1,6 @@
 import type { CustomMetricValue } from '../../api/index.ts';
 import { formatCount, formatDecimal, formatList } from '../../internal/format.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
 
 /** How many of a string metric's top values a cell lists (the service reports up to 5). */
@@ -40,7 +41,8 @@ export function metricLabels(value: unknown): ReadonlyMap<string, readonly strin
  * - any other map of counts (`video_state`): its non-zero entries, largest first.
  * Values come from the page being measured, so they are only ever rendered as text.
  */
-export function describeMetric(value: CustomMetricValue, locale: string, labels: readonly string[] = []): string {
+export function describeMetric(value: CustomMetricValue, localize: LocalizeController, labels: readonly string[] = []): string {
+  const { locale } = localize;
   if (Array.isArray(value)) {
     const counts = value.flatMap((count, index) => (count > 0 ? [`${labels[index] ?? `#${index}`} ${formatCount(locale, count)}`] : []));
     return formatList(locale, counts);
@@ -51,7 +53,7 @@ export function describeMetric(value: CustomMetricValue, locale: string, labels:
     return formatList(locale, values);
   }
   if ('avg' in value && 'sum' in value) {
-    return typeof avg === 'number' && typeof sum === 'number' ? formatList(locale, [`avg ${formatDecimal(locale, avg)}`, `sum ${formatDecimal(locale, sum)}`]) : '';
+    return typeof avg === 'number' && typeof sum === 'number' ? formatList(locale, [localize.term('pagesMetricAverage', formatDecimal(locale, avg)), localize.term('pagesMetricSum', formatDecimal(locale, sum))]) : '';
   }
   const counts = Object.entries(value)
     .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0)

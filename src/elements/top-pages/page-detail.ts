@@ -1,6 +1,6 @@
 import { html, type TemplateResult } from 'lit';
 import { ROUTE_PATHS } from '../../api/paths.ts';
-import { TOP_PAGES_STRINGS as STRINGS } from './top-pages.strings.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
 
 /** Top referrers listed for one page. */
 const TOP_REFERRERS = 5;
@@ -13,14 +13,14 @@ const TOP_REFERRERS = 5;
  * <platform-split> are loaded too (the all-elements bundle, the board), which keeps them out of
  * the four-card budget.
  */
-export function pageDetail(listUrl: string, site: string, path: string, theme: string): TemplateResult {
+export function pageDetail(listUrl: string, site: string, path: string, theme: string, localize: LocalizeController): TemplateResult {
   // One quickstats address for the three (platform-split needs all_platforms=1): one request per tick.
   const quickstats = detailUrl(listUrl, ROUTE_PATHS.quickstats, site, path, '&all_platforms=1');
   return html`<div part="page-detail" class="page-detail">
-    <live-counter theme=${theme} src=${quickstats} history="0" label=${STRINGS.people}></live-counter>
-    <traffic-sources theme=${theme} src=${quickstats} label=${STRINGS.sources}></traffic-sources>
-    <platform-split theme=${theme} src=${quickstats} label=${STRINGS.platforms}></platform-split>
-    <referrer-bars theme=${theme} src=${detailUrl(listUrl, ROUTE_PATHS.referrers, site, path, `&limit=${TOP_REFERRERS}`)} max=${TOP_REFERRERS} label=${STRINGS.topReferrers}></referrer-bars>
+    <live-counter theme=${theme} src=${quickstats} history="0" label=${localize.term('detailPeople')}></live-counter>
+    <traffic-sources theme=${theme} src=${quickstats} label=${localize.term('detailSources')}></traffic-sources>
+    <platform-split theme=${theme} src=${quickstats} label=${localize.term('detailPlatforms')}></platform-split>
+    <referrer-bars theme=${theme} src=${detailUrl(listUrl, ROUTE_PATHS.referrers, site, path, `&limit=${TOP_REFERRERS}`)} max=${TOP_REFERRERS} label=${localize.term('detailReferrers')}></referrer-bars>
   </div>`;
 }
 

@@ -3,21 +3,23 @@ import { property } from 'lit/decorators.js';
 import { LIMITS } from '../../api/constants.ts';
 import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
-import { getHub, type SourceData } from '../../client/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
+import type { SourceData } from '../../client/index.ts';
 import { bar } from '../../internal/bar.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
+import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
+import { LOYALTY_TERMS, PLATFORM_TERMS, SOURCE_TERMS } from '../../internal/stats-names.ts';
+import { cardTerms, networkTerms, pageDetailTerms, topPagesTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer } from '../referrer-bars/referrer-names.ts';
 import { describeMetric, isRecord, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
 import { pageDetail } from './page-detail.ts';
-import { TOP_PAGES_STRINGS as STRINGS } from './top-pages.strings.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
 /** What a cell needs besides its page. */
 interface CellContext {
   readonly locale: string;
+  readonly localize: LocalizeController;
   readonly siteHost: string;
   /** The http(s) link to a page, if its path allows one. */
   readonly href: (path: string, host: string) => string | undefined;
@@ -25,42 +27,46 @@ interface CellContext {
 
 type Cell = string | TemplateResult;
 
-/** Optional columns, in display order: header, whether the data carries it, the cell. */
+/** Optional columns, in display order: the term of the header, whether the data carries it, the cell. */
 const COLUMNS = {
-  sections: { header: 'Sections', present: (page: TopPage) => !!page.sections?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []) },
-  authors: { header: 'Authors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
+  sections: { header: 'pagesSections', present: (page: TopPage) => !!page.sections?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []) },
+  authors: { header: 'pagesAuthors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
   'engaged-time': {
-    header: 'Engaged time',
+    header: 'pagesEngagedTime',
     present: (page: TopPage) => page.stats.engaged_time !== undefined,
     cell: ({ stats }: TopPage, { locale }: CellContext): Cell => (stats.engaged_time ? formatSeconds(locale, stats.engaged_time.median) : ''),
   },
   sources: {
-    header: 'Sources',
-    present: (page: TopPage) => SOURCES.some(([key]) => page.stats[key] !== undefined),
-    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => shares(locale, SOURCES.map(([key, name]) => [name, stats[key] ?? 0]), 2),
+    header: 'pagesSources',
+    present: (page: TopPage) => SOURCES.some((key) => page.stats[key] !== undefined),
+    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]), 2),
   },
   referrers: {
-    header: 'Referrers',
+    header: 'pagesReferrers',
     present: (page: TopPage) => page.stats.num_refs !== undefined,
-    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => referrers(locale, stats),
+    cell: ({ stats }: TopPage, context: CellContext): Cell => referrers(context, stats),
   },
   platform: {
-    header: 'Platforms',
+    header: 'pagesPlatforms',
     present: (page: TopPage) => page.stats.platform !== undefined,
-    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [PLATFORMS[letter] ?? 'Other', count]), 2),
+    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'), count]), 2),
   },
   loyalty: {
-    header: 'Loyalty',
+    header: 'pagesLoyalty',
     present: (page: TopPage) => page.stats.loyalty !== undefined,
-    cell: ({ stats: { loyalty } }: TopPage, { locale }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map(([key, name]) => [name, loyalty[key]]), 3) : ''),
+    cell: ({ stats: { loyalty } }: TopPage, { locale, localize }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key]]), 3) : ''),
   },
-  type: { header: 'Type', present: (page: TopPage) => page.type !== undefined, cell: (page: TopPage): Cell => page.type ?? '' },
+  type: {
+    header: 'pagesType',
+    present: (page: TopPage) => page.type !== undefined,
+    cell: ({ type = '' }: TopPage, { localize }: CellContext): Cell => (type in PAGE_TYPES ? localize.term(PAGE_TYPES[type]!) : type),
+  },
   'now-on': {
-    header: 'Read next',
+    header: 'pagesReadNext',
     present: (page: TopPage) => page.stats.now_on !== undefined,
     cell: ({ stats, host }: TopPage, context: CellContext): Cell => nowOn(stats.now_on ?? [], host ?? context.siteHost, context),
   },
-} as const;
+} as const satisfies Record<string, { header: TextTerm; present: unknown; cell: unknown }>;
 
 export type TopPagesColumn = keyof typeof COLUMNS;
 
@@ -71,10 +77,11 @@ interface Column {
   readonly metric?: boolean;
 }
 
-const SOURCES = [['search', 'Search'], ['social', 'Social'], ['links', 'Links'], ['direct', 'Direct'], ['internal', 'Internal']] as const satisfies readonly (readonly [keyof PageStats, string])[];
-/** Platform letters (spec 2.2 leaves them unnamed; all_platforms names desktop, mobile, tablet and app). */
-const PLATFORMS: Record<string, string> = { d: 'Desktop', m: 'Mobile', t: 'Tablet', a: 'App' };
-const LOYALTY = [['new', 'New'], ['returning', 'Returning'], ['loyal', 'Loyal']] as const;
+/** The traffic sources a page entry carries (no `subscr`). */
+const SOURCES = ['search', 'social', 'links', 'direct', 'internal'] as const satisfies readonly (keyof PageStats)[];
+const LOYALTY = ['new', 'returning', 'loyal'] as const;
+/** The page types the service names (spec 4.1); another is shown as sent. */
+const PAGE_TYPES: Readonly<Record<string, TextTerm>> = { Article: 'pagesTypeArticle', 'Landing Page': 'pagesTypeLanding' };
 /** Hosts whose page links are kept (a site's pages normally share one). */
 const MAX_HOSTS = 50;
 /** How many items a list cell shows: `now_on` recirculation targets, `toprefs` referrers. */
@@ -91,10 +98,6 @@ const NUMBERLESS_COLUMNS: ReadonlySet<string> = new Set(['sections', 'authors', 
 
 /** A page of a merge of several sites, with the site (the `host` of its source) it came from. */
 type SitePage = TopPage & { site?: string };
-
-/** The rank-change texts that do not depend on the page: one template each, reused by every row. */
-const NEW_PAGE = html`<span part="rank-change" class="rank-change new">New</span>`;
-const SAME_RANK = html`<span class="visually-hidden">, no change</span>`;
 
 /**
  * @summary The pages read most right now, ranked, with people per page as a number and a bar,
@@ -141,6 +144,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
   static override freezable = true;
+  static override terms = { ...cardTerms, ...networkTerms, ...topPagesTerms, ...pageDetailTerms };
 
   #rowCount = 10;
   /** The pages each response ranks, for the settings in `#rankedFor`. */
@@ -186,11 +190,11 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   @property({ type: Object, attribute: 'site-icons' }) siteIcons?: Record<string, string>;
 
   protected override get defaultLabel(): string {
-    return this.articlesOnly ? 'Top articles now' : 'Top pages now';
+    return this.localize.term(this.articlesOnly ? 'pagesArticlesLabel' : 'pagesLabel');
   }
 
   protected override get emptyText(): string {
-    return 'No pages are being read right now.';
+    return this.localize.term('pagesEmpty');
   }
 
   protected override isEmpty(data: ToppagesResponse): boolean {
@@ -228,14 +232,14 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const open = this.#opened.delete(key);
     if (!open) this.#opened.add(key);
     const title = this.#title(page);
-    this.announcer.announce(open ? STRINGS.closed(title) : STRINGS.opened(title), getHub().clock.now(), true);
+    this.announcer.announce(this.localize.term(open ? 'detailClosed' : 'detailOpened', title), { urgent: true });
     this.requestUpdate();
   };
 
   #renderDetail(page: SitePage, span: number): TemplateResult {
     const site = page.site ?? siteHostOf(this.#firstUrl);
     const listUrl = this.source.url!.split(' ').find((url) => siteHostOf(url) === site) ?? this.#firstUrl;
-    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme)}</td></tr>`;
+    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme, this.localize)}</td></tr>`;
   }
 
   get #firstUrl(): string {
@@ -252,9 +256,9 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return url;
   }
 
-  protected override dataChanged(data: ToppagesResponse, previous: ToppagesResponse | undefined): string | undefined {
-    const leader = newLeader(this.#visiblePages(data), previous && this.#visiblePages(previous), rowKey);
-    return leader && `Top page now: ${this.#title(leader)}`;
+  protected override dataChanged(data: ToppagesResponse): string | undefined {
+    const [leader] = this.#visiblePages(data);
+    return leader && this.localize.term('pagesAnnouncement', this.#title(leader));
   }
 
   #visiblePages(data: ToppagesResponse): TopPage[] {
@@ -314,7 +318,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const wanted = new Set(this.columns.split(/[\s,]+/));
     const builtIn = (Object.keys(COLUMNS) as TopPagesColumn[])
       .filter((column) => wanted.has(column) && (!this.hideNumbers || NUMBERLESS_COLUMNS.has(column)) && pages.some(COLUMNS[column].present))
-      .map((column) => COLUMNS[column]);
+      .map((column): Column => ({ ...COLUMNS[column], header: this.localize.term(COLUMNS[column].header) }));
     const names = metricNames(this.metricNames);
     const labels = metricLabels(this.metricLabels);
     const metrics = requestedMetrics(this.#firstUrl)
@@ -322,19 +326,20 @@ export class TopPages extends PulseElement<ToppagesResponse> {
       .map((key): Column => ({
         header: names.get(key) ?? key,
         metric: true,
-        cell: (page, { locale }) => {
+        cell: (page, { localize }) => {
           const value = page.metrics?.[key];
-          return value === undefined ? '' : describeMetric(value, locale, labels.get(key));
+          return value === undefined ? '' : describeMetric(value, localize, labels.get(key));
         },
       }));
     return [...builtIn, ...metrics];
   }
 
   #renderChange(before: number | undefined, now: number): TemplateResult {
-    if (before === undefined) return NEW_PAGE;
-    if (before === now) return SAME_RANK;
-    const [kind, arrow, by] = before > now ? ['up', '▲', before - now] : ['down', '▼', now - before];
-    return html`<span part="rank-change" class="rank-change ${kind}"><span aria-hidden="true">${arrow + by}</span><span class="visually-hidden">${`, ${kind} ${by}`}</span></span>`;
+    if (before === undefined) return html`<span part="rank-change" class="rank-change new">${this.localize.term('pagesNew')}</span>`;
+    if (before === now) return html`<span class="visually-hidden">${this.localize.term('pagesSameRank')}</span>`;
+    const up = before > now;
+    const by = this.localize.count(Math.abs(before - now));
+    return html`<span part="rank-change" class="rank-change ${up ? 'up' : 'down'}"><span aria-hidden="true">${(up ? '▲' : '▼') + by}</span><span class="visually-hidden">${this.localize.term(up ? 'pagesRankUp' : 'pagesRankDown', by)}</span></span>`;
   }
 
   #renderTitle(page: SitePage, siteHost: string): TemplateResult | string {
@@ -347,11 +352,11 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const named = isRecord(this.siteNames) ? this.siteNames[site] : undefined;
     const name = typeof named === 'string' && named.trim() ? named : site;
     const icon = sameOriginIcon(isRecord(this.siteIcons) ? this.siteIcons[site] : undefined);
-    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${STRINGS.site}: </span>${name}</span>`;
+    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${this.localize.term('pagesSite')}: </span>${name}</span>`;
   }
 
   #renderExpand(page: SitePage, open: boolean): TemplateResult {
-    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${STRINGS.details(this.#title(page))}</span></button>`;
+    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${this.localize.term('detailOpen', this.#title(page))}</span></button>`;
   }
 
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
@@ -360,16 +365,16 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     let most = 0;
     for (const page of pages) most = Math.max(most, page.stats.people);
     const columns = this.#columns(pages);
-    const context: CellContext = { locale, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
+    const context: CellContext = { locale, localize: this.localize, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
     const numbers = !this.hideNumbers;
     const span = 2 + (numbers ? 1 : 0) + columns.length;
     return html`<div class="scroller">
       <table part="table" aria-labelledby="label">
         <thead>
           <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Page</th>
-            ${numbers ? html`<th scope="col">People</th>` : nothing}
+            <th scope="col">${this.localize.term('pagesRank')}</th>
+            <th scope="col">${this.localize.term('pagesPage')}</th>
+            ${numbers ? html`<th scope="col">${this.localize.term('pagesPeople')}</th>` : nothing}
             ${columns.map((column) => html`<th scope="col">${column.header}</th>`)}
           </tr>
         </thead>
@@ -377,7 +382,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
           ${pages.map((page, index) => {
             const open = this.#opened.has(rowKey(page));
             return html`<tr part="row">
-            <td part="rank" class="rank">${index + 1}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
+            <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
             <td part="title" class="title"><div class="line">${numbers ? this.#renderExpand(page, open) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.#renderSite(page.site) : nothing}</div></td>
             ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
             ${columns.map((column) => column.metric
@@ -431,9 +436,9 @@ function shares(locale: string, parts: readonly (readonly [string, number])[], t
 }
 
 /** "31 referrers: Google 39, Bing 19, t.co 16": how many sites send readers (`num_refs`), and the top ones (`toprefs`), as text. */
-function referrers(locale: string, { toprefs = [], num_refs: count = 0 }: PageStats): string {
-  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => `${describeReferrer(domain).name} ${formatCount(locale, visitors)}`));
-  return `${formatCount(locale, count)} referrer${count === 1 ? '' : 's'}${list && `: ${list}`}`;
+function referrers({ locale, localize }: CellContext, { toprefs = [], num_refs: count = 0 }: PageStats): string {
+  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => `${describeReferrer(domain).name || localize.term('referrersNone')} ${formatCount(locale, visitors)}`));
+  return localize.term('pagesReferrerCount', localize.count(count), list);
 }
 
 /** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */

@@ -6,7 +6,7 @@ import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { PulseErrorEvent } from '../../internal/events.ts';
-import { trafficChartStrings as strings } from './traffic-chart.strings.ts';
+import { cardTerms, liveCounterTerms, trafficChartTerms } from '../../locales/en.ts';
 import { trafficChartStyles } from './traffic-chart.styles.ts';
 
 /** Plot coordinates: x in minutes of the range, y from 0 (top) to HEIGHT (zero). */
@@ -56,6 +56,7 @@ function niceCeiling(value: number): number {
 export class TrafficChart extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficChartStyles];
   static override route: RouteName = 'quickstats';
+  static override terms = { ...cardTerms, ...trafficChartTerms, counterNoMetric: liveCounterTerms.counterNoMetric };
 
   readonly #history = new HistoryController(this, () => {
     if (this.#history.error) this.dispatchEvent(new PulseErrorEvent(this.#history.error, this.snapshot.data !== undefined));
@@ -73,11 +74,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   @property() range: HistoryRange = 'today';
 
   protected override get defaultLabel(): string {
-    return strings.defaultLabel(this.metric, this.range);
+    return this.localize.term('chartLabel', this.metric, this.range);
   }
 
   protected override get emptyText(): string {
-    return strings.empty(this.metric);
+    return this.localize.term('counterNoMetric', this.metric);
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
@@ -127,12 +128,18 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     const weekday = this.#time(history, now, locale, { weekday: 'long' });
     const time = this.#time(history, now, locale, { hour: 'numeric', minute: '2-digit' });
     const phrase = !comparison
-      ? strings.noTypical
+      ? this.localize.term('chartNoTypical')
       : comparison.direction === 'same'
-        ? strings.same(weekday, time)
-        : strings[comparison.direction](formatShare(locale, comparison.share), weekday, time);
-    const footing = comparison && history.typical.weeks < 4 ? strings.weeks(history.typical.weeks) : '';
-    return strings.summary(strings.now(formatCount(locale, value), this.metric), phrase, footing);
+        ? this.localize.term('chartSame', weekday, time)
+        : this.localize.term(comparison.direction === 'above' ? 'chartAbove' : 'chartBelow', formatShare(locale, comparison.share), weekday, time);
+    const { weeks } = history.typical;
+    const footing = comparison && weeks > 0 && weeks < 4 ? this.localize.term('chartWeeks', this.localize.count(weeks)) : '';
+    return this.#sentence(value, locale, phrase, footing);
+  }
+
+  /** "1,240 people now", then how that compares with a typical day and on how many weeks that stands, if known. */
+  #sentence(value: number, locale: string, comparison = '', footing = ''): string {
+    return this.localize.term('chartSummary', this.localize.term('chartNow', formatCount(locale, value), this.metric), comparison, footing);
   }
 
   /** One path per unbroken run of points: gaps stay gaps. */
@@ -212,18 +219,23 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
       ${kind === 'band' ? svg`<rect x="0" y="2" width="24" height="8"></rect>` : kind === 'now' ? svg`<path d="M12 6l0 0"></path>` : svg`<path d="M0 6H24"></path>`}
     </svg>`;
     return html`<ul part="legend" class="legend">
-      <li>${swatch('line')}${strings.legendToday(this.range)}</li>
-      <li>${swatch('now')}${strings.legendNow}</li>
-      <li>${swatch('median')}${strings.legendMedian}</li>
-      <li>${swatch('band')}${strings.legendBand}</li>
+      <li>${swatch('line')}${this.#recordedTerm()}</li>
+      <li>${swatch('now')}${this.localize.term('chartNowLegend')}</li>
+      <li>${swatch('median')}${this.localize.term('chartMedian')}</li>
+      <li>${swatch('band')}${this.localize.term('chartBand')}</li>
     </ul>`;
+  }
+
+  /** The recorded line and column: today's, or what was recorded over the range. */
+  #recordedTerm(): string {
+    return this.localize.term(this.range === 'today' ? 'chartToday' : 'chartRecorded');
   }
 
   #renderTable(history: HistoryResponse, locale: string): TemplateResult {
     const every = this.range === '7d' ? 6 * HOUR_MS : HOUR_MS;
     const rowTime: Intl.DateTimeFormatOptions = this.range === '7d' ? { weekday: 'short', hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
     const weekday = this.#time(history, getHub().clock.now(), locale, { weekday: 'long' });
-    const count = (value: number | null | undefined) => (value === null || value === undefined ? strings.noData : formatCount(locale, value));
+    const count = (value: number | null | undefined) => (value === null || value === undefined ? this.localize.term('chartNoData') : formatCount(locale, value));
     const rows: TemplateResult[] = [];
     for (let t = history.start; pointAt(history, t) !== -1; t += every) {
       const index = pointAt(history, t);
@@ -233,16 +245,16 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
         <th scope="row">${this.#time(history, t, locale, rowTime)}</th>
         <td class="count">${index < history.values.length ? count(history.values[index]) : ''}</td>
         <td class="count">${count(history.typical.median[index])}</td>
-        <td class="count">${low === null || low === undefined || high === null || high === undefined ? strings.noData : strings.range(count(low), count(high))}</td>
+        <td class="count">${low === null || low === undefined || high === null || high === undefined ? this.localize.term('chartNoData') : this.localize.term('chartRange', count(low), count(high))}</td>
       </tr>`);
     }
     return html`<details part="table" class="table">
-      <summary>${strings.tableToggle}</summary>
+      <summary>${this.localize.term('chartTableToggle')}</summary>
       <table>
-        <caption>${strings.tableCaption(this.range, weekday)}</caption>
+        <caption>${this.range === '7d' ? this.localize.term('chartCaption7d') : this.range === '24h' ? this.localize.term('chartCaption24h') : this.localize.term('chartCaptionToday', weekday)}</caption>
         <thead><tr>
-          <th scope="col">${strings.columnTime}</th><th scope="col">${strings.columnToday(this.range)}</th>
-          <th scope="col">${strings.columnMedian}</th><th scope="col">${strings.columnRange}</th>
+          <th scope="col">${this.localize.term('chartTime')}</th><th scope="col">${this.#recordedTerm()}</th>
+          <th scope="col">${this.localize.term('chartTypical')}</th><th scope="col">${this.localize.term('chartTypicalRange')}</th>
         </tr></thead>
         <tbody>${rows}</tbody>
       </table>
@@ -254,12 +266,12 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     const history = this.#history.data;
     if (!history) {
       const error = this.#history.error;
-      return html`<p part="summary" class="summary">${strings.now(formatCount(locale, live), this.metric)}.</p>
-        <p part="notice" class="message ${error ? 'error' : 'loading'}">${error ? strings.historyError(error.message) : strings.historyLoading}</p>`;
+      return html`<p part="summary" class="summary">${this.#sentence(live, locale)}</p>
+        <p part="notice" class="message ${error ? 'error' : 'loading'}">${error ? this.localize.term('chartHistoryError', error.message) : this.localize.term('chartHistoryLoading')}</p>`;
     }
     return html`<p part="summary" class="summary">${this.#summary(history, live, locale)}</p>
       ${this.#renderChart(history, live, locale)}
       ${this.#renderTable(history, locale)}
-      ${this.#history.error ? html`<p part="notice" class="message error">${strings.historyError(this.#history.error.message)}</p>` : nothing}`;
+      ${this.#history.error ? html`<p part="notice" class="message error">${this.localize.term('chartHistoryError', this.#history.error.message)}</p>` : nothing}`;
   }
 }

@@ -1,13 +1,13 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
-import { newLeader } from '../../internal/announcer.ts';
+import { cardTerms, trafficSourcesTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { SOURCE_NAMES, type Source } from '../../internal/stats-names.ts';
+import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
 import { trafficSourcesStyles } from './traffic-sources.styles.ts';
 
-const ALL_SOURCES = Object.keys(SOURCE_NAMES) as Source[];
+const ALL_SOURCES = Object.keys(SOURCE_TERMS) as Source[];
 
 /**
  * @summary Where the people on the site now came from: direct, search, social, links, internal
@@ -35,29 +35,30 @@ const ALL_SOURCES = Object.keys(SOURCE_NAMES) as Source[];
 export class TrafficSources extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficSourcesStyles];
   static override route: RouteName = 'quickstats';
+  static override terms = { ...cardTerms, ...trafficSourcesTerms };
 
   /** Sources shown, space separated, among direct search social links internal subscr (default: all). */
   @property() sources = '';
 
   protected override get defaultLabel(): string {
-    return 'Visitors by traffic source';
+    return this.localize.term('sourcesLabel');
   }
 
   protected override get emptyText(): string {
-    return 'Nobody from these sources right now.';
+    return this.localize.term('sourcesEmpty');
   }
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
     return this.#items(data).length === 0;
   }
 
-  protected override dataChanged(data: QuickstatsResponse, previous: QuickstatsResponse | undefined): string | undefined {
-    const leader = newLeader(this.#items(data), previous && this.#items(previous), (item) => item.key);
-    return leader && `Most visitors now from ${leader.name.toLowerCase()}`;
+  protected override dataChanged(data: QuickstatsResponse): string | undefined {
+    const [leader] = this.#items(data);
+    return leader && this.localize.term('sourcesAnnouncement', leader.name);
   }
 
   #chosen(): Source[] {
-    const wanted = this.sources.split(/[\s,]+/).filter((name): name is Source => name in SOURCE_NAMES);
+    const wanted = this.sources.split(/[\s,]+/).filter((name): name is Source => name in SOURCE_TERMS);
     return wanted.length > 0 ? wanted : ALL_SOURCES;
   }
 
@@ -65,10 +66,10 @@ export class TrafficSources extends PulseElement<QuickstatsResponse> {
   #items(data: QuickstatsResponse): ShareItem[] {
     const stats = data.data.stats;
     const entries = this.#chosen().map((source) => [source, stats[source] ?? 0] as const).filter(([, count]) => count > 0);
-    return shareItems(entries, (source) => SOURCE_NAMES[source as Source], 0, stats.people);
+    return shareItems(entries, (source) => this.localize.term(SOURCE_TERMS[source as Source]), 0, stats.people);
   }
 
-  protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
-    return shareList(this.#items(data), locale, 'visitors');
+  protected override renderData(data: QuickstatsResponse): TemplateResult {
+    return shareList(this.#items(data), this.localize);
   }
 }

@@ -1,0 +1,70 @@
+/**
+ * Finds English left in a translated element: the literal words of every English term (a
+ * sentence's words between its arguments) that the translation of the same term does not use.
+ */
+import { en, type Terms } from '../../src/locales/en.ts';
+import type { Translation } from '../../src/internal/translations.ts';
+
+const HOLE = '\u0000';
+
+/** Stands for every argument of a term: a string, a number or a count (singular or plural). */
+function argument(value: number): string {
+  return Object.assign(new String(HOLE), { value }) as unknown as string;
+}
+
+/** The literal pieces of one term, for a count of 1 and of 5 (both plural forms of English). */
+export function fragments(term: unknown): string[] {
+  const texts: string[] = [];
+  if (typeof term === 'string') texts.push(term);
+  else if (Array.isArray(term)) texts.push(...term.map(String));
+  else if (typeof term === 'function') {
+    for (const count of [1, 5]) texts.push(String(term(...Array.from({ length: term.length }, () => argument(count)))));
+  }
+  return texts.flatMap((text) => text.split(HOLE)).map((piece) => piece.trim()).filter(Boolean);
+}
+
+/** Words of at least four letters, with what surrounds them: pieces too short to tell languages apart are left out. */
+function meaningful(piece: string): boolean {
+  return /\p{L}{4,}/u.test(piece);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The English pieces `translation` must not show: those no term of the translation contains
+ * (German says "Dark Social" too, so "Social" alone cannot tell).
+ */
+export function englishPieces(translation: Translation): Map<string, RegExp> {
+  const pieces = new Map<string, RegExp>();
+  const own = (Object.keys(en) as (keyof Terms)[]).flatMap((key) => fragments(translation[key])).join(HOLE);
+  for (const key of Object.keys(en) as (keyof Terms)[]) {
+    for (const piece of fragments(en[key])) {
+      if (!meaningful(piece) || own.includes(piece)) continue;
+      pieces.set(piece, new RegExp(`(?<!\\p{L})${escape(piece)}(?!\\p{L})`, 'u'));
+    }
+  }
+  return pieces;
+}
+
+/** The English pieces found in `text`. */
+export function leftovers(text: string, pieces: Map<string, RegExp>): string[] {
+  return [...pieces].filter(([, pattern]) => pattern.test(text)).map(([piece]) => piece);
+}
+
+/** Parts whose text comes from the data (titles, paths, values sent by pages), never from the catalog. */
+const DATA = '[part~=title], [part~=link], [part~=headline], [part~=value], .content, .variant-id';
+
+/**
+ * What a reader or a screen reader gets from an element: its shadow tree's text without the
+ * data, and the labels and titles of its nodes.
+ */
+export function readerText(element: Element): string {
+  const root = element.shadowRoot!;
+  const copy = document.createElement('div');
+  for (const node of root.childNodes) copy.append(node.cloneNode(true));
+  for (const data of copy.querySelectorAll(DATA)) data.remove();
+  const attributes = [...copy.querySelectorAll('[aria-label], [title]')].flatMap((node) => [node.getAttribute('aria-label') ?? '', node.getAttribute('title') ?? '']);
+  // Elements inside (an opened row's own numbers) are read too.
+  const inner = [...root.querySelectorAll('*')].filter((node) => node.shadowRoot).map(readerText);
+  return [copy.textContent ?? '', ...attributes, ...inner].join('\n').replace(/\s+/g, ' ');
+}
