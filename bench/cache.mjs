@@ -19,7 +19,7 @@
  *
  *   node --import tsx bench/cache.mjs <command> [--minutes N] [--no-write]
  */
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
+import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'bench-key-7d2a91c4';
@@ -68,29 +69,6 @@ async function report(name, text) {
   if (write) await replaceSection(`cache-${name}`, text);
 }
 
-/**
- * `count` simulated upstreams (one target each, so their calls are counted apart) in a child process (bench/upstream-process.mjs); `report()` stops
- * them and resolves with each one's calls `{ at, key, status }`.
- */
-async function startUpstreams(count, { latencyMs = 0, stamp = false, rateLimitPerMinute, gzip = false } = {}) {
-  const child = fork(fileURLToPath(new URL('upstream-process.mjs', import.meta.url)), [JSON.stringify({ apiKey: API_KEY, count, latencyMs, stamp, rateLimitPerMinute, gzip })], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const reply = () => new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the upstream process exited (${code})`)));
-  });
-  const { urls } = await reply();
-  return {
-    urls,
-    report: async () => {
-      const answer = reply();
-      child.send('report');
-      return (await answer).calls;
-    },
-  };
-}
 
 /** `pulse-widgets serve`, one process (`--workers 1`, as nginx runs one worker), pinned to `cpu` if given; resolves with its URL, its PID and a close(). */
 function startOurs(upstream, cpu, env = {}) {
@@ -104,7 +82,7 @@ function startOurs(upstream, cpu, env = {}) {
 
 /** Both targets, each in front of its own upstream; `close()` stops everything and resolves with each target's upstream calls. */
 async function startTargets(upstreamOptions, oursEnv) {
-  const upstreams = await startUpstreams(2, upstreamOptions);
+  const upstreams = await startUpstreams(2, { apiKey: API_KEY, ...upstreamOptions });
   const ours = await startOurs(upstreams.urls[0], undefined, oursEnv);
   const nginx = await startNginx({ upstream: upstreams.urls[1], apiKey: API_KEY, hosts: [HOST] });
   return {
@@ -216,7 +194,7 @@ async function hitBench() {
   const rounds = Number(flag('rounds') ?? 3);
   const concurrencies = [50, 200];
   const path = `/live/toppages/v3/?host=${HOST}&limit=25`;
-  const upstreams = await startUpstreams(1, { rateLimitPerMinute: 1_000_000, gzip: true });
+  const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000, gzip: true });
   const upstream = upstreams.urls[0];
   const recipe = readFileSync(RECIPE_PATH, 'utf8');
   const strongest = readFileSync(new URL('nginx/gzip-cache.conf', import.meta.url), 'utf8');
@@ -389,7 +367,7 @@ async function memoryBench() {
   const count = Number(flag('entries') ?? 1000);
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc');
-  const upstreams = await startUpstreams(1, { rateLimitPerMinute: 1_000_000 });
+  const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000 });
   const cache = createCacheHandler({
     upstream: upstreams.urls[0], apiKey: API_KEY, hosts: [HOST], clientLimit: 0, logger: createLogger('silent'),
     budgetFills: 1_000_000, cacheMaxEntries: count * 2 + 400, cacheMaxBytes: 2 ** 30,
@@ -448,7 +426,7 @@ function rssMb(pid) {
 async function soakBench() {
   const minutes = Number(flag('minutes') ?? 10);
   const clients = 1000;
-  const upstreams = await startUpstreams(1);
+  const upstreams = await startUpstreams(1, { apiKey: API_KEY });
   const ours = await startOurs(upstreams.urls[0]);
   const ticks = Math.ceil((minutes * 60_000) / GRID_MS);
   let errors = 0;

@@ -22,7 +22,7 @@
  * (neither writes BENCHMARKS.md). Results go into BENCHMARKS.md
  * between `<!-- freshness -->` markers unless --no-write.
  */
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from '../test/helpers/dashboard-queries.node.ts';
 import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
+import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BEFORE_COMMIT = '1b9e843';
@@ -68,26 +69,6 @@ function beforeTree() {
   return BEFORE_DIR;
 }
 
-/** Simulated upstreams in their own process (bench/upstream-process.mjs), one per target. */
-async function startUpstreams(count) {
-  const child = fork(fileURLToPath(new URL('upstream-process.mjs', import.meta.url)), [JSON.stringify({ apiKey: API_KEY, count })], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const reply = () => new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the upstream process exited (${code})`)));
-  });
-  const { urls } = await reply();
-  return {
-    urls,
-    report: async () => {
-      const done = reply();
-      child.send('report');
-      return (await done).calls;
-    },
-  };
-}
 
 /** `pulse-widgets serve` from a source tree, in its own process. */
 async function startServer(cwd, upstream, env = {}) {
@@ -126,7 +107,7 @@ const TARGETS = ['before', 'fold-off', 'after', ...(NGINX_BINARY ? ['nginx'] : [
  * 200 a minute; calls counted start after that, at `startedAt`.
  */
 async function startTargets() {
-  const upstreams = await startUpstreams(TARGETS.length);
+  const upstreams = await startUpstreams(TARGETS.length, { apiKey: API_KEY });
   for (const url of upstreams.urls) {
     for (const path of DASHBOARD_QUERIES) {
       await (await request(`${url}${path.replace(`host=${HOST}`, `host=${WARM_HOST}`)}`, { dispatcher: agent, headers: { 'x-svc-ak': API_KEY } })).body.dump();
