@@ -73,7 +73,7 @@ function beforeTree() {
 /** `pulse-widgets serve` from a source tree, in its own process. */
 async function startServer(cwd, upstream, env = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, ['bin/pulse-widgets.mjs', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve'], {
     cwd,
     env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
