@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { routes, SORT_BY, SUMMARY_KEYS, type RouteName } from '../src/api/index.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from '../src/server/folding.ts';
-import { createUpstreamHandler, DEMO_HOSTS, STEP_MS } from '../src/simulator/index.ts';
+import { DEMO_HOSTS, STEP_MS } from '../src/simulator/index.ts';
 import { SECTIONS } from '../src/simulator/model/vocabulary.ts';
+import { simulatedUpstream } from './helpers/simulated-upstream.node.ts';
 
-const KEY = 'fold-key';
 const T0 = Date.parse('2026-03-10T14:00:00Z');
 const HOSTS = [...DEMO_HOSTS, `video@${DEMO_HOSTS[1]}`];
 const FLAGS = ['now_on', 'all_platforms', 'loyalty', 'types'] as const;
@@ -33,17 +33,7 @@ function random(seed: number) {
   return { next, int, pick, some };
 }
 
-function simulator(seed: number) {
-  const clock = { now: T0 };
-  const handler = createUpstreamHandler({ apiKey: KEY, seed, now: () => clock.now, rateLimitPerMinute: 1_000_000 });
-  async function text(route: RouteName, query: string): Promise<string> {
-    const response = await handler(new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'X-SVC-AK': KEY } }));
-    const body = await response.text();
-    assert.equal(response.status, 200, `${route}?${query}: ${body}`);
-    return body;
-  }
-  return { clock, text };
-}
+const simulator = (seed: number) => simulatedUpstream(seed, T0);
 
 type Rng = ReturnType<typeof random>;
 

@@ -7,33 +7,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  routes, SORT_BY, SUMMARY_KEYS, type Histogram, type PageStats, type RouteName, type RouteResponse, type SortBy,
+  SORT_BY, SUMMARY_KEYS, type Histogram, type PageStats, type RouteName, type SortBy,
 } from '../src/api/index.ts';
-import { createSimulator, createUpstreamHandler, DEMO_HOSTS, RAW_DATA_DEFAULT_LIMIT, STEP_MS } from '../src/simulator/index.ts';
+import { createSimulator, DEMO_HOSTS, RAW_DATA_DEFAULT_LIMIT, STEP_MS } from '../src/simulator/index.ts';
+import { simulatedUpstream } from './helpers/simulated-upstream.node.ts';
 
-const KEY = 'test-key';
 /** A Tuesday afternoon in UTC, on a step boundary. */
 const T0 = Date.parse('2026-03-10T14:00:00Z');
 const SOURCES = ['direct', 'links', 'search', 'social', 'internal', 'subscr'] as const;
 const HOSTS = [...DEMO_HOSTS, `video@${DEMO_HOSTS[0]}`];
 
-function upstream(seed = 1, start = T0) {
-  const clock = { now: start };
-  const handler = createUpstreamHandler({ apiKey: KEY, seed, now: () => clock.now, rateLimitPerMinute: 1_000_000 });
-  async function text(route: RouteName, query: string): Promise<string> {
-    const response = await handler(new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'X-SVC-AK': KEY } }));
-    const body = await response.text();
-    assert.equal(response.status, 200, `${route}?${query}: ${body}`);
-    return body;
-  }
-  async function get<N extends RouteName>(route: N, query: string): Promise<RouteResponse<N>> {
-    const body = JSON.parse(await text(route, query)) as unknown;
-    const checked = routes[route].response.safeParse(body);
-    assert.ok(checked.success, `${route}?${query} does not match its schema: ${checked.success ? '' : JSON.stringify(checked.error.issues.slice(0, 3))}`);
-    return body as RouteResponse<N>;
-  }
-  return { clock, text, get };
-}
+const upstream = (seed = 1, start = T0) => simulatedUpstream(seed, start);
 
 /** Every subset of the toppages / quickstats flags as query strings. */
 const FLAG_SETS = Array.from({ length: 16 }, (_, bits) =>
