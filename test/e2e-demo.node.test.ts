@@ -123,7 +123,8 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     })`);
     assert.match(drawn.band, /^M.*Z$/);
     assert.ok(drawn.line.split('L').length >= history.values.length - 1, 'today\'s line runs through every minute so far');
-    assert.match(drawn.summary, /people now, (about the same as|\d+% (above|below)) a typical \w+day at /);
+    // Shares under 1 % keep one decimal (formatShare): "0.6% below".
+    assert.match(drawn.summary, /people now, (about the same as|\d+(\.\d)?% (above|below)) a typical \w+day at /);
     await page.close();
   });
 });
