@@ -25,8 +25,8 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
   const keys = new Map<string, PlannedKey>();
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
-    // Filled a while ago, the older the lower the index; due for this tick.
-    keys.set(key, { key, weight: weight(index), fetchedAt: T0 - 6000 + index, startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD });
+    // Filled together two ticks ago (a millisecond apart, the lower index first); due for this tick.
+    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD });
   }
   const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
   fake.schedule = new RefreshSchedule({
@@ -41,7 +41,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
       assert.equal(minGapMs, 2000, 'two fills of a key at least two thirds of an interval apart');
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
-      Object.assign(entry, { startedAt: Date.now(), fetchedAt: Date.now() + 50, freshUntil: Date.now() + INTERVAL });
+      Object.assign(entry, { startedAt: Date.now(), freshUntil: Date.now() + INTERVAL });
     },
     stretch: (key, until) => {
       fake.stretched.set(key, until);
@@ -97,7 +97,7 @@ describe('refresh plan', () => {
     advance(3000 - 375);
     const firstTick = new Set(fake.refreshed.map(({ key }) => key));
     assert.equal(firstTick.size, 9);
-    // fetchedAt grows with the index: k00 is the stalest.
+    // All were filled in the same tick, so all are as stale: ties go by fills, then by name.
     assert.deepEqual([...fake.stretched.keys()], ['k09', 'k10', 'k11']);
     assert.ok([...fake.stretched.values()].every((until) => until > T0), 'still fresh when the tick\'s pollers come');
     fake.refreshed.length = 0;
@@ -108,9 +108,21 @@ describe('refresh plan', () => {
     assert.ok(Math.max(...windowsBefore(T0 + 3000, fake.refreshed).map((window) => window)) <= 2);
   });
 
+  test('15 keys, 9 slots, 10 ticks: every key refilled 6 times (the earliest window is not "stalest")', () => {
+    const fake = plan(15);
+    fake.schedule.watch('example.com');
+    advance(10 * 3000 - 375);
+    fake.schedule.close();
+    const perKey = [...fake.keys.keys()].map((key) => fake.refreshed.filter((refresh) => refresh.key === key).length);
+    assert.equal(fake.refreshed.length, 90, 'every slot used');
+    // Ranked by fetch time, the three keys of each tick's earliest window came first on the next
+    // tick, every tick: 10 refills for them, 5 for the rest.
+    assert.deepEqual(perKey, new Array(15).fill(6), `refills per key: ${perKey.join(', ')}`);
+  });
+
   test('a key filled a second ago is not refilled before the tick: two fills stay two thirds of an interval apart', () => {
     const fake = plan(1);
-    Object.assign(fake.keys.get('k00')!, { startedAt: T0 - 1000, fetchedAt: T0 - 950, freshUntil: T0 + 2000 });
+    Object.assign(fake.keys.get('k00')!, { startedAt: T0 - 1000, freshUntil: T0 + 2000 });
     fake.schedule.watch('example.com');
     advance(3000 - 375);
     assert.equal(fake.refreshed.length, 0, 'nothing before the tick: it is still fresh for its pollers');
@@ -125,7 +137,7 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(3000 - 375 - 2000);
     assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
-    fake.keys.set('new', { key: 'new', weight: 1, fetchedAt: Date.now(), startedAt: Date.now() - 100, freshUntil: Date.now() + 2900 });
+    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900 });
     fake.schedule.replan('example.com');
     advance(2000 + 3000);
     fake.schedule.close();

@@ -53,7 +53,10 @@ test('15 keys of one host competing: at most 183 calls in any sliding minute, sh
   console.log(`budget: ${arrivals.length} calls in ${MINUTE_MS + 700} ms; max ${most} in a sliding "minute" (${MINUTE_MS} ms); per key ${Math.min(...perKey)}..${Math.max(...perKey)}`);
   assert.ok(most <= 183, `${most} calls in one sliding minute`);
   assert.ok(most >= 120, `${most}: the budget was actually under pressure`);
-  assert.ok(Math.min(...perKey) >= Math.max(...perKey) / 2, `unfair: ${perKey.join(', ')}`);
+  // Shared evenly: every key within a fifth of the mean. (A plan that ranked keys by fetch time
+  // refilled the three keys of a tick's earliest window every tick: 24 against 13 for the rest.)
+  const mean = arrivals.length / keys.length;
+  assert.ok(perKey.every((count) => Math.abs(count - mean) <= mean / 5), `unfair: ${perKey.join(', ')} (mean ${mean.toFixed(1)})`);
   assert.match((await h.get('/metrics')).text, /^pulse_budget_waits_total\{host="example.com"\} [1-9]\d*$/m);
 });
 

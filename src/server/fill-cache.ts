@@ -473,7 +473,7 @@ export class FillCache {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored) planned.push({ key, weight: state.weight ?? 1, fetchedAt: stored.fetchedAt, startedAt: stored.startedAt, freshUntil: stored.freshUntil });
+      if (stored) planned.push({ key, weight: state.weight ?? 1, startedAt: stored.startedAt, freshUntil: stored.freshUntil });
     }
     if (keys.size === 0) this.#polled.delete(host);
     return planned;

@@ -8,8 +8,9 @@
  * last window before the tick takes the keys with the most pollers, the window before it the
  * next ones, so every key lands before its clients poll at the tick.
  *
- * Past the budget, the stalest keys take the slots and the others' freshness is stretched to the
- * next tick, where they come first: every key's refresh interval grows by the same factor
+ * Past the budget, the stalest keys take the slots (staleness counted in ticks; among keys as
+ * stale, the one filled least often) and the others' freshness is stretched to the next tick,
+ * where they come first: every key's refresh interval grows by the same factor
  * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
  * than a stampede of stale answers that would each queue a fill.
  *
@@ -23,8 +24,7 @@ export interface PlannedKey {
   key: string;
   /** Pollers it answers: members of its fold group, or 1. */
   weight: number;
-  /** When its stored answer was fetched and started, and until when it is fresh. */
-  fetchedAt: number;
+  /** When the fill of its stored answer started, and until when that answer is fresh. */
   startedAt: number;
   freshUntil: number;
 }
@@ -67,6 +67,8 @@ interface HostTimers {
   replanning?: boolean;
   /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
   refreshed: Map<string, number>;
+  /** Fills of each polled key seen by the plans (any fill, planned or not): ties take turns. */
+  fills: Map<string, { startedAt: number; count: number }>;
 }
 
 export class RefreshSchedule {
@@ -90,7 +92,7 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map() };
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), fills: new Map() };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -150,11 +152,23 @@ export class RefreshSchedule {
       return;
     }
     const capacity = this.#capacity;
+    const seen = new Map<string, { startedAt: number; count: number }>();
+    for (const key of polled) {
+      const last = timers.fills.get(key.key);
+      seen.set(key.key, { startedAt: key.startedAt, count: (last?.count ?? 0) + (last && last.startedAt !== key.startedAt ? 1 : 0) });
+    }
+    timers.fills = seen;
     // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
     const due = polled.filter((key) => key.freshUntil <= tick + intervalMs / 4 && timers.refreshed.get(key.key) !== tick);
     for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
     const minGap = Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
-    const stalestFirst = [...due].sort((a, b) => a.fetchedAt - b.fetchedAt || b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    // Staleness counts in ticks: the refills of one tick start in different windows, and ranked
+    // by start time the earliest window's keys would come first on every tick, forever. Among
+    // keys as stale, the one filled least often goes first: by name alone, the same few would
+    // win every tie.
+    const tickOf = (key: PlannedKey) => Math.floor(key.startedAt / intervalMs);
+    const fillCount = (key: PlannedKey) => timers.fills.get(key.key)?.count ?? 0;
+    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || b.weight - a.weight || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
     const chosen = stalestFirst.slice(0, capacity);
     for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
