@@ -6,13 +6,14 @@
  *
  *   hit        cache-hit throughput and p50/p99 latency, measured by wrk in its own process, one
  *              core per server: ours, nginx caching the gzipped body (bench/nginx/gzip-cache.conf),
- *              the examples/nginx recipe and bare node:http; rounds alternated (--rounds, --seconds)
+ *              the examples/nginx recipe and bare node:http; with connections opened during the
+ *              run and open first (bench/wrk/open-connections.lua); rounds alternated (--rounds, --seconds)
  *   memory     bytes per cached entry (in this process)
  *   herd       upstream calls per key per 3 s: 1,000 clients polling on the 3 s grid, 1.5 s upstream
  *   budget     most upstream calls in any sliding minute: 15 keys of one site, real clock, 70 s
  *   freshness  median age of the data clients get polling on the 3 s grid, 200 ms upstream
  *   soak       ours alone, 1,000 clients for --minutes (10): errors and the RSS of our process
- *   all        hit, memory, herd, budget, freshness (about 8 minutes)
+ *   all        hit, memory, herd, budget, freshness (about 13 minutes)
  *
  * Each command writes its table into BENCHMARKS.md between `<!-- cache-<command> -->` markers
  * (`--no-write` only prints it).
@@ -164,10 +165,27 @@ async function startListening(command, commandArgs, options) {
   };
 }
 
+/**
+ * How wrk's connections meet a target. `opened during the run`: plain wrk, all connections opened
+ * as the clock starts, as a burst of new readers arrives. `open first`: bench/wrk/open-connections.lua
+ * holds each connection's first request 1 s, so the clock starts on connections already accepted,
+ * as polling widgets keep theirs; that 1 s is added to -d and left out of Requests/s.
+ */
+const OPEN_FIRST = 'open first';
+const CONNECTIONS = ['opened during the run', OPEN_FIRST];
+const idleSeconds = (mode) => (mode === OPEN_FIRST ? 1 : 0);
+
+/** wrk's arguments for `mode` (the same ones the report prints). */
+function wrkArgs(mode, connections, seconds, url) {
+  const open = mode === OPEN_FIRST;
+  return ['-t1', `-c${connections}`, `-d${seconds + idleSeconds(mode)}s`, '--timeout', '2s', '--latency', '-H', 'Accept-Encoding: gzip',
+    ...(open ? ['-s', 'bench/wrk/open-connections.lua', url, '--', String(connections)] : [url])];
+}
+
 /** One wrk run in its own process; its numbers parsed from the text it prints. */
-function wrk(url, connections, seconds) {
-  const [command, commandArgs] = onCpu(CPU.load, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '2s', '--latency', '-H', 'Accept-Encoding: gzip', url]);
-  const run = spawnSync(command, commandArgs, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+function wrk(url, connections, seconds, mode = CONNECTIONS[0]) {
+  const [command, commandArgs] = onCpu(CPU.load, 'wrk', wrkArgs(mode, connections, seconds, url));
+  const run = spawnSync(command, commandArgs, { cwd: ROOT, encoding: 'utf8', timeout: (seconds + 30) * 1000 });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const text = run.stdout;
   if (process.env.BENCH_VERBOSE) console.log(text);
@@ -177,8 +195,11 @@ function wrk(url, connections, seconds) {
     return found ? ms(found[1], found[2]) : NaN;
   };
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  // wrk's Requests/sec counts the whole run; its runtime, recovered exactly from it, less the idle start.
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? NaN);
+  const runtime = requests / Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
   return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
+    rps: requests / (runtime - idleSeconds(mode)),
     p50: latency(50),
     p99: latency(99),
     timeouts: errors ? Number(errors[4]) : 0,
@@ -202,11 +223,12 @@ async function hitBench() {
   const bodyFile = join(await mkdtemp(join(tmpdir(), 'pulse-bench-')), 'toppages.json.gz');
   await writeFile(bodyFile, Buffer.from(await gzipped.body.arrayBuffer()));
 
+  const bare = 'bare node:http, one gzip Buffer';
   const targets = {
     ours: await startOurs(upstream, CPU.server),
     'nginx, gzip body cached': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], site: strongest, cpu: pinned ? CPU.server : undefined }),
     'nginx, examples recipe': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], cpu: pinned ? CPU.server : undefined }),
-    'bare node:http, one gzip Buffer': await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
+    [bare]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
   };
   const names = Object.keys(targets);
   const answers = {};
@@ -215,15 +237,17 @@ async function hitBench() {
     answers[name] = `${response.statusCode}, ${(await response.body.arrayBuffer()).byteLength} B ${response.headers['content-encoding'] ?? 'identity'}`;
     wrk(`${targets[name].url}${path}`, 50, 2); // warm-up: connections, JIT, page cache
   }
-  const results = Object.fromEntries(concurrencies.map((c) => [c, Object.fromEntries(names.map((name) => [name, []]))]));
+  const results = Object.fromEntries(CONNECTIONS.map((mode) => [mode, Object.fromEntries(concurrencies.map((c) => [c, Object.fromEntries(names.map((name) => [name, []]))]))]));
   for (let round = 0; round < rounds; round += 1) {
     for (const c of concurrencies) {
-      // Each round starts with another target, so a load change on the shared machine falls on all alike.
-      const order = names.map((_, i) => names[(i + round) % names.length]);
-      for (const name of order) {
-        const run = wrk(`${targets[name].url}${path}`, c, seconds);
-        results[c][name].push(run);
-        console.log(`round ${round + 1}, c=${c}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${run.timeouts} timeouts`);
+      for (const mode of CONNECTIONS) {
+        // Each round starts with another target, so a load change on the shared machine falls on all alike.
+        const order = names.map((_, i) => names[(i + round) % names.length]);
+        for (const name of order) {
+          const run = wrk(`${targets[name].url}${path}`, c, seconds, mode);
+          results[mode][c][name].push(run);
+          console.log(`round ${round + 1}, c=${c}, connections ${mode}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${run.timeouts} timeouts`);
+        }
       }
     }
   }
@@ -240,29 +264,38 @@ async function hitBench() {
     timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
     errors: runs.reduce((sum, run) => sum + run.socketErrors + run.non2xx, 0),
   });
+  const p99 = (r) => `${r.p99.toFixed(2)} ms (worst ${r.worstP99.toFixed(2)})`;
   const rows = [];
   const ratios = [];
   for (const c of concurrencies) {
-    const s = Object.fromEntries(names.map((name) => [name, summary(results[c][name])]));
-    for (const name of names) {
-      const r = s[name];
-      rows.push(`| ${c} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${r.p99.toFixed(2)} ms (worst ${r.worstP99.toFixed(2)}) | ${r.timeouts} | ${r.errors} |`);
+    for (const mode of CONNECTIONS) {
+      const s = Object.fromEntries(names.map((name) => [name, summary(results[mode][c][name])]));
+      for (const name of names) {
+        const r = s[name];
+        rows.push(`| ${c} | ${mode} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${p99(r)} | ${r.timeouts} | ${r.errors} |`);
+      }
+      const best = names.filter((name) => name.startsWith('nginx')).reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
+      ratios.push(`| ${c} | ${mode} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s[bare].rps).toFixed(2)}× | ${p99(s.ours)} | ${p99(s[best])} | ${p99(s[bare])} | ${s.ours.timeouts} |`);
     }
-    const best = names.filter((name) => name.startsWith('nginx')).reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
-    ratios.push(`| ${c} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s['bare node:http, one gzip Buffer'].rps).toFixed(2)}× | ${s.ours.p99.toFixed(2)} ms (worst ${s.ours.worstP99.toFixed(2)} ms) | ${s.ours.timeouts} |`);
   }
   const pinning = pinned
     ? `Each server pinned to CPU ${CPU.server} (\`taskset -c ${CPU.server}\` for Node, \`worker_processes 1; worker_cpu_affinity\` for nginx), wrk to CPU ${CPU.load} (\`taskset -c ${CPU.load}\`)`
     : 'Only one CPU: nothing pinned, wrk shares it with the server';
+  const shell = (arg) => (arg.includes(' ') ? `'${arg}'` : arg);
+  const wrkLine = (mode) => `\`wrk ${wrkArgs(mode, '<c>', seconds, '<url>').map(shell).join(' ')}\``;
   await report('hit', `Measured by \`npm run bench:cache\` (\`node --import tsx bench/cache.mjs hit\`) on ${startedOn}, ${WRK_VERSION}.
-**The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). \`wrk -t1 -c<c> -d${seconds}s --timeout 2s --latency -H 'Accept-Encoding: gzip'\`, GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency, each round starting with the next target. Ours: \`pulse-widgets serve --workers 1\` (one process, per-IP limit off as nginx has none). Requests/s: median of the rounds (lowest–highest); p99: median of the rounds (worst round).
+**The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). nginx: one worker (test/helpers/nginx-process.node.ts: \`keepalive_requests 1000000\`, \`access_log off\`) with the site config \`bench/nginx/gzip-cache.conf\` (the gzipped body cached as received) or \`examples/nginx/pulse-cache.conf\` (the recipe). GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency and per way of connecting, each round starting with the next target. Ours: \`pulse-widgets serve --workers 1\` (one process, per-IP limit off as nginx has none). Two ways of connecting:
+- **opened during the run**: ${wrkLine(CONNECTIONS[0])}: wrk opens its c connections as the clock starts, as a burst of new readers would.
+- **open first**: ${wrkLine(OPEN_FIRST)}: the script holds each connection's first request ${idleSeconds(OPEN_FIRST)} s, so all are open and accepted before any measured request, as polling widgets keep theirs; Requests/s counts the ${seconds} s after it.
 
-| c | Target | Requests/s | p50 | p99 | wrk timeouts | Errors / non-2xx |
-|---|---|---|---|---|---|---|
+Requests/s: median of the rounds (lowest–highest); p50, p99: median of the rounds (worst round).
+
+| c | Connections | Target | Requests/s | p50 | p99 | wrk timeouts | Errors / non-2xx |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-| c | Ours / best nginx | Ours / bare node:http | Our p99 | Our timeouts |
-|---|---|---|---|---|
+| c | Connections | Ours / best nginx | Ours / bare node:http | Our p99 | That nginx's p99 | Bare node:http's p99 | Our timeouts |
+|---|---|---|---|---|---|---|---|
 ${ratios.join('\n')}
 
 Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[name]}`).join('; ')}.`);
