@@ -103,7 +103,9 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
         const keys = await client.keys(`test-${tests}:*`);
         assert.equal(keys.filter((key) => key.startsWith(`test-${tests}:entry:`)).length, paths.length, keys.join(', '));
         for (const key of keys) {
-          const value = (await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : await client.get(key);
+          const type = await client.type(key);
+          // Hashes: budget windows; sorted sets: the budget's minute and fold groups' members.
+          const value = type === 'hash' ? JSON.stringify(await client.hGetAll(key)) : type === 'zset' ? JSON.stringify(await client.zRange(key, 0, -1)) : await client.get(key);
           assert.ok(!`${key} ${value}`.includes(API_KEY), `${key} holds the API key`);
         }
       } finally {
@@ -126,6 +128,30 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     assert.ok(gap >= 300, `two fills of one key ${gap} ms apart`);
     assert.ok(upstream.calls.length <= paths.length * Math.ceil(elapsed / 300 + 1), `${upstream.calls.length} fills`);
     assert.ok(upstream.calls.length >= paths.length * 3, `${upstream.calls.length} fills: leases expire and keys are refilled`);
+  });
+
+  test('a dashboard opening across 2 instances: the queries of one fold group, split between them, make one upstream call', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const pair = await instances(2, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 }, upstream);
+    const limits = [1, 2, 3, 4, 5, 6];
+    // Each instance sees half the dashboard; alone, each would fill its own widest query.
+    const replies = await Promise.all(limits.map((limit) => pair[limit % 2]!.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)));
+    assert.deepEqual(replies.map((reply) => reply.status), limits.map(() => 200));
+    assert.deepEqual(upstream.calls.map((call) => `${call.url.pathname}${call.url.search}`), ['/live/toppages/v3/?host=example.com&limit=6']);
+    for (const reply of replies.slice(0, -1)) assert.match(reply.headers.get('cache-status')!, /; key="\/live\/toppages\/v3\/\?host=example\.com&limit=6"/);
+  });
+
+  test('a cold dashboard of 9 keys across 2 instances takes the shared budget\'s burst, as one instance alone would', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const pair = await instances(2, scaled(BUDGET_SCALE), upstream);
+    const paths = Array.from({ length: 9 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
+    const replies = await Promise.all(paths.map((path, i) => pair[i % 2]!.get(path)));
+    assert.deepEqual(replies.map((reply) => reply.status), paths.map(() => 200));
+    const windows = new Set(pair.flatMap((h) => upstreamLogLines(h.logs)).map((line) => Math.floor(line.grantedAt / (1000 / BUDGET_SCALE))));
+    // 3 a window would take 3 windows; the burst grants all 9 in the first (the second, if they straddle its start).
+    assert.ok(windows.size <= 2, `granted over ${windows.size} windows`);
   });
 
   test('two instances, 15 competing keys: at most 183 calls in any sliding minute between them', async () => {

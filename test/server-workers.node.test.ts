@@ -108,6 +108,18 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     assert.equal(await cluster.stop(), 0);
   });
 
+  test('a dashboard opening across the workers: the queries of one fold group make one upstream call', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const cluster = await startCluster(upstream, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 });
+    const limits = [1, 2, 3, 4, 5, 6];
+    // Fresh connections, dealt round-robin: every worker sees part of the dashboard.
+    const replies = await Promise.all(limits.map((limit) => get(cluster.url, `/live/toppages/v3/?host=example.com&limit=${limit}`)));
+    assert.deepEqual(replies.map((reply) => reply.status), limits.map(() => 200));
+    assert.deepEqual(upstream.calls.map((call) => `${call.url.pathname}${call.url.search}`), ['/live/toppages/v3/?host=example.com&limit=6']);
+    assert.equal(await cluster.stop(), 0);
+  });
+
   test('15 competing keys polled across the workers: at most 183 calls in any sliding minute between them', async () => {
     const scale = 10;
     const minuteMs = 60_000 / scale;

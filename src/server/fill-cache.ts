@@ -71,6 +71,8 @@ interface Member {
   shape: FoldShape;
   group: FoldGroup;
   lastRequestedAt: number;
+  /** When this instance last told the shared tier it polls this member. */
+  sharedAt?: number;
   /** Its answer derived from one wide answer, made once per wide fill. */
   derived?: { source: StoredResponse; made: Promise<StoredResponse> };
 }
@@ -88,6 +90,9 @@ interface FoldGroup {
   recent: Map<string, FoldShape>;
   /** A cold group waits this long for the rest of a dashboard's queries, so they share one fill. */
   gathering?: Promise<void>;
+  /** When the members polled on other instances were last read from the shared tier. */
+  syncedAt: number;
+  syncing?: Promise<void>;
 }
 
 class FillError extends Error {
@@ -496,8 +501,9 @@ export class FillCache {
     if (member === undefined) {
       const fold = foldMember(context.route, context.query);
       if (fold) {
-        const group = this.#groups!.get(fold.group) ?? { id: fold.group, route: context.route, host: context.host, members: new Map(), computedAt: -Infinity, recent: new Map() };
-        member = { key, shape: fold.shape, group, lastRequestedAt: 0 };
+        const group = this.#groups!.get(fold.group) ?? { id: fold.group, route: context.route, host: context.host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+        // Polled on another instance already: the same member.
+        member = group.members.get(key) ?? { key, shape: fold.shape, group, lastRequestedAt: 0 };
       } else member = false;
       this.#members!.set(key, member);
     }
@@ -514,11 +520,14 @@ export class FillCache {
     const joined = !group.members.has(member.key);
     member.lastRequestedAt = this.#now();
     if (joined) group.members.set(member.key, member);
+    this.#share(member);
     let wide = this.#wideOf(group, joined);
     if (!this.#covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
-      // Cold for this member: a dashboard opening sends its queries together; one fill serves them all.
+      // Cold for this member: a dashboard opening sends its queries together, to every instance;
+      // one fill serves them all.
       group.gathering ??= sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
       await group.gathering;
+      await this.#syncMembers(group);
       wide = this.#wideOf(group, true);
     }
     if (!wide.covered.has(member) || wide.key === member.key) return this.#lookupKey(member.key, context);
@@ -535,6 +544,49 @@ export class FillCache {
     }
     const lookup = await this.#lookupKey(wide.key, wideContext);
     return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : lookup;
+  }
+
+  /**
+   * With a shared tier, every instance folds the members polled on any of them: each tells the
+   * tier what it polls (for two intervals, renewed every half interval) and reads the others'
+   * every half interval, so all compute the same wide query and its lease fills it once.
+   */
+  #share(member: Member): void {
+    if (!this.#shared) return;
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (member.sharedAt === undefined || now - member.sharedAt >= interval / 2) {
+      member.sharedAt = now;
+      void this.#shared.join(member.group.id, member.key, 2 * interval);
+    }
+    if (now - member.group.syncedAt >= interval / 2) void this.#syncMembers(member.group);
+  }
+
+  /**
+   * Adds the members other instances poll to the group, as polled now. (One that stops being
+   * polled leaves the tier after two intervals and the group two intervals later.)
+   */
+  #syncMembers(group: FoldGroup): Promise<void> {
+    if (!this.#shared) return Promise.resolve();
+    group.syncing ??= this.#shared
+      .members(group.id)
+      .then((keys) => {
+        const now = this.#now();
+        group.syncedAt = now;
+        for (const key of keys ?? []) {
+          const known = group.members.get(key);
+          if (known) {
+            known.lastRequestedAt = Math.max(known.lastRequestedAt, now);
+            continue;
+          }
+          // Only what parses as a member of this very group joins it.
+          const prefix = `${routes[group.route].path}?`;
+          const fold = key.startsWith(prefix) ? foldMember(group.route, key.slice(prefix.length)) : undefined;
+          if (fold?.group === group.id) group.members.set(key, { key, shape: fold.shape, group, lastRequestedAt: now });
+        }
+      })
+      .finally(() => (group.syncing = undefined));
+    return group.syncing;
   }
 
   /**

@@ -81,10 +81,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
   });
   if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
+  // A cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
+  const burst = options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs));
   const slots = shared
-    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, options.instances, logger)
-    // Alone, a cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
-    : new WindowSlots(options.budgetFills, options.budgetWindowMs, options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs)));
+    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
+    : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
   const budget = new HostBudget(slots, options.now);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;

@@ -11,6 +11,9 @@
  * - The budget: 3 fills per window per host counted by a Lua script on Redis's own clock
  *   (`TIME`), so instance clocks cannot disagree about which window it is; cooldowns are shared
  *   as keys that expire.
+ * - Fold groups' members (a sorted set per group, scored by when each stops counting): every
+ *   instance folds the queries polled on all of them into the same wide query, which its lease
+ *   then fills once.
  *
  * Redis is a helper, not a dependency: every command is bounded by a short timeout and fails
  * fast while the connection is down (no offline queue), and each caller then acts alone, with
@@ -46,10 +49,18 @@ export interface SharedTier {
   claim(key: string, ms: number): Promise<LeaseClaim>;
   confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'>;
   fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined>;
-  /** One of `fills` slots of the host's current window of `windowMs`, counted across instances, and when the tier granted it (its clock). */
-  takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined>;
+  /**
+   * One of `fills` slots of the host's current window of `windowMs` (up to `burst` while the last
+   * minute used less than half its calls: `WindowSlots`' rule), counted across instances, and
+   * when the tier granted it (its clock).
+   */
+  takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined>;
   /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
   cooldown(host: string, ms: number): Promise<void>;
+  /** `member` of fold group `group` is polled here; it counts as polled for `keepMs`. */
+  join(group: string, member: string, keepMs: number): Promise<void>;
+  /** The members of `group` polled on any instance, or `undefined` when the tier cannot say. */
+  members(group: string): Promise<string[] | undefined>;
   close(): void;
 }
 
@@ -97,6 +108,9 @@ export function redisConnection(value: string): RedisConnection {
   };
 }
 
+/** Distinct queries one fold group remembers across instances; the oldest goes past it. */
+export const MAX_GROUP_MEMBERS = 256;
+
 /** Reconnect quickly after a short outage, then every second at most. */
 const RECONNECT_MAX_MS = 1000;
 
@@ -122,21 +136,56 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[2])
 return 1`;
 
-/** Aligned windows on Redis's clock; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}. */
+/**
+ * `WindowSlots.take` (host-budget.ts) on Redis's clock: aligned windows of ARGV[1] fills, up to
+ * ARGV[3] while the last minute's log (KEYS[3]) holds less than half of fills × 61; a cooldown
+ * blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}.
+ */
 const TAKE_SLOT = `
 local cooling = redis.call('PTTL', KEYS[2])
 if cooling > 0 then return {0, cooling, 1} end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local fills = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
 local window = math.floor(now / windowMs)
 if tonumber(redis.call('HGET', KEYS[1], 'window')) ~= window then
   redis.call('HSET', KEYS[1], 'window', window, 'used', 0)
   redis.call('PEXPIRE', KEYS[1], windowMs * 2)
 end
-if tonumber(redis.call('HGET', KEYS[1], 'used')) >= tonumber(ARGV[1]) then return {0, windowMs - now % windowMs, 0, now} end
+local minuteAgo = now - 60 * windowMs
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. minuteAgo)
+local sent = redis.call('ZCARD', KEYS[3])
+local perMinute = fills * 61
+local limit = sent < perMinute / 2 and tonumber(ARGV[3]) or fills
+local used = tonumber(redis.call('HGET', KEYS[1], 'used'))
+if used >= limit or sent >= perMinute then
+  local wait = windowMs - now % windowMs
+  if sent >= perMinute then
+    local oldest = tonumber(redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2])
+    wait = math.max(wait, oldest - minuteAgo + 1)
+  end
+  return {0, wait, 0, now}
+end
 redis.call('HINCRBY', KEYS[1], 'used', 1)
+redis.call('ZADD', KEYS[3], now, window .. ':' .. used)
+redis.call('PEXPIRE', KEYS[3], 61 * windowMs)
 return {1, 0, 0, now}`;
+
+/** A member counts until Redis's now + keepMs; the set lives as long as its newest member. */
+const JOIN_GROUP = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[3]) then redis.call('ZPOPMIN', KEYS[1]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+const GROUP_MEMBERS = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 /** Keeps the longer of two cooldowns. */
 const COOL_DOWN = `
@@ -221,8 +270,8 @@ export class RedisTier implements SharedTier {
     return reply === undefined ? undefined : Number(reply);
   }
 
-  async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
-    const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host)], arguments: [String(fills), String(windowMs)] }));
+  async takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined> {
+    const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host), this.#key('sent', host)], arguments: [String(fills), String(windowMs), String(burst)] }));
     if (!Array.isArray(reply)) return undefined;
     const [granted, waitMs, coolingDown, grantedAt] = reply.map(Number) as [number, number, number, number];
     return granted === 1 ? { granted: true, at: grantedAt } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
@@ -230,6 +279,15 @@ export class RedisTier implements SharedTier {
 
   async cooldown(host: string, ms: number): Promise<void> {
     await this.#run(() => this.#commands.eval(COOL_DOWN, { keys: [this.#key('cooldown', host)], arguments: [String(Math.ceil(ms))] }));
+  }
+
+  async join(group: string, member: string, keepMs: number): Promise<void> {
+    await this.#run(() => this.#commands.eval(JOIN_GROUP, { keys: [this.#key('fold', group)], arguments: [member, String(Math.ceil(keepMs)), String(MAX_GROUP_MEMBERS)] }));
+  }
+
+  async members(group: string): Promise<string[] | undefined> {
+    const reply = await this.#run(() => this.#commands.eval(GROUP_MEMBERS, { keys: [this.#key('fold', group)], arguments: [] }));
+    return Array.isArray(reply) ? reply.map(String) : undefined;
   }
 
   close(): void {
@@ -282,19 +340,21 @@ export class SharedSlots implements SlotSource {
   readonly #tier: SharedTier;
   readonly #fills: number;
   readonly #windowMs: number;
+  readonly #burst: number;
   readonly #alone: WindowSlots;
   readonly #logger: Logger;
 
-  constructor(tier: SharedTier, fills: number, windowMs: number, instances: number, logger: Logger) {
+  constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
     this.#tier = tier;
     this.#fills = fills;
     this.#windowMs = windowMs;
+    this.#burst = burst;
     this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
     this.#logger = logger;
   }
 
   async take(host: string, now: number): Promise<SlotAnswer> {
-    const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs);
+    const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, this.#burst);
     const answer = shared ?? this.#alone.take(host, now);
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
     if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');

@@ -1,11 +1,12 @@
 /**
  * The primary's side of `--workers` without Redis: what Redis holds for the shared tier (entries,
- * fill leases, failure counts, budget windows, cooldowns) kept in the primary process and asked
+ * fill leases, failure counts, budget windows, cooldowns, fold groups' members) kept in the primary process and asked
  * for over IPC, with the semantics of the Lua scripts in shared-tier.ts, on the primary's clock.
  * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
  */
 import { LRUCache } from 'lru-cache';
-import type { SlotAnswer } from '../host-budget.ts';
+import { WindowSlots, type SlotAnswer } from '../host-budget.ts';
+import { MAX_GROUP_MEMBERS } from '../shared-tier.ts';
 
 /** One shared-tier call from a worker; `id` pairs it with its reply. */
 export type TierRequest = { pulseTier: number } & (
@@ -14,8 +15,10 @@ export type TierRequest = { pulseTier: number } & (
   | { op: 'claim'; key: string; token: string; ms: number }
   | { op: 'confirm'; key: string; token: string; ttlMs: number }
   | { op: 'fail'; key: string; baseMs: number; maxMs: number }
-  | { op: 'takeSlot'; host: string; fills: number; windowMs: number }
+  | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number }
   | { op: 'cooldown'; host: string; ms: number }
+  | { op: 'join'; group: string; member: string; keepMs: number }
+  | { op: 'members'; group: string }
 );
 
 export interface TierReply {
@@ -29,13 +32,17 @@ export function isTierRequest(message: unknown): message is TierRequest {
 
 /** Leases, failure counts, windows and cooldowns: a few per key or host, never evicted for size. */
 const MAX_MARKS = 200_000;
+/** Fold groups remembered; each holds at most MAX_GROUP_MEMBERS members. */
+const MAX_GROUPS = 10_000;
 
 export class Coordinator {
   /** Packed entries (stored-response.ts `packStored`), bounded by bytes like a worker's cache. */
   readonly #entries: LRUCache<string, Uint8Array>;
   readonly #marks = new LRUCache<string, string | number>({ max: MAX_MARKS });
-  /** Per host (the allowlist bounds them). */
-  readonly #windows = new Map<string, { window: number; used: number }>();
+  /** The budget's windows, per host, counted here for every worker (made at the first call: workers all ask with the same settings). */
+  #slots?: WindowSlots;
+  /** Per fold group: each member and when it stops counting. */
+  readonly #groups = new LRUCache<string, Map<string, number>>({ max: MAX_GROUPS });
 
   constructor(maxBytes: number) {
     this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength) });
@@ -70,11 +77,27 @@ export class Coordinator {
         return delay;
       }
       case 'takeSlot':
-        return this.#takeSlot(request.host, request.fills, request.windowMs);
+        return this.#takeSlot(request.host, request.fills, request.windowMs, request.burst);
       case 'cooldown': {
         const key = `cooldown:${request.host}`;
         if (this.#remaining(key) < request.ms) this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(request.ms)) });
         return true;
+      }
+      case 'join': {
+        let members = this.#groups.get(request.group);
+        if (!members) this.#groups.set(request.group, (members = new Map()));
+        // Re-inserted, so the map stays ordered by when each member stops counting.
+        members.delete(request.member);
+        members.set(request.member, Date.now() + request.keepMs);
+        if (members.size > MAX_GROUP_MEMBERS) members.delete(members.keys().next().value!);
+        return true;
+      }
+      case 'members': {
+        const members = this.#groups.get(request.group);
+        if (!members) return [];
+        const now = Date.now();
+        for (const [member, until] of members) if (until <= now) members.delete(member);
+        return [...members.keys()];
       }
     }
   }
@@ -88,20 +111,12 @@ export class Coordinator {
     return { won: false, ms: this.#remaining(lease), backoff: holder === 'backoff' };
   }
 
-  /** Aligned windows; a cooldown blocks everything. */
-  #takeSlot(host: string, fills: number, windowMs: number): SlotAnswer {
+  /** `WindowSlots` on the primary's clock; a cooldown blocks everything. */
+  #takeSlot(host: string, fills: number, windowMs: number, burst: number): SlotAnswer {
     const cooling = this.#remaining(`cooldown:${host}`);
     if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
-    const now = Date.now();
-    const window = Math.floor(now / windowMs);
-    let counted = this.#windows.get(host);
-    if (!counted || counted.window !== window) {
-      counted = { window, used: 0 };
-      this.#windows.set(host, counted);
-    }
-    if (counted.used >= fills) return { granted: false, waitMs: Math.max(1, windowMs - (now % windowMs)), coolingDown: false };
-    counted.used += 1;
-    return { granted: true, at: now };
+    this.#slots ??= new WindowSlots(fills, windowMs, burst);
+    return this.#slots.take(host, Date.now());
   }
 
   #remaining(key: string): number {

@@ -67,12 +67,21 @@ export class IpcTier implements SharedTier {
     return typeof reply === 'number' ? reply : undefined;
   }
 
-  async takeSlot(host: string, fills: number, windowMs: number): Promise<SlotAnswer | undefined> {
-    return (await this.#call({ op: 'takeSlot', host, fills, windowMs })) as SlotAnswer | undefined;
+  async takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined> {
+    return (await this.#call({ op: 'takeSlot', host, fills, windowMs, burst })) as SlotAnswer | undefined;
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
     await this.#call({ op: 'cooldown', host, ms });
+  }
+
+  async join(group: string, member: string, keepMs: number): Promise<void> {
+    await this.#call({ op: 'join', group, member, keepMs });
+  }
+
+  async members(group: string): Promise<string[] | undefined> {
+    const reply = await this.#call({ op: 'members', group });
+    return Array.isArray(reply) ? reply.map(String) : undefined;
   }
 
   close(): void {
