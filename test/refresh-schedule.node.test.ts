@@ -33,6 +33,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     intervalMs: INTERVAL,
     windowMs: WINDOW,
     fills: 3,
+    shared: false,
     now: Date.now,
     polled: () => [...keys.values()],
     lead: () => LEAD,

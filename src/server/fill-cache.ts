@@ -26,11 +26,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { routes, type RawDataResponse, type RouteName } from '../api/index.ts';
+import { findRoute, routes, type RawDataResponse, type RouteName } from '../api/index.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
+import { resolveQuery } from './query.ts';
 import { RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
 import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from './stored-response.ts';
@@ -63,6 +64,8 @@ interface KeyState {
   weight?: number;
   /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */
   retired?: boolean;
+  /** When this instance last told the shared tier it polls this key. */
+  sharedAt?: number;
 }
 
 /** One query of a fold group, as its clients poll it. */
@@ -136,6 +139,8 @@ export class FillCache {
   readonly #schedule: RefreshSchedule;
   /** Live keys being polled, per host: what the refresh plan works on. */
   readonly #polled = new Map<string, Set<string>>();
+  /** Per host: when the keys polled on other instances were last read from the shared tier. */
+  readonly #polledSynced = new Map<string, { at: number; running: boolean }>();
   /** Fold state; both undefined with folding off. */
   readonly #members?: LRUCache<string, Member | false>;
   readonly #groups?: LRUCache<string, FoldGroup>;
@@ -169,6 +174,7 @@ export class FillCache {
       intervalMs: this.#options.liveTtlMs,
       windowMs: this.#options.budgetWindowMs,
       fills: this.#options.budgetFills,
+      shared: this.#shared !== undefined,
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
@@ -218,7 +224,9 @@ export class FillCache {
   #touch(key: string, context: FillContext, state: KeyState): void {
     state.lastRequestedAt = this.#now();
     state.retired = false;
-    if (routes[context.route].live) this.#watch(key, context, state);
+    if (!routes[context.route].live) return;
+    this.#watch(key, context, state);
+    if (this.#shared) this.#sharePolled(key, context.host, state);
   }
 
   async #lookupKey(key: string, context: FillContext): Promise<Lookup> {
@@ -464,6 +472,56 @@ export class FillCache {
       keys.add(key);
       this.#schedule.replan(context.host);
     }
+  }
+
+  /**
+   * With a shared tier, every instance plans the keys polled on any of them: each tells the tier
+   * what it polls (for two intervals, renewed every half interval) and reads the others' every
+   * half interval. Plans made from the same keys arm the same slots, and the lease makes each
+   * refill one call; plans made from different views filled a key in different windows, the
+   * earliest winning the lease, and bunched windows past the budget.
+   */
+  #sharePolled(key: string, host: string, state: KeyState): void {
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (state.sharedAt === undefined || now - state.sharedAt >= interval / 2) {
+      state.sharedAt = now;
+      void this.#shared!.join(`polled:${host}`, key, 2 * interval);
+    }
+    const synced = this.#polledSynced.get(host) ?? { at: -Infinity, running: false };
+    if (synced.running || now - synced.at < interval / 2) return;
+    synced.running = true;
+    this.#polledSynced.set(host, synced);
+    void this.#syncPolled(host).finally(() => {
+      synced.at = this.#now();
+      synced.running = false;
+    });
+  }
+
+  /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
+  async #syncPolled(host: string): Promise<void> {
+    const keys = await this.#shared!.members(`polled:${host}`);
+    for (const key of keys ?? []) {
+      const state = this.#keys.peek(key) ?? this.#remoteState(key, host);
+      // A wide query this instance's fold group left stays retired: another instance's view is a moment late.
+      if (!state || state.retired || state.route === undefined || state.query === undefined) continue;
+      state.lastRequestedAt = Math.max(state.lastRequestedAt, this.#now());
+      const context: FillContext = { route: state.route, query: state.query, host };
+      if (!this.#entries.peek(key)) await this.#adopt(key, context, state, undefined);
+      this.#watch(key, context, state);
+    }
+  }
+
+  /** The state of a key only another instance polled: only a live query of this host, written as its canonical key, is taken. */
+  #remoteState(key: string, host: string): KeyState | undefined {
+    const queryAt = key.indexOf('?');
+    const route = queryAt === -1 ? undefined : findRoute(key.slice(0, queryAt));
+    if (route === undefined || !routes[route].live) return undefined;
+    const resolved = resolveQuery(route, new URLSearchParams(key.slice(queryAt + 1)), new Set([host]));
+    if (!resolved.ok || resolved.key !== key) return undefined;
+    const state = this.#state(key);
+    Object.assign(state, { host, route, query: resolved.context.query });
+    return state;
   }
 
   #plannedKeys(host: string): PlannedKey[] {

@@ -45,6 +45,12 @@ export interface ScheduleParts {
   intervalMs: number;
   windowMs: number;
   fills: number;
+  /**
+   * Instances share a tier and each plans every key polled on any of them: the plans must agree
+   * slot for slot (the lease then makes each refill one call), so keys are ordered by name alone,
+   * as each instance's count of pollers differs with what it has seen.
+   */
+  shared: boolean;
   now: () => number;
   /** The host's polled keys that have a stored answer. */
   polled(host: string): PlannedKey[];
@@ -168,11 +174,12 @@ export class RefreshSchedule {
     // win every tie.
     const tickOf = (key: PlannedKey) => Math.floor(key.startedAt / intervalMs);
     const fillCount = (key: PlannedKey) => timers.fills.get(key.key)?.count ?? 0;
-    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || b.weight - a.weight || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
+    const pollers = (key: PlannedKey) => (this.#parts.shared ? 1 : key.weight);
+    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || pollers(b) - pollers(a) || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
     const chosen = stalestFirst.slice(0, capacity);
     for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
-    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    chosen.sort((a, b) => pollers(b) - pollers(a) || (a.key < b.key ? -1 : 1));
     const used = new Array<number>(this.#windows).fill(0);
     for (const key of chosen) {
       const earliest = key.startedAt + minGap;
