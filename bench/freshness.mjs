@@ -24,7 +24,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
@@ -235,7 +235,7 @@ console.log(coldRows.join('\n'));
 
 const text = coldOnly ? coldRows.join('\n') : `Measured ${machine}. ${quick ? '**--quick run: 18 s per configuration, indicative only.** ' : ''}Command: \`npm run bench:freshness\` (${RUN_MS / 1000} s per configuration, all targets side by side, each in front of its own simulator with the service's 200 calls a minute per site).
 
-Targets: **before** = \`pulse-widgets serve\` of main at ${BEFORE_COMMIT} (one fill per URL, refresh-ahead aimed at the tick); **fold-off** = this version with \`PULSE_FOLD=off\` (the spread refresh plan alone); **after** = this version (folding and the plan); **nginx** = [examples/nginx/pulse-cache.conf](examples/nginx/pulse-cache.conf), one worker, \`proxy_cache_valid 200 3s\`, \`proxy_cache_lock on\`, \`proxy_cache_use_stale updating error timeout http_429 http_500…\`, \`proxy_cache_background_update on\`: one upstream call per URL. Clients: one per query, polling at wall-clock multiples of 3 s + ${PHASE_MS} ms. Age = \`Date − Last-Modified\` (nginx: the same difference from the upstream's log, as nginx sends no Last-Modified). "Stale for budget" = answers with \`Cache-Status: …; detail=budget\`.
+Targets: **before** = \`pulse-widgets serve\` of main at ${BEFORE_COMMIT} (one fill per URL, refresh-ahead aimed at the tick); **fold-off** = this version with \`PULSE_FOLD=off\` (the spread refresh plan alone); **after** = this version (folding and the plan), run as \`pulse-widgets serve\` is by default, one worker per core (${availableParallelism()} here); **nginx** = [examples/nginx/pulse-cache.conf](examples/nginx/pulse-cache.conf), one worker, \`proxy_cache_valid 200 3s\`, \`proxy_cache_lock on\`, \`proxy_cache_use_stale updating error timeout http_429 http_500…\`, \`proxy_cache_background_update on\`: one upstream call per URL. Clients: one per query, polling at wall-clock multiples of 3 s + ${PHASE_MS} ms. Age = \`Date − Last-Modified\` (nginx: the same difference from the upstream's log, as nginx sends no Last-Modified). "Stale for budget" = answers with \`Cache-Status: …; detail=budget\`.
 
 | queries | target | median / p90 age | stale for budget | upstream calls / min | most in any sliding minute | upstream 429s | answers |
 |---|---|---|---|---|---|---|---|
