@@ -32,7 +32,8 @@ export { configure } from '${ROOT}src/client/index.ts';`,
 export { property } from 'lit/decorators.js';
 export { Directive, directive } from 'lit/directive.js';
 export { AsyncDirective } from 'lit/async-directive.js';`,
-  api: `export { checkResponse } from '${ROOT}src/api/check-response.ts';
+  api: `export { checkResponse, registerShape } from '${ROOT}src/api/check-response.ts';
+export { QUICKSTATS_SHAPE, REFERRERS_SHAPE, TOP_GEO_SHAPE, TOPPAGES_SHAPE } from '${ROOT}src/api/response-shapes.ts';
 export { findRoute } from '${ROOT}src/api/paths.ts';`,
 };
 
@@ -69,7 +70,7 @@ for (const { label, name, entry, budget } of bundles) {
 
 const ingredients = [
   { label: 'lit (LitElement, html, css, decorators, directives)', name: 'lit', entry: await probe('lit') },
-  { label: 'Contract, browser part (`checkResponse` with the response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
+  { label: 'Contract, browser part (`checkResponse` with the four cards\' response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
   { label: 'Our code for the four cards (hub, base element, elements, styles), lit and contract left out', name: 'four-cards', entry: await probe('four-cards'), external: [...LIT, API] },
   { label: 'Our code for `<live-counter>` alone, lit and contract left out', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, external: [...LIT, API] },
 ];

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
-import { checkResponse, parseQuery, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import { before, describe, it } from 'node:test';
+import { checkResponse, parseQuery, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { createSimulator, DEMO_HOSTS } from '../src/simulator/index.ts';
 import { responseShapesSource } from '../scripts/generate-response-shapes.ts';
 
@@ -47,7 +48,17 @@ function places(value: unknown, found: [Container, string | number][] = []): [Co
 
 const REPLACEMENTS: unknown[] = ['12', null, true, [], {}, 3.5, -1, '', { people: 1 }, [1, 'x']];
 
+describe('checkResponse before any element registers a shape', () => {
+  it('checks no route: a body it cannot check is not taken as valid', () => {
+    assert.equal(checkResponse('summary', {}), 'body cannot be checked: no shape is registered for summary');
+  });
+});
+
 describe('checkResponse agrees with the zod schemas', () => {
+  before(() => {
+    for (const route of ROUTE_NAMES) registerShape(route, RESPONSE_SHAPES[route]);
+  });
+
   it('the generated shapes are up to date with src/api/responses.ts', () => {
     const committed = readFileSync(new URL('../src/api/response-shapes.ts', import.meta.url), 'utf8');
     assert.equal(committed, responseShapesSource(), 'run `npm run generate:shapes`');

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
+import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
@@ -87,6 +88,9 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
 
+  /** The response shape of `route` (from `response-shapes.ts`), which the hub checks every body against. */
+  static shape: Shape;
+
   /** Lists whose rows a reader can hold still (a freeze button) while polling goes on. */
   static freezable = false;
 
@@ -101,6 +105,12 @@ export abstract class PulseElement<Data> extends LitElement {
     const existing = customElements.get(name);
     if (!existing) customElements.define(name, this as unknown as CustomElementConstructor);
     else if (existing !== (this as unknown)) console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
+  }
+
+  /** Registers the shape of the element's route when the element is defined, before any body arrives. */
+  protected static override finalize(): void {
+    super.finalize();
+    if (this.shape) registerShape(this.route, this.shape);
   }
 
   /** The data for `src`, from {@link createSource}. */

@@ -1,6 +1,7 @@
 import { html, type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { Histogram, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { Histogram, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { cardTerms, engagementHistogramTerms } from '../../locales/en.ts';
@@ -42,6 +43,7 @@ import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } fr
 export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, engagementHistogramStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...engagementHistogramTerms };
 
   /** Which histogram: engaged_time, engaged_visit, visit, writing_visit, scroll or domload. */

@@ -1,6 +1,7 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { RouteName, TopGeoResponse } from '../../api/index.ts';
+import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
+import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
 import { regionName } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
@@ -44,6 +45,7 @@ export type GeoSegment = keyof typeof GEO_SEGMENTS;
 export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
+  static override shape: Shape = TOP_GEO_SHAPE;
   static override freezable = true;
   static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
 

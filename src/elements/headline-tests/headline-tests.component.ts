@@ -1,8 +1,9 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { RawDataResponse, RouteName } from '../../api/index.ts';
+import type { RawDataResponse, RouteName, Shape } from '../../api/index.ts';
 import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
+import { RAW_DATA_SHAPE } from '../../api/response-shapes.ts';
 import { getHub, type SnapshotChange } from '../../client/index.ts';
 import { Announcer } from '../../internal/announcer.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
@@ -60,6 +61,7 @@ const DAY_MS = 86_400_000;
 export class HeadlineTests extends PulseElement<RawDataResponse> {
   static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
   static override route: RouteName = 'raw_data';
+  static override shape: Shape = RAW_DATA_SHAPE;
   static override terms = { ...cardTerms, ...headlineTestsTerms };
 
   /** Every load and page change is said at once: the reader asked for it. */

@@ -1,6 +1,7 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
 import { sumCounts } from '../../internal/network.ts';
@@ -61,6 +62,7 @@ const ANNOUNCE_CHANGE = 0.1;
 export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...networkTerms, ...liveCounterTerms };
 
   /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */

@@ -1,6 +1,7 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { ReferrersResponse, RouteName } from '../../api/index.ts';
+import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
+import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
 import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
@@ -48,6 +49,7 @@ const CATEGORY_TERMS: Record<ReferrerCategory, TextTerm> = {
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
+  static override shape: Shape = REFERRERS_SHAPE;
   static override freezable = true;
   static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
 

@@ -1,6 +1,7 @@
 import { html, nothing, type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { RouteName, SummaryMember, SummaryResponse } from '../../api/index.ts';
+import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api/index.ts';
+import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, summaryStatsTerms, type TextTerm } from '../../locales/en.ts';
@@ -84,6 +85,7 @@ function isNumeric(member: SummaryMember): boolean {
 export class SummaryStats extends PulseElement<SummaryResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
   static override route: RouteName = 'summary';
+  static override shape: Shape = SUMMARY_SHAPE;
   static override terms = { ...cardTerms, ...summaryStatsTerms };
 
   /** Most values listed per categorical field; the rest are added up as "Other values". */

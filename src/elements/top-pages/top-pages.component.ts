@@ -1,8 +1,9 @@
 import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { LIMITS } from '../../api/constants.ts';
-import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
+import type { PageStats, RouteName, Shape, TopPage, ToppagesResponse } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
+import { TOPPAGES_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
 import { bar } from '../../internal/bar.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
@@ -143,6 +144,7 @@ type SitePage = TopPage & { site?: string };
 export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
+  static override shape: Shape = TOPPAGES_SHAPE;
   static override freezable = true;
   static override terms = { ...cardTerms, ...networkTerms, ...topPagesTerms, ...pageDetailTerms };
 

@@ -1,6 +1,7 @@
 import { html, nothing, svg, type CSSResultGroup, type PropertyValues, type SVGTemplateResult, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { getHub } from '../../client/index.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
@@ -56,6 +57,7 @@ function niceCeiling(value: number): number {
 export class TrafficChart extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficChartStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...trafficChartTerms, counterNoMetric: liveCounterTerms.counterNoMetric };
 
   readonly #history = new HistoryController(this, () => {

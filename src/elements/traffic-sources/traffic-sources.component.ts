@@ -1,6 +1,7 @@
 import { type CSSResultGroup, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
+import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, trafficSourcesTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
@@ -35,6 +36,7 @@ const ALL_SOURCES = Object.keys(SOURCE_TERMS) as Source[];
 export class TrafficSources extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficSourcesStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...trafficSourcesTerms };
 
   /** Sources shown, space separated, among direct search social links internal subscr (default: all). */
