@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
+import { compactTemplates } from './scripts/compact-templates.ts';
 
 /**
  * The element folders. Each holds `<name>.component.ts` (the class, registering nothing) and
@@ -52,6 +53,7 @@ const external = (id: string) =>
   || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
+  plugins: [compactTemplates()],
   build: {
     target: 'es2022',
     outDir: 'dist',
