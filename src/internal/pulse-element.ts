@@ -1,5 +1,4 @@
-import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
@@ -131,14 +130,25 @@ export abstract class PulseElement<Data> extends LitElement {
   #waiting = 0;
   #dataUrl: string | undefined;
 
+  /**
+   * Lit properties are declared here, above their fields, rather than with `@property()`: every
+   * element does the same, so no bundle carries the decorator and its helper (0.25 kB gz of the
+   * four cards).
+   */
+  static override properties: PropertyDeclarations = {
+    src: {},
+    theme: { reflect: true },
+    label: {},
+  };
+
   /** Address of the resource on the cache endpoint, query included (required). */
-  @property() src = '';
+  src = '';
 
   /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
-  @property({ reflect: true }) theme: Theme = 'auto';
+  theme: Theme = 'auto';
 
   /** Text above the data; defaults to a description of what is shown. */
-  @property() label = '';
+  label = '';
 
   /** Label used when `label` is empty. */
   protected abstract get defaultLabel(): string;

@@ -1,5 +1,4 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
 import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
@@ -49,11 +48,16 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override freezable = true;
   static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
 
+  static override properties: PropertyDeclarations = {
+    segment: {},
+    max: { type: Number },
+  };
+
   /** Which places to list: `countries`, `regions`, `cities` or `metro_codes`. */
-  @property() segment: GeoSegment = 'countries';
+  segment: GeoSegment = 'countries';
 
   /** Most places shown (0 shows all the data has). */
-  @property({ type: Number }) max = 10;
+  max = 10;
 
   protected override get defaultLabel(): string {
     return this.localize.term(GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries);

@@ -1,5 +1,4 @@
-import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
@@ -76,17 +75,24 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   #toldValue: number | undefined;
   #told = '';
 
+  static override properties: PropertyDeclarations = {
+    metric: {},
+    history: { type: Number },
+    threshold: { type: Number },
+    round: { type: Number },
+  };
+
   /** Which count of the stats to show (`people`, `read`, `write`, `idle`, `new`, `search`, …). */
-  @property() metric: CounterMetric = 'people';
+  metric: CounterMetric = 'people';
 
   /** How many updates the sparkline keeps (0 hides it). */
-  @property({ type: Number }) history = 40;
+  history = 40;
 
   /** Public mode: the counter is hidden while the number is below this. */
-  @property({ type: Number }) threshold = 0;
+  threshold = 0;
 
   /** Public mode: the number is rounded to the nearest multiple of this step. */
-  @property({ type: Number }) round = 0;
+  round = 0;
 
   protected override get defaultLabel(): string {
     const term = COUNTER_METRICS[this.metric];

@@ -1,5 +1,4 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, platformSplitTerms } from '../../locales/en.ts';
@@ -50,11 +49,16 @@ export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...platformSplitTerms };
 
+  static override properties: PropertyDeclarations = {
+    breakdown: {},
+    max: { type: Number },
+  };
+
   /** Which split: `platform`, `platform_engaged` (those engaging now) or `loyalty`. */
-  @property() breakdown: Breakdown = 'platform';
+  breakdown: Breakdown = 'platform';
 
   /** Most groups shown (0 shows all the data has). */
-  @property({ type: Number }) max = 0;
+  max = 0;
 
   get #breakdown(): Breakdown {
     return this.breakdown in BREAKDOWNS ? this.breakdown : 'platform';

@@ -1,5 +1,4 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
 import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
 import type { SourceData } from '../../client/index.ts';
@@ -53,11 +52,16 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override freezable = true;
   static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
 
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+    grouped: { type: Boolean },
+  };
+
   /** Most bars shown (0 shows all the data has). */
-  @property({ type: Number }) max = 10;
+  max = 10;
 
   /** Adds up referrers by kind (search engines, social networks, …) instead of listing domains. */
-  @property({ type: Boolean }) grouped = false;
+  grouped = false;
 
   protected override get defaultLabel(): string {
     return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');

@@ -1,5 +1,4 @@
-import { html, nothing, type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api/index.ts';
 import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
@@ -88,8 +87,12 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   static override shape: Shape = SUMMARY_SHAPE;
   static override terms = { ...cardTerms, ...summaryStatsTerms };
 
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+  };
+
   /** Most values listed per categorical field; the rest are added up as "Other values". */
-  @property({ type: Number }) max = 5;
+  max = 5;
 
   protected override get defaultLabel(): string {
     return this.localize.term('summaryLabel');

@@ -1,5 +1,4 @@
-import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { LIMITS } from '../../api/constants.ts';
 import type { PageStats, RouteName, Shape, TopPage, ToppagesResponse } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
@@ -161,35 +160,48 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Keys of the opened rows: each shows its page's own numbers until closed. */
   #opened = new Set<string>();
 
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+    linkBase: { attribute: 'link-base' },
+    columns: {},
+    articlesOnly: { type: Boolean, attribute: 'articles-only' },
+    stripTitle: { attribute: 'strip-title' },
+    metricNames: { type: Object, attribute: 'metric-names' },
+    metricLabels: { type: Object, attribute: 'metric-labels' },
+    hideNumbers: { type: Boolean, attribute: 'hide-numbers' },
+    siteNames: { type: Object, attribute: 'site-names' },
+    siteIcons: { type: Object, attribute: 'site-icons' },
+  };
+
   /** Most rows shown; 0 shows as many as the `limit` of `src` (default 10). */
-  @property({ type: Number }) max = 0;
+  max = 0;
 
   /** Base URL for page links instead of `https://<host>` (for staging or a proxy). */
-  @property({ attribute: 'link-base' }) linkBase?: string;
+  linkBase?: string;
 
   /** Optional columns, space separated: sections authors engaged-time sources referrers platform loyalty type now-on. */
-  @property() columns = '';
+  columns = '';
 
   /** Hides landing pages; reads more pages so the row count stays the same. */
-  @property({ type: Boolean, attribute: 'articles-only' }) articlesOnly = false;
+  articlesOnly = false;
 
   /** Removes a site name from titles: this exact suffix, or when empty whatever follows a final " | ", " - " or " – ". */
-  @property({ attribute: 'strip-title' }) stripTitle?: string;
+  stripTitle?: string;
 
   /** Column titles of custom metrics, as JSON: `{"_rv": "Reader value"}`; a metric without one is titled by its key. */
-  @property({ type: Object, attribute: 'metric-names' }) metricNames?: Record<string, string>;
+  metricNames?: Record<string, string>;
 
   /** Labels of enum metric values by index, as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
-  @property({ type: Object, attribute: 'metric-labels' }) metricLabels?: Record<string, string[]>;
+  metricLabels?: Record<string, string[]>;
 
   /** Ranks and titles only, for a public "most read" list: no people column, bars, counts or drill-down. */
-  @property({ type: Boolean, attribute: 'hide-numbers' }) hideNumbers = false;
+  hideNumbers = false;
 
   /** Network view: names of the sites in `src`, as JSON: `{"example.com": "Example Daily"}`; a site without one shows its ID. */
-  @property({ type: Object, attribute: 'site-names' }) siteNames?: Record<string, string>;
+  siteNames?: Record<string, string>;
 
   /** Network view: an icon per site, as JSON: `{"example.com": "/icons/example.png"}`. Only same-origin http(s) images are shown: nothing is fetched from third parties. */
-  @property({ type: Object, attribute: 'site-icons' }) siteIcons?: Record<string, string>;
+  siteIcons?: Record<string, string>;
 
   protected override get defaultLabel(): string {
     return this.localize.term(this.articlesOnly ? 'pagesArticlesLabel' : 'pagesLabel');

@@ -1,5 +1,4 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, trafficSourcesTerms } from '../../locales/en.ts';
@@ -39,8 +38,12 @@ export class TrafficSources extends PulseElement<QuickstatsResponse> {
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...trafficSourcesTerms };
 
+  static override properties: PropertyDeclarations = {
+    sources: {},
+  };
+
   /** Sources shown, space separated, among direct search social links internal subscr (default: all). */
-  @property() sources = '';
+  sources = '';
 
   protected override get defaultLabel(): string {
     return this.localize.term('sourcesLabel');
