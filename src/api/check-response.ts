@@ -16,14 +16,12 @@ export interface Shape {
   anyOf?: readonly Shape[];
 }
 
-/** Where a body went wrong (innermost key first until reversed) and how. */
-interface Mismatch {
-  path: (string | number)[];
-  reason: string;
-}
-
-/** A shape turned into a function once, so the body is walked without re-reading the schema. */
-type Check = (value: unknown) => Mismatch | undefined;
+/**
+ * A shape turned into a function once, so the body is walked without re-reading the schema. It
+ * says yes or no only: the hub turns any mismatch into the same "unexpected shape" error, so
+ * where the body went wrong would be words no reader ever sees.
+ */
+type Check = (value: unknown) => boolean;
 
 /**
  * The response shape of each route, registered by the elements that show it (each bundles only
@@ -40,18 +38,15 @@ export function registerShape(route: RouteName, shape: Shape): void {
   shapes.set(route, shape);
 }
 
-/** `undefined` when `body` fits the registered response shape of `route`, else where and why it does not. */
-export function checkResponse(route: RouteName, body: unknown): string | undefined {
+/** Whether `body` fits the registered response shape of `route`; never, while none is registered. */
+export function checkResponse(route: RouteName, body: unknown): boolean {
   const shape = shapes.get(route);
-  return shape ? checkShape(shape, body) : `body cannot be checked: no shape is registered for ${route}`;
+  return shape !== undefined && checkShape(shape, body);
 }
 
-/** `undefined` when `body` fits `shape`, else where and why it does not. */
-export function checkShape(shape: Shape, body: unknown): string | undefined {
-  const mismatch = compile(shape)(body);
-  if (!mismatch) return undefined;
-  const where = mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('');
-  return `body${where} ${mismatch.reason}`;
+/** Whether `body` fits `shape`. */
+export function checkShape(shape: Shape, body: unknown): boolean {
+  return compile(shape)(body);
 }
 
 function typeOf(value: unknown): string {
@@ -60,22 +55,13 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-function inside(mismatch: Mismatch, key: string | number): Mismatch {
-  mismatch.path.push(key);
-  return mismatch;
-}
-
-/**
- * Compiled once per shape object, so a part several shapes share (the page stats of toppages
- * and quickstats) is compiled once. Paths are only built on the way out of a mismatch: a body
- * that fits (the usual case, every 3 s for every URL on the page) allocates no strings.
- */
+/** Compiled once per shape object, so a part several shapes share (the page stats of toppages and quickstats) is compiled once. */
 function compile(shape: Shape): Check {
   let check = checks.get(shape);
   if (check) return check;
   if (shape.anyOf) {
     const options = shape.anyOf.map(compile);
-    check = (value) => (options.some((option) => !option(value)) ? undefined : { path: [], reason: 'has none of the expected forms' });
+    check = (value) => options.some((option) => option(value));
   } else {
     const expected = shape.type === undefined ? undefined : typeof shape.type === 'string' ? [shape.type] : shape.type;
     const items = shape.items && compile(shape.items);
@@ -85,26 +71,18 @@ function compile(shape: Shape): Check {
     const required = shape.required ?? [];
     check = (value) => {
       const actual = typeOf(value);
-      if (expected && !expected.includes(actual)) {
-        return { path: [], reason: `should be ${expected.join(' or ')}, not ${actual}` };
-      }
+      if (expected && !expected.includes(actual)) return false;
       if (actual === 'array' && items) {
-        const list = value as unknown[];
-        for (let i = 0; i < list.length; i++) {
-          const mismatch = items(list[i]);
-          if (mismatch) return inside(mismatch, i);
-        }
+        for (const item of value as unknown[]) if (!items(item)) return false;
       } else if (actual === 'object') {
         const object = value as Record<string, unknown>;
-        for (const name of required) if (!Object.hasOwn(object, name)) return { path: [name], reason: 'is missing' };
+        for (const name of required) if (!Object.hasOwn(object, name)) return false;
         for (const name of Object.keys(object)) {
           const check = properties.get(name) ?? others;
-          if (check === false) return { path: [name], reason: 'is not expected' };
-          const mismatch = typeof check === 'function' ? check(object[name]) : undefined;
-          if (mismatch) return inside(mismatch, name);
+          if (typeof check === 'function' ? !check(object[name]) : check === false) return false;
         }
       }
-      return undefined;
+      return true;
     };
   }
   checks.set(shape, check);
