@@ -33,6 +33,7 @@ export const LIB_ENTRIES: Record<string, string> = {
   classes: 'src/classes.ts',
   ...Object.fromEntries(ELEMENTS.map((name) => [name, `src/elements/${name}/${name}.ts`])),
   ...Object.fromEntries(LOCALE_ENTRIES.map((name) => [name, `src/${name}.ts`])),
+  newsroom: 'src/newsroom.ts',
   client: 'src/client/index.ts',
   simulator: 'src/simulator/index.ts',
   server: 'src/server/index.ts',

@@ -1,12 +1,10 @@
 import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
 import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
-import type { SourceData } from '../../client/index.ts';
 import { regionName } from '../../internal/format.ts';
-import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { cardTerms, networkTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
 import { geoListStyles } from './geo-list.styles.ts';
 
 /** The segments of top_geo, and the terms of their labels. */
@@ -46,7 +44,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override route: RouteName = 'top_geo';
   static override shape: Shape = TOP_GEO_SHAPE;
   static override freezable = true;
-  static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
+  static override terms = { ...cardTerms, ...geoListTerms };
 
   static override properties: PropertyDeclarations = {
     segment: {},
@@ -74,11 +72,6 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   protected override dataChanged(data: TopGeoResponse, _previous: TopGeoResponse | undefined, locale: string): string | undefined {
     const [leader] = this.#items(data, locale);
     return leader && this.localize.term('geoAnnouncement', leader.name);
-  }
-
-  /** Several sites (`src` with several addresses): places and the total add up. */
-  protected override merge(parts: readonly SourceData<TopGeoResponse>[]): TopGeoResponse {
-    return sumCounts(parts.map((part) => part.data));
   }
 
   #items(data: TopGeoResponse, locale: string): ShareItem[] {

@@ -1,10 +1,8 @@
 import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
-import type { SourceData } from '../../client/index.ts';
 import { formatCount } from '../../internal/format.ts';
-import { sumCounts } from '../../internal/network.ts';
-import { cardTerms, networkTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
@@ -62,7 +60,7 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
-  static override terms = { ...cardTerms, ...networkTerms, ...liveCounterTerms };
+  static override terms = { ...cardTerms, ...liveCounterTerms };
 
   /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
   static typical?: (counter: LiveCounter) => TypicalComparison;
@@ -130,12 +128,6 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     const said = this.#saidValue;
     const worthSaying = said === undefined || Math.abs(value - said) >= Math.max(1, said * ANNOUNCE_CHANGE);
     return this.#tell(worthSaying ? value : said, locale);
-  }
-
-  /** Several sites (`src` with several addresses): the counts add up (breakdowns and histograms are left out). */
-  protected override merge(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
-    const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
-    return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
   }
 
   #tell(value: number | undefined, locale: string): string | undefined {

@@ -1,12 +1,10 @@
 import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
 import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
-import type { SourceData } from '../../client/index.ts';
-import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
-import { cardTerms, networkTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -50,7 +48,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override route: RouteName = 'referrers';
   static override shape: Shape = REFERRERS_SHAPE;
   static override freezable = true;
-  static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
+  static override terms = { ...cardTerms, ...referrerBarsTerms };
 
   static override properties: PropertyDeclarations = {
     max: { type: Number },
@@ -78,11 +76,6 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   protected override dataChanged(data: ReferrersResponse): string | undefined {
     const [leader] = this.#items(data);
     return leader && this.localize.term('referrersAnnouncement', leader.name);
-  }
-
-  /** Several sites (`src` with several addresses): each referrer's visitors add up. */
-  protected override merge(parts: readonly SourceData<ReferrersResponse>[]): ReferrersResponse {
-    return sumCounts(parts.map((part) => part.data));
   }
 
   /**
