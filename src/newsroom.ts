@@ -16,14 +16,14 @@ import { GeoList } from './elements/geo-list/geo-list.component.ts';
 import { LiveCounter } from './elements/live-counter/live-counter.component.ts';
 import { ReferrerBars } from './elements/referrer-bars/referrer-bars.component.ts';
 import { RowDetail, rowDetailStyles } from './elements/top-pages/page-detail.ts';
-import { siteLabel, siteLabelStyles } from './elements/top-pages/site-pages.ts';
+import { siteLabel, siteLabelStyles } from './elements/top-pages/site-label.ts';
 import { detailColumns, detailColumnStyles } from './elements/top-pages/top-pages-columns.ts';
 import { TopPages } from './elements/top-pages/top-pages.component.ts';
 import { FreezeControl, freezeStyles } from './internal/freeze-control.ts';
 import { mergeCounts, mergePages, mergeSums } from './internal/network.ts';
 import { PulseElement } from './internal/pulse-element.ts';
 import { partialStyles, SitesSource, type SitesHost } from './internal/sites-source.ts';
-import { networkTerms, pageDetailTerms, topPagesColumnTerms } from './locales/en.ts';
+import { networkTerms, pageDetailTerms, topPagesColumnTerms, trafficTerms } from './locales/en.ts';
 
 /** The source of an element showing several sites, merging their bodies with `merge`. */
 const sitesSource = <T>(merge: Merge<T>) => (host: SitesHost, onChange: SnapshotChange<T>) => new SitesSource(host, onChange, merge);
@@ -43,7 +43,7 @@ for (const element of [LiveCounter, TopPages, GeoList, ReferrerBars]) {
   Object.assign(element.terms, networkTerms);
   element.styles = [element.styles, partialStyles, ...(element.freezable ? [freezeStyles] : [])];
 }
-Object.assign(TopPages.terms, topPagesColumnTerms, pageDetailTerms);
+Object.assign(TopPages.terms, topPagesColumnTerms, trafficTerms, pageDetailTerms);
 TopPages.styles = [TopPages.styles, rowDetailStyles, siteLabelStyles, detailColumnStyles];
 
 // An opened row shows its page's numbers with these.

@@ -1,6 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { Announcer } from './announcer.ts';
 import type { LocalizeController } from './localize.ts';
+import { buttonStyles } from './button-styles.ts';
 
 /** What a list lends its freeze control. */
 export interface FreezeHost<Data> {
@@ -71,6 +72,8 @@ export class FreezeControl<Data> {
 }
 
 export const freezeStyles = css`
+  ${buttonStyles}
+
   .freeze {
     display: flex;
     flex-wrap: wrap;

@@ -95,17 +95,6 @@ export const baseStyles = css`
     font-weight: 600;
   }
 
-  button {
-    padding: 0.125em 0.625em;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-    background: transparent;
-    color: var(--_accent);
-    font: inherit;
-    cursor: pointer;
-  }
-
-  button:focus-visible,
   a:focus-visible {
     outline: 2px solid var(--_accent);
     outline-offset: 2px;

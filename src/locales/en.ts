@@ -22,7 +22,6 @@ export const cardTerms = {
   sourceMissing: (path: string) => `No data source: src must be the address of a ${path} resource.`,
   sourceInvalid: (path: string) => `The data source is not a valid address: src must be the address of a ${path} resource.`,
   sourceWrong: (path: string) => `src must be the address of a ${path} resource.`,
-  sourceTooMany: (max: number) => `src takes at most ${max} addresses, one per site.`,
   sourceOne: (path: string) => `src takes one address: src must be the address of a ${path} resource.`,
   errorUnreachable: 'The data source could not be reached.',
   errorInvalidData: 'The data source sent data in an unexpected shape.',
@@ -34,6 +33,14 @@ export const cardTerms = {
   /** The cache endpoint's own explanation of a refusal, which is not translated. */
   errorExplained: (reason: string) => reason,
   visitorsUnit: (count: Count) => plural(count, { one: 'visitor', other: 'visitors' }),
+};
+
+/**
+ * Where visitors come from and what they use, as the stats object names them (spec 2.2): the
+ * traffic sources, platforms and loyalty, and the empty referrer (dark social). The elements
+ * that break visitors down by them share these (<summary-stats> its new and returning visitors).
+ */
+export const trafficTerms = {
   sourceDirect: 'Direct',
   sourceSearch: 'Search',
   sourceSocial: 'Social',
@@ -55,6 +62,7 @@ export const cardTerms = {
 export const networkTerms = {
   /** The sites whose last data stays in the merge while their requests fail ("a.example and b.example"). */
   partial: (sites: string) => `Partial: no fresh data from ${sites}.`,
+  sourceTooMany: (max: number) => `src takes at most ${max} addresses, one per site.`,
   freeze: 'Freeze',
   freezeWaiting: (count: Count) => (count.value === 0 ? 'No update waiting' : plural(count, { one: `${count} update waiting`, other: `${count} updates waiting` })),
   freezeOn: 'Frozen: rows stay still while updates arrive.',
@@ -377,12 +385,12 @@ export const boardTerms = {
 };
 
 /** The whole catalog: what a translation must give. Elements take only their sections (the English fallback they bundle). */
-export type Terms = typeof cardTerms & typeof networkTerms & typeof liveCounterTerms & typeof typicalTerms & typeof topPagesTerms
+export type Terms = typeof cardTerms & typeof trafficTerms & typeof networkTerms & typeof liveCounterTerms & typeof typicalTerms & typeof topPagesTerms
   & typeof topPagesColumnTerms & typeof pageDetailTerms & typeof geoListTerms & typeof referrerBarsTerms & typeof trafficSourcesTerms & typeof platformSplitTerms
   & typeof engagementHistogramTerms & typeof trafficChartTerms & typeof summaryStatsTerms & typeof headlineTestsTerms & typeof boardTerms;
 
 export const en: Terms = /* @__PURE__ */ Object.assign(
-  {}, cardTerms, networkTerms, liveCounterTerms, typicalTerms, topPagesTerms, topPagesColumnTerms, pageDetailTerms, geoListTerms, referrerBarsTerms,
+  {}, cardTerms, trafficTerms, networkTerms, liveCounterTerms, typicalTerms, topPagesTerms, topPagesColumnTerms, pageDetailTerms, geoListTerms, referrerBarsTerms,
   trafficSourcesTerms, platformSplitTerms, engagementHistogramTerms, trafficChartTerms, summaryStatsTerms, headlineTestsTerms, boardTerms,
 );
 

@@ -3,7 +3,7 @@ import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api
 import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
-import { cardTerms, summaryStatsTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, summaryStatsTerms, trafficTerms, type TextTerm } from '../../locales/en.ts';
 import { summaryStatsStyles } from './summary-stats.styles.ts';
 
 type Measure = 'ms' | 's' | 'px' | 'share';
@@ -85,7 +85,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
   static override route: RouteName = 'summary';
   static override shape: Shape = SUMMARY_SHAPE;
-  static override terms = { ...cardTerms, ...summaryStatsTerms };
+  static override terms = { ...cardTerms, ...trafficTerms, ...summaryStatsTerms };
 
   static override properties: PropertyDeclarations = {
     max: { type: Number },

@@ -2,6 +2,7 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { ROUTE_PATHS } from '../../api/paths.ts';
 import type { Announcer } from '../../internal/announcer.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
+import { buttonStyles } from '../../internal/button-styles.ts';
 import { rowKey, siteHostOf, type SitePage } from './site-pages.ts';
 
 /** Top referrers listed for one page. */
@@ -73,6 +74,8 @@ export class RowDetail {
 }
 
 export const rowDetailStyles = css`
+  ${buttonStyles}
+
   /* At least 24 × 24 px: a touch target (WCAG 2.5.8). */
   .expand {
     flex: none;

@@ -10,7 +10,8 @@ import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, topPagesTerms } from '../../locales/en.ts';
 import type { RowDetail, RowDetailHost } from './page-detail.ts';
-import { rowKey, siteHostOf, type SitePage, type SiteSettings } from './site-pages.ts';
+import type { SiteSettings } from './site-label.ts';
+import { rowKey, siteHostOf, type SitePage } from './site-pages.ts';
 import type { CellContext, Column, ColumnSettings } from './top-pages-columns.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
