@@ -97,6 +97,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   #titleOf = memoize((title: string) => this.#strip(title));
   /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
   #hrefs = new Map<string, (path: string) => string | undefined>();
+  /** The drill-down of the rows, with the newsroom features. */
   readonly #detail = TopPages.rowDetail?.({
     localize: this.localize,
     announcer: this.announcer,
@@ -141,7 +142,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Column titles of custom metrics (newsroom features), as JSON: `{"_rv": "Reader value"}`; a metric without one is titled by its key. */
   metricNames?: Record<string, string>;
 
-  /** Labels of enum metric values by index, as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
+  /** Labels of enum metric values by index (newsroom features), as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
   metricLabels?: Record<string, string[]>;
 
   /** Ranks and titles only, for a public "most read" list: no people column, bars, counts or drill-down. */
