@@ -76,7 +76,12 @@ function publicApiPlugin() {
       }
       for (const declaration of customElementsManifest.modules.flatMap((module) => module.declarations ?? [])) {
         if (declaration.kind !== 'class') continue;
-        declaration.members = declaration.members?.filter((member) => !member.privacy && !member.static && !member.name.startsWith('#'));
+        // Fields declared in `static properties` come marked public; public is the default, as for any other field.
+        const hidden = new Set(declaration.members?.filter((member) => (member.privacy ?? 'public') !== 'public').map((member) => member.name));
+        declaration.members = declaration.members?.filter((member) => !hidden.has(member.name) && !member.static && !member.name.startsWith('#'));
+        for (const member of declaration.members ?? []) delete member.privacy;
+        // The analyzer takes `{ state: true }` in `static properties` for an attribute: a private field is internal state.
+        declaration.attributes = declaration.attributes?.filter((attribute) => !hidden.has(attribute.fieldName));
         declaration.events = declaration.events?.filter((event) => event.name);
         // An attribute and a property both declared in JSDoc (`@attr x` + `@prop x`: a property
         // added by another module, as live-counter's `compare`) are one, as the decorators' are.

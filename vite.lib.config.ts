@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
+import { compactTemplates } from './scripts/compact-templates.ts';
 
 /**
  * The element folders. Each holds `<name>.component.ts` (the class, registering nothing) and
@@ -32,6 +33,7 @@ export const LIB_ENTRIES: Record<string, string> = {
   classes: 'src/classes.ts',
   ...Object.fromEntries(ELEMENTS.map((name) => [name, `src/elements/${name}/${name}.ts`])),
   ...Object.fromEntries(LOCALE_ENTRIES.map((name) => [name, `src/${name}.ts`])),
+  newsroom: 'src/newsroom.ts',
   client: 'src/client/index.ts',
   simulator: 'src/simulator/index.ts',
   server: 'src/server/index.ts',
@@ -52,6 +54,7 @@ const external = (id: string) =>
   || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
+  plugins: [compactTemplates()],
   build: {
     target: 'es2022',
     outDir: 'dist',

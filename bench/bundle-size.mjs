@@ -1,7 +1,7 @@
 /**
  * Bundle size, minified + gzipped (level 9), of what a page loads, built exactly like the CDN
- * files (scripts/build-cdn.mjs): the four card elements with lit, <live-counter> alone, every
- * element. Then where the bytes go: lit alone, the contract's browser part, and our own code
+ * files (scripts/build-cdn.mjs): the four card elements with lit, the same with the newsroom
+ * features, <live-counter> alone, every element. Then where the bytes go: lit alone, the contract's browser part, and our own code
  * with lit (and the contract) left out.
  * Writes its table into BENCHMARKS.md between `<!-- bundle-size -->` and `<!-- /bundle-size -->`.
  *
@@ -28,11 +28,13 @@ const API = /(^|\/)api\/[\w-]+\.ts$/;
 const PROBE_SOURCES = {
   'four-cards': `${CARDS.map((name) => `export * from '${ROOT}src/elements/${name}/${name}.ts';`).join('\n')}
 export { configure } from '${ROOT}src/client/index.ts';`,
+  'four-cards-newsroom': `import '${ROOT}src/newsroom.ts';
+${CARDS.map((name) => `export * from '${ROOT}src/elements/${name}/${name}.ts';`).join('\n')}
+export { configure } from '${ROOT}src/client/index.ts';`,
   lit: `export { LitElement, html, css, nothing, noChange } from 'lit';
-export { property } from 'lit/decorators.js';
-export { Directive, directive } from 'lit/directive.js';
-export { AsyncDirective } from 'lit/async-directive.js';`,
-  api: `export { checkResponse } from '${ROOT}src/api/check-response.ts';
+export { Directive, directive } from 'lit/directive.js';`,
+  api: `export { checkResponse, registerShape } from '${ROOT}src/api/check-response.ts';
+export { QUICKSTATS_SHAPE, REFERRERS_SHAPE, TOP_GEO_SHAPE, TOPPAGES_SHAPE } from '${ROOT}src/api/response-shapes.ts';
 export { findRoute } from '${ROOT}src/api/paths.ts';`,
 };
 
@@ -56,6 +58,7 @@ const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const bundles = [
   { label: 'The four card elements with lit and the hub', name: 'four-cards', entry: await probe('four-cards'), budget: 20_000 },
+  { label: 'The four cards with the newsroom features (`pulse-widgets/newsroom` imported first)', name: 'four-cards-newsroom', entry: await probe('four-cards-newsroom') },
   { label: '`<live-counter>` alone, with lit and the hub (`dist/cdn/live-counter.js`)', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, budget: 12_000 },
   { label: 'Every element (`src/index.ts`, `dist/cdn/pulse-widgets.js`)', name: 'pulse-widgets', entry: `${ROOT}src/index.ts` },
 ];
@@ -68,8 +71,8 @@ for (const { label, name, entry, budget } of bundles) {
 }
 
 const ingredients = [
-  { label: 'lit (LitElement, html, css, decorators, directives)', name: 'lit', entry: await probe('lit') },
-  { label: 'Contract, browser part (`checkResponse` with the response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
+  { label: 'lit, the parts the elements use (LitElement, html, css, directives)', name: 'lit', entry: await probe('lit') },
+  { label: 'Contract, browser part (`checkResponse` with the four cards\' response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
   { label: 'Our code for the four cards (hub, base element, elements, styles), lit and contract left out', name: 'four-cards', entry: await probe('four-cards'), external: [...LIT, API] },
   { label: 'Our code for `<live-counter>` alone, lit and contract left out', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, external: [...LIT, API] },
 ];

@@ -3,7 +3,8 @@
  * against zod/mini on the server side, on the same 100-page toppages body with every flag, side
  * by side in one run. `npx tsx bench/check-response.ts [rounds]`
  */
-import { checkResponse, parseQuery, routes } from '../src/api/index.ts';
+import { checkResponse, parseQuery, registerShape, routes } from '../src/api/index.ts';
+import { TOPPAGES_SHAPE } from '../src/api/response-shapes.ts';
 import { createSimulator } from '../src/simulator/index.ts';
 
 const rounds = Number(process.argv[2] ?? 2000);
@@ -11,6 +12,8 @@ const parsed = parseQuery('toppages', new URLSearchParams('host=example.com&limi
 if (!parsed.success) throw new Error(parsed.problem.message);
 const text = JSON.stringify(createSimulator({ seed: 3 }).answer('toppages', parsed.params, Date.UTC(2026, 10, 22, 14)));
 const body: unknown = JSON.parse(text);
+// What <top-pages> does when it is defined.
+registerShape('toppages', TOPPAGES_SHAPE);
 
 const candidates = {
   'checkResponse (browser)': () => checkResponse('toppages', body),

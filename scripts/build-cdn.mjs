@@ -11,8 +11,9 @@
  *   node --import tsx scripts/build-cdn.mjs      (npm run build:cdn)
  */
 import { fileURLToPath } from 'node:url';
-import { build, parseSync, Visitor } from 'vite';
+import { build } from 'vite';
 import { ELEMENT_ENTRIES, LIB_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
+import { compactTemplates } from './compact-templates.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CDN_DIR = `${ROOT}dist/cdn`;
@@ -23,54 +24,6 @@ export function cdnEntries() {
     { name: 'pulse-widgets', entry: `${ROOT}${LIB_ENTRIES.index}` },
     ...[...ELEMENT_ENTRIES, ...LOCALE_ENTRIES].map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
   ];
-}
-
-/**
- * Markup and CSS read a newline alone as the same white space: drop the indentation after each.
- * CSS (css``) loses the rest of what it does not need too: comments, space around `{ } ; , >`,
- * after `:`, and the last `;` of a block (about 0.15 kB gz of the four cards). Our css`` templates
- * interpolate only whole style sheets, so each piece between interpolations is rules.
- */
-const COMPACT = {
-  html: (text) => text.replace(/\n[ \t]+/g, '\n'),
-  svg: (text) => text.replace(/\n[ \t]+/g, '\n'),
-  css: (text) => text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/ ?([{};,>]) ?/g, '$1')
-    .replace(/: /g, ':')
-    .replace(/;}/g, '}'),
-};
-
-/**
- * Compacts the text of our lit templates (html``, svg``, css``) before minifying, which leaves
- * template text alone. Every line of markup stays, so source-map lines still hold.
- */
-export function compactTemplates() {
-  return {
-    name: 'pulse-compact-templates',
-    enforce: 'pre',
-    transform: {
-      filter: { id: /\/src\/.*\.ts$/ },
-      handler(code, id) {
-        const spans = [];
-        new Visitor({
-          TaggedTemplateExpression(node) {
-            const compact = node.tag.type === 'Identifier' && COMPACT[node.tag.name];
-            if (compact) spans.push(...node.quasi.quasis.map((quasi) => ({ start: quasi.start, end: quasi.end, compact })));
-          },
-        }).visit(parseSync(id, code).program);
-        if (spans.length === 0) return null;
-        let out = '';
-        let at = 0;
-        for (const { start, end, compact } of spans.sort((a, b) => a.start - b.start)) {
-          out += code.slice(at, start) + compact(code.slice(start, end));
-          at = end;
-        }
-        return { code: out + code.slice(at), map: null };
-      },
-    },
-  };
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * pulse-widgets: importing this module registers every element: <live-counter>, <top-pages>,
  * <geo-list>, <referrer-bars>, <traffic-sources>, <platform-split>, <engagement-histogram>,
- * <summary-stats>, <headline-tests> and <traffic-chart>, and exports what pulse-widgets/classes exports. Each
+ * <summary-stats>, <headline-tests> and <traffic-chart>, with `compare` on every counter and the
+ * newsroom features (src/newsroom.ts), and exports what pulse-widgets/classes exports. Each
  * element module registers its own element, for pages that need only one.
  */
-// Before live-counter.ts defines the element, so every counter has `compare`.
+// Before any element is defined, so every element made has them.
 import './elements/live-counter/live-counter-typical.ts';
+import './newsroom.ts';
 import './elements/live-counter/live-counter.ts';
 import './elements/top-pages/top-pages.ts';
 import './elements/geo-list/geo-list.ts';

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-// Before the element is defined, so every counter has `compare` (as the full bundle does).
+// Before the element is defined, so every counter has `compare` and the network view (as the full bundle does).
 import '../src/elements/live-counter/live-counter-typical.ts';
+import '../src/newsroom.ts';
 import { COUNTER_METRICS } from '../src/elements/live-counter/live-counter.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';
 import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';

@@ -1,4 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
+// Before the element is defined: the network view, freeze, drill-down and detail columns (as the full bundle does).
+import '../src/newsroom.ts';
 import '../src/elements/referrer-bars/referrer-bars.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';
 import { elementMeta, type Args } from './support/render.ts';

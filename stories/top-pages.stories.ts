@@ -1,4 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
+// Before the element is defined: the network view, freeze, drill-down and detail columns (as the full bundle does).
+import '../src/newsroom.ts';
 import '../src/elements/top-pages/top-pages.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';
 import { caption, elementMeta, pulseElement, type Args } from './support/render.ts';

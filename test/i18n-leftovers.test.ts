@@ -63,11 +63,12 @@ function endpoint() {
     const response = await storyFetch(url.href, { signal: request.signal });
     if (!response.ok) return response;
     // The second answer is made from the first, so only what `changed` changes moves (the simulator moves on by itself).
+    // Keyed by the address asked for: `flaky` asks for the same simulator URL at another moment.
     if (poll === 0) {
-      first.set(url.href, await response.clone().json());
+      first.set(request.url, await response.clone().json());
       return response;
     }
-    const before = first.get(url.href) ?? (await response.json());
+    const before = first.get(request.url) ?? (await response.json());
     return Response.json(changed(structuredClone(before)), { headers: { 'last-modified': response.headers.get('last-modified')! } });
   };
   const release = () => held.splice(0).forEach((answer) => answer());

@@ -329,7 +329,8 @@ describe('the packed package, installed in a new project', () => {
         if (path === '/') {
           const exported = await page.evaluate<Record<string, string[]>>('globalThis.exportedNames');
           assert.deepEqual(Object.keys(exported), BROWSER_EXPORTS);
-          for (const [specifier, names] of Object.entries(exported)) assert.ok(names.length > 0, `${specifier} exports something`);
+          // pulse-widgets/newsroom is imported for what it adds to the elements: it exports nothing.
+          for (const [specifier, names] of Object.entries(exported)) assert.ok(names.length > 0 || specifier === `${repoPackage.name}/newsroom`, `${specifier} exports something`);
         }
         await page.close();
       });

@@ -5,7 +5,6 @@
  * A test runs both validators over the simulator's output and malformed samples: they must agree.
  */
 import type { RouteName } from './paths.ts';
-import { RESPONSE_SHAPES } from './response-shapes.ts';
 
 /** The subset of JSON Schema that zod's export of our response schemas uses. */
 export interface Shape {
@@ -15,45 +14,39 @@ export interface Shape {
   additionalProperties?: Shape | boolean;
   items?: Shape;
   anyOf?: readonly Shape[];
-  $ref?: string;
-  $defs?: Readonly<Record<string, Shape>>;
-}
-
-type Defs = Readonly<Record<string, Shape>>;
-
-/** Where a body went wrong (innermost key first until reversed) and how. */
-interface Mismatch {
-  path: (string | number)[];
-  reason: string;
-}
-
-/** A shape turned into a function once, so the body is walked without re-reading the schema. */
-type Check = (value: unknown) => Mismatch | undefined;
-
-const checks = new Map<RouteName, Check>();
-
-/** `undefined` when `body` fits the route's response schema, else where and why it does not. */
-export function checkResponse(route: RouteName, body: unknown): string | undefined {
-  let check = checks.get(route);
-  if (!check) {
-    const root = RESPONSE_SHAPES[route];
-    check = compile(root, root.$defs ?? {}, new Map());
-    checks.set(route, check);
-  }
-  const mismatch = check(body);
-  if (!mismatch) return undefined;
-  const where = mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('');
-  return `body${where} ${mismatch.reason}`;
 }
 
 /**
- * {@link checkResponse} against a shape of our own routes (`HISTORY_SHAPE`), for code that loads
- * them off the hub; compiled per call, which is once a minute. Apart from checkResponse so pages
- * without history carry none of it.
+ * A shape turned into a function once, so the body is walked without re-reading the schema. It
+ * says yes or no only: the hub turns any mismatch into the same "unexpected shape" error, so
+ * where the body went wrong would be words no reader ever sees.
  */
-export function checkShape(root: Shape, body: unknown): string | undefined {
-  const mismatch = compile(root, root.$defs ?? {}, new Map())(body);
-  return mismatch && `body${mismatch.path.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('')} ${mismatch.reason}`;
+type Check = (value: unknown) => boolean;
+
+/**
+ * The response shape of each route, registered by the elements that show it (each bundles only
+ * its own route's). Page-wide, like the hub that reads it: a second copy of the bundle on the
+ * page registers its elements' routes for the first copy's hub.
+ */
+const SHAPES = Symbol.for('pulse-widgets.shapes');
+const shapes: Map<RouteName, Shape> = ((globalThis as Record<symbol, Map<RouteName, Shape> | undefined>)[SHAPES] ??= new Map());
+
+const checks = new WeakMap<Shape, Check>();
+
+/** Lets {@link checkResponse} check the bodies of `route`. */
+export function registerShape(route: RouteName, shape: Shape): void {
+  shapes.set(route, shape);
+}
+
+/** Whether `body` fits the registered response shape of `route`; never, while none is registered. */
+export function checkResponse(route: RouteName, body: unknown): boolean {
+  const shape = shapes.get(route);
+  return shape !== undefined && checkShape(shape, body);
+}
+
+/** Whether `body` fits `shape`. */
+export function checkShape(shape: Shape, body: unknown): boolean {
+  return compile(shape)(body);
 }
 
 function typeOf(value: unknown): string {
@@ -62,58 +55,36 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-function inside(mismatch: Mismatch, key: string | number): Mismatch {
-  mismatch.path.push(key);
-  return mismatch;
-}
-
-/**
- * Paths are only built on the way out of a mismatch: a body that fits (the usual case, every 3 s
- * for every URL on the page) allocates no strings.
- */
-function compile(shape: Shape, defs: Defs, compiled: Map<string, Check>): Check {
-  if (shape.$ref !== undefined) {
-    const name = shape.$ref.slice('#/$defs/'.length);
-    let check = compiled.get(name);
-    if (!check) {
-      let target: Check | undefined;
-      check = (value) => target!(value); // defined before compiling, so recursive shapes terminate
-      compiled.set(name, check);
-      target = compile(defs[name]!, defs, compiled);
-    }
-    return check;
-  }
+/** Compiled once per shape object, so a part several shapes share (the page stats of toppages and quickstats) is compiled once. */
+function compile(shape: Shape): Check {
+  let check = checks.get(shape);
+  if (check) return check;
   if (shape.anyOf) {
-    const options = shape.anyOf.map((option) => compile(option, defs, compiled));
-    return (value) => (options.some((option) => !option(value)) ? undefined : { path: [], reason: 'has none of the expected forms' });
+    const options = shape.anyOf.map(compile);
+    check = (value) => options.some((option) => option(value));
+  } else {
+    const expected = shape.type === undefined ? undefined : typeof shape.type === 'string' ? [shape.type] : shape.type;
+    const items = shape.items && compile(shape.items);
+    const properties = new Map(Object.entries(shape.properties ?? {}).map(([name, property]) => [name, compile(property)]));
+    const { additionalProperties } = shape;
+    const others = typeof additionalProperties === 'object' ? compile(additionalProperties) : additionalProperties;
+    const required = shape.required ?? [];
+    check = (value) => {
+      const actual = typeOf(value);
+      if (expected && !expected.includes(actual)) return false;
+      if (actual === 'array' && items) {
+        for (const item of value as unknown[]) if (!items(item)) return false;
+      } else if (actual === 'object') {
+        const object = value as Record<string, unknown>;
+        for (const name of required) if (!Object.hasOwn(object, name)) return false;
+        for (const name of Object.keys(object)) {
+          const check = properties.get(name) ?? others;
+          if (typeof check === 'function' ? !check(object[name]) : check === false) return false;
+        }
+      }
+      return true;
+    };
   }
-  const expected = shape.type === undefined ? undefined : typeof shape.type === 'string' ? [shape.type] : shape.type;
-  const items = shape.items && compile(shape.items, defs, compiled);
-  const properties = new Map(Object.entries(shape.properties ?? {}).map(([name, property]) => [name, compile(property, defs, compiled)]));
-  const { additionalProperties } = shape;
-  const others = typeof additionalProperties === 'object' ? compile(additionalProperties, defs, compiled) : additionalProperties;
-  const required = shape.required ?? [];
-  return (value) => {
-    const actual = typeOf(value);
-    if (expected && !expected.includes(actual)) {
-      return { path: [], reason: `should be ${expected.join(' or ')}, not ${actual}` };
-    }
-    if (actual === 'array' && items) {
-      const list = value as unknown[];
-      for (let i = 0; i < list.length; i++) {
-        const mismatch = items(list[i]);
-        if (mismatch) return inside(mismatch, i);
-      }
-    } else if (actual === 'object') {
-      const object = value as Record<string, unknown>;
-      for (const name of required) if (!Object.hasOwn(object, name)) return { path: [name], reason: 'is missing' };
-      for (const name of Object.keys(object)) {
-        const check = properties.get(name) ?? others;
-        if (check === false) return { path: [name], reason: 'is not expected' };
-        const mismatch = typeof check === 'function' ? check(object[name]) : undefined;
-        if (mismatch) return inside(mismatch, name);
-      }
-    }
-    return undefined;
-  };
+  checks.set(shape, check);
+  return check;
 }

@@ -223,7 +223,7 @@ export class PollHub {
       return;
     }
     if (signal.aborted) return;
-    if (checkResponse(resource.route!, body) !== undefined) return this.#fail(resource, INVALID_BODY, 0);
+    if (!checkResponse(resource.route!, body)) return this.#fail(resource, INVALID_BODY, 0);
     this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
   }
 

@@ -87,7 +87,7 @@ export class HistoryController implements ReactiveController {
         if (!response.ok) error = await httpError(response);
         else {
           const body: unknown = await response.json().catch(() => undefined);
-          if (checkShape(HISTORY_SHAPE, body) !== undefined) error = INVALID_BODY;
+          if (!checkShape(HISTORY_SHAPE, body)) error = INVALID_BODY;
           else {
             this.data = body as HistoryResponse;
             this.#etag = response.headers.get('ETag') ?? undefined;

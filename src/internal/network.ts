@@ -1,4 +1,9 @@
-/** Merging the same route's bodies from several sites (the network view). */
+/**
+ * The network view (a newsroom feature, src/newsroom.ts): the bodies of one route from several
+ * sites merged into one, the way each element that shows several sites wants them.
+ */
+import type { QuickstatsResponse, ToppagesResponse } from '../api/index.ts';
+import type { SourceData } from '../client/index.ts';
 
 /**
  * Adds bodies of one shape key by key: numbers are summed, plain objects merged the same way,
@@ -14,6 +19,23 @@ export function sumCounts<T>(bodies: readonly T[]): T {
   const merged: Record<string, unknown> = {};
   for (const key of keys) merged[key] = sumCounts(present.map((body) => (body as Record<string, unknown>)[key]));
   return merged as T;
+}
+
+/** <live-counter>: the counts add up (breakdowns and histograms are left out). */
+export function mergeCounts(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
+  const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
+  return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
+}
+
+/** <top-pages>: one ranking by people, each page with its site. */
+export function mergePages(parts: readonly SourceData<ToppagesResponse>[]): ToppagesResponse {
+  const pages = parts.flatMap(({ site, data }) => data.pages.map((page) => ({ ...page, site })));
+  return { pages: pages.sort((a, b) => b.stats.people - a.stats.people) };
+}
+
+/** <geo-list>, <referrer-bars>: places (and the total) or referrers add up. */
+export function mergeSums<T>(parts: readonly SourceData<T>[]): T {
+  return sumCounts(parts.map((part) => part.data));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,12 +1,13 @@
-import { html, LitElement, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, LitElement, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { MultiPollController, PollController, routeOf, type FailingSource, type PollError, type PollSnapshot, type SnapshotChange, type SourceData } from '../client/index.ts';
+import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
-import { formatList } from './format.ts';
-import { cardTerms, networkTerms } from '../locales/en.ts';
+import type { FreezeControl, FreezeHost } from './freeze-control.ts';
+import { cardTerms } from '../locales/en.ts';
 import { LocalizeController, type English } from './localize.ts';
+import type { SitesHost } from './sites-source.ts';
 import { baseStyles } from './styles.ts';
 import { UpdatedLine } from './updated-line.ts';
 
@@ -33,8 +34,10 @@ export interface DataSource<Data> {
   url: string | undefined;
   /** What is known about `url` now. */
   readonly snapshot: PollSnapshot<Data>;
-  /** With several addresses: the sites whose last attempt failed while others have data. */
-  readonly failing?: readonly FailingSource[];
+  /** With several sites: some failed at their last attempt while others have data. */
+  readonly partial?: boolean;
+  /** With several sites: the note naming those that fail, while the merge is partial. */
+  note?(): TemplateResult | typeof nothing;
 }
 
 /**
@@ -47,8 +50,8 @@ export interface DataSource<Data> {
  * @csspart label - The text above the data.
  * @csspart message - The loading and empty messages.
  * @csspart error - The error message shown when there is no data.
- * @csspart partial - The note naming the sites missing from a merge of several.
- * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list): its button and, while frozen, the updates waiting.
+ * @csspart partial - The note naming the sites missing from a merge of several (the network view, newsroom features).
+ * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list; newsroom features): its button and, while frozen, the updates waiting.
  * @csspart freeze-button - The "Freeze" toggle button (`aria-pressed`).
  * @csspart waiting - "N updates waiting", while frozen.
  * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
@@ -87,11 +90,23 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
 
-  /** Lists whose rows a reader can hold still (a freeze button) while polling goes on. */
+  /** The response shape of `route` (from `response-shapes.ts`), which the hub checks every body against. */
+  static shape: Shape;
+
+  /** Lists whose rows a reader can hold still (a freeze button) while polling goes on, with the newsroom features. */
   static freezable = false;
 
+  /**
+   * The newsroom features, set by src/newsroom.ts before any element is made: the source of an
+   * element that shows several sites in one (the network view: `src` with several addresses),
+   * and the freeze control of a list. Without them an element takes one address and a list has
+   * no freeze control; bundles that do not ask for them do not carry them.
+   */
+  static sitesSource?: (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
+  static freezeControl?: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
+
   /** The English the element bundles: the card's section of the catalog and its own. */
-  static terms: English = { ...cardTerms, ...networkTerms };
+  static terms: English = { ...cardTerms };
 
   /**
    * Registers the element unless the name is taken: a page that loads two copies of the script
@@ -103,32 +118,53 @@ export abstract class PulseElement<Data> extends LitElement {
     else if (existing !== (this as unknown)) console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
   }
 
-  /** The data for `src`, from {@link createSource}. */
-  protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
-  /** The data shown before the current data (same `src`), for deltas and rank changes. */
-  protected previousData: Data | undefined;
+  /** Registers the shape of the element's route when the element is defined, before any body arrives. */
+  protected static override finalize(): void {
+    super.finalize();
+    if (this.shape) registerShape(this.route, this.shape);
+  }
+
   /** The element's language and its words. */
   protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
   protected readonly announcer = new Announcer(this);
+  /** The data for `src`, from {@link createSource}. */
+  protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
+  /** The data shown before the current data (same `src`), for deltas and rank changes. */
+  protected previousData: Data | undefined;
   /** Writes the "updated N s ago" line, once a second. */
   readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
+  /** A list's freeze control, with the newsroom features. */
+  readonly #freeze = (this.constructor as typeof PulseElement).freezable ? PulseElement.freezeControl?.<Data>({
+    localize: this.localize,
+    announcer: this.announcer,
+    latest: () => this.snapshot.data,
+    resume: (held) => (this.previousData = held),
+    requestUpdate: () => this.requestUpdate(),
+  }) : undefined;
   #sourceProblem: SourceProblem | undefined;
-  #failing: readonly FailingSource[] = [];
-  /** While frozen: the data on screen, and how many updates arrived since. */
-  #held: Data | undefined;
-  #waiting = 0;
   #dataUrl: string | undefined;
 
+  /**
+   * Lit properties are declared here, above their fields, rather than with `@property()`: every
+   * element does the same, so no bundle carries the decorator and its helper (0.25 kB gz of the
+   * four cards).
+   */
+  static override properties: PropertyDeclarations = {
+    src: {},
+    theme: { reflect: true },
+    label: {},
+  };
+
   /** Address of the resource on the cache endpoint, query included (required). */
-  @property() src = '';
+  src = '';
 
   /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
-  @property({ reflect: true }) theme: Theme = 'auto';
+  theme: Theme = 'auto';
 
   /** Text above the data; defaults to a description of what is shown. */
-  @property() label = '';
+  label = '';
 
   /** Label used when `label` is empty. */
   protected abstract get defaultLabel(): string;
@@ -142,14 +178,13 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /**
    * Makes the data source, in the constructor (a subclass's own fields are not set yet): the
-   * page's poll hub, polling `url` on its clock; several addresses when the element can merge.
+   * page's poll hub, polling `url` on its clock; several addresses with the network view.
    */
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
-    return this.merge ? new MultiPollController<Data>(this, onChange, (parts) => this.merge!(parts)) : new PollController<Data>(this, onChange);
+    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    if (!sites) return new PollController<Data>(this, onChange);
+    return sites({ element: this, localize: this.localize, announcer: this.announcer }, onChange as SnapshotChange<unknown>) as DataSource<Data>;
   }
-
-  /** Defined by elements that accept several sites in `src`: one body of the route from one per site. */
-  protected merge?(parts: readonly SourceData<Data>[]): Data;
 
   /**
    * Called, if defined, when new data arrives; returns the state the live region tells, in words
@@ -171,7 +206,7 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** The data on screen: the latest, or what was shown when the reader froze the rows. */
   protected get shownData(): Data | undefined {
-    return this.#held ?? this.snapshot.data;
+    return this.#freeze?.held ?? this.snapshot.data;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -182,11 +217,7 @@ export abstract class PulseElement<Data> extends LitElement {
         this.#sourceProblem = resolved.problem;
         if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
       }
-      if (resolved.url !== this.source.url) {
-        // Another source: what was frozen belongs to the old one.
-        this.#held = undefined;
-        this.#waiting = 0;
-      }
+      if (resolved.url !== this.source.url) this.#freeze?.release();
       this.source.url = resolved.url;
     }
     this.#syncStates();
@@ -197,7 +228,8 @@ export abstract class PulseElement<Data> extends LitElement {
     const path = ROUTE_PATHS[route];
     const addresses = this.src.split(/\s+/).filter(Boolean);
     if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
-    if (addresses.length > (this.merge ? MAX_SOURCES : 1)) return { problem: { term: this.merge ? 'sourceTooMany' : 'sourceOne', path } };
+    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    if (addresses.length > (sites ? MAX_SOURCES : 1)) return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
     const urls: string[] = [];
     for (const address of addresses) {
       let url: URL;
@@ -230,11 +262,8 @@ export abstract class PulseElement<Data> extends LitElement {
 
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
-      if (this.#held !== undefined) {
-        // Frozen: the rows and their rank changes stay as the reader saw them; the count of what waits goes up.
-        this.#waiting++;
-        this.announcer.announce(this.#waitingText());
-      } else {
+      // Frozen, the rows and their rank changes stay as the reader saw them.
+      if (!this.#freeze?.hold()) {
         this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
         const message = this.dataChanged?.(next.data, this.previousData, this.locale);
         if (this.previousData === undefined) this.announcer.note(message);
@@ -244,44 +273,6 @@ export abstract class PulseElement<Data> extends LitElement {
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
     }
     if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
-    const failing = this.source.failing ?? [];
-    if (failing !== this.#failing) {
-      for (const { site, error } of failing) {
-        if (!this.#failing.some((known) => known.site === site)) this.dispatchEvent(new PulseErrorEvent({ ...error, message: `${site}: ${error.message}` }, true));
-      }
-      if (failing.length > 0) this.announcer.announce(this.#partialText(failing), { urgent: true });
-      this.#failing = failing;
-    }
-  }
-
-  #partialText(failing: readonly FailingSource[]): string {
-    return this.localize.term('partial', formatList(this.locale, failing.map(({ site }) => site)));
-  }
-
-  #waitingText(): string {
-    return this.localize.term('freezeWaiting', this.localize.count(this.#waiting));
-  }
-
-  readonly #toggleFreeze = (): void => {
-    if (this.#held === undefined) {
-      this.#held = this.snapshot.data;
-      this.announcer.announce(this.localize.term('freezeOn'), { urgent: true });
-    } else {
-      // What changed is measured from what the reader was looking at.
-      if (this.#waiting > 0) this.previousData = this.#held;
-      this.#held = undefined;
-      this.announcer.announce(this.localize.term('freezeOff'), { urgent: true });
-    }
-    this.#waiting = 0;
-    this.requestUpdate();
-  };
-
-  #renderFreeze(): TemplateResult {
-    const frozen = this.#held !== undefined;
-    return html`<div part="freeze" class="freeze">
-      <button part="freeze-button" type="button" aria-pressed=${frozen ? 'true' : 'false'} @click=${this.#toggleFreeze}>${this.localize.term('freeze')}</button>
-      ${frozen ? html`<span part="waiting" class="waiting">${this.#waitingText()}</span>` : nothing}
-    </div>`;
   }
 
   protected get view(): View {
@@ -298,7 +289,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const active = new Set<string>([view]);
     if (stale && view !== 'error') active.add('stale');
     if (paused) active.add('paused');
-    if (view === 'ready' && this.#failing.length > 0) active.add('partial');
+    if (view === 'ready' && this.source.partial) active.add('partial');
     for (const state of STATES) {
       if (active.has(state)) this.#internals.states.add(state);
       else this.#internals.states.delete(state);
@@ -326,9 +317,9 @@ export abstract class PulseElement<Data> extends LitElement {
     // The language's direction when the page gives none; English text on a page in a language we lack says so.
     return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
-      ${view === 'ready' && (this.constructor as typeof PulseElement).freezable ? this.#renderFreeze() : nothing}
+      ${view === 'ready' && this.#freeze ? this.#freeze.render() : nothing}
       ${this.#renderBody(view, locale)}
-      ${view === 'ready' && this.#failing.length > 0 ? html`<p part="partial" class="partial">${this.#partialText(this.#failing)}</p>` : nothing}
+      ${view === 'ready' ? this.source.note?.() : nothing}
       <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;

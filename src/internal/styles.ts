@@ -87,8 +87,7 @@ export const baseStyles = css`
     display: none;
   }
 
-  :host(:state(stale)) .updated,
-  .partial {
+  :host(:state(stale)) .updated {
     padding: 0.125em 0.5em;
     border-radius: calc(var(--_radius) / 2);
     background: var(--_warning-surface);
@@ -96,44 +95,9 @@ export const baseStyles = css`
     font-weight: 600;
   }
 
-  .partial {
-    margin: calc(var(--_space) / 2) 0 0;
-    font-size: 0.8em;
-  }
-
-  button {
-    padding: 0.125em 0.625em;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-    background: transparent;
-    color: var(--_accent);
-    font: inherit;
-    cursor: pointer;
-  }
-
-  button[aria-pressed='true'] {
-    border-color: var(--_accent);
-    background: var(--_accent);
-    color: var(--_surface);
-  }
-
-  button:focus-visible,
   a:focus-visible {
     outline: 2px solid var(--_accent);
     outline-offset: 2px;
-  }
-
-  .freeze {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: baseline;
-    gap: calc(var(--_space) / 2);
-    margin-block-end: calc(var(--_space) / 2);
-    font-size: 0.8em;
-  }
-
-  .waiting {
-    color: var(--_muted);
   }
 
   .count {

@@ -22,7 +22,6 @@ export const cardTerms = {
   sourceMissing: (path: string) => `No data source: src must be the address of a ${path} resource.`,
   sourceInvalid: (path: string) => `The data source is not a valid address: src must be the address of a ${path} resource.`,
   sourceWrong: (path: string) => `src must be the address of a ${path} resource.`,
-  sourceTooMany: (max: number) => `src takes at most ${max} addresses, one per site.`,
   sourceOne: (path: string) => `src takes one address: src must be the address of a ${path} resource.`,
   errorUnreachable: 'The data source could not be reached.',
   errorInvalidData: 'The data source sent data in an unexpected shape.',
@@ -34,6 +33,14 @@ export const cardTerms = {
   /** The cache endpoint's own explanation of a refusal, which is not translated. */
   errorExplained: (reason: string) => reason,
   visitorsUnit: (count: Count) => plural(count, { one: 'visitor', other: 'visitors' }),
+};
+
+/**
+ * Where visitors come from and what they use, as the stats object names them (spec 2.2): the
+ * traffic sources, platforms and loyalty, and the empty referrer (dark social). The elements
+ * that break visitors down by them share these (<summary-stats> its new and returning visitors).
+ */
+export const trafficTerms = {
   sourceDirect: 'Direct',
   sourceSearch: 'Search',
   sourceSocial: 'Social',
@@ -51,10 +58,11 @@ export const cardTerms = {
   referrersNone: 'Dark social (no referrer)',
 };
 
-/** Several sites in one element (the network view) and the freeze control of a list. */
+/** Several sites in one element (the network view) and the freeze control of a list: newsroom features (src/newsroom.ts). */
 export const networkTerms = {
   /** The sites whose last data stays in the merge while their requests fail ("a.example and b.example"). */
   partial: (sites: string) => `Partial: no fresh data from ${sites}.`,
+  sourceTooMany: (max: number) => `src takes at most ${max} addresses, one per site.`,
   freeze: 'Freeze',
   freezeWaiting: (count: Count) => (count.value === 0 ? 'No update waiting' : plural(count, { one: `${count} update waiting`, other: `${count} updates waiting` })),
   freezeOn: 'Frozen: rows stay still while updates arrive.',
@@ -105,6 +113,18 @@ export const topPagesTerms = {
   pagesRank: 'Rank',
   pagesPage: 'Page',
   pagesPeople: 'People',
+  pagesNew: 'New',
+  /** Read after the rank, so they start with a comma. */
+  pagesSameRank: ', no change',
+  pagesRankUp: (places: Count) => `, up ${places}`,
+  pagesRankDown: (places: Count) => `, down ${places}`,
+  pagesAnnouncement: (title: string) => `Top page now: ${title}`,
+  /** Before a row's site name in a merge of several sites, for screen readers. */
+  pagesSite: 'Site',
+};
+
+/** The detail columns of <top-pages> and its custom metrics: a newsroom feature. */
+export const topPagesColumnTerms = {
   pagesSections: 'Sections',
   pagesAuthors: 'Authors',
   pagesEngagedTime: 'Engaged time',
@@ -117,21 +137,13 @@ export const topPagesTerms = {
   /** The two page types of `types=1` (spec 4.1). */
   pagesTypeArticle: 'Article',
   pagesTypeLanding: 'Landing page',
-  pagesNew: 'New',
-  /** Read after the rank, so they start with a comma. */
-  pagesSameRank: ', no change',
-  pagesRankUp: (places: Count) => `, up ${places}`,
-  pagesRankDown: (places: Count) => `, down ${places}`,
   /** How many sites send readers to a page, then the top ones ("Google 39, Bing 19"), if any. */
   pagesReferrerCount: (count: Count, top: string) => plural(count, { one: `${count} referrer`, other: `${count} referrers` }) + (top && `: ${top}`),
   pagesMetricAverage: (value: string) => `avg ${value}`,
   pagesMetricSum: (value: string) => `sum ${value}`,
-  pagesAnnouncement: (title: string) => `Top page now: ${title}`,
-  /** Before a row's site name in a merge of several sites, for screen readers. */
-  pagesSite: 'Site',
 };
 
-/** An opened row of <top-pages>: the page's own live numbers. */
+/** An opened row of <top-pages>, the page's own live numbers: a newsroom feature. */
 export const pageDetailTerms = {
   /** The accessible name of a row's open button. */
   detailOpen: (title: string) => `Live numbers of ${title}`,
@@ -373,12 +385,12 @@ export const boardTerms = {
 };
 
 /** The whole catalog: what a translation must give. Elements take only their sections (the English fallback they bundle). */
-export type Terms = typeof cardTerms & typeof networkTerms & typeof liveCounterTerms & typeof typicalTerms & typeof topPagesTerms
-  & typeof pageDetailTerms & typeof geoListTerms & typeof referrerBarsTerms & typeof trafficSourcesTerms & typeof platformSplitTerms
+export type Terms = typeof cardTerms & typeof trafficTerms & typeof networkTerms & typeof liveCounterTerms & typeof typicalTerms & typeof topPagesTerms
+  & typeof topPagesColumnTerms & typeof pageDetailTerms & typeof geoListTerms & typeof referrerBarsTerms & typeof trafficSourcesTerms & typeof platformSplitTerms
   & typeof engagementHistogramTerms & typeof trafficChartTerms & typeof summaryStatsTerms & typeof headlineTestsTerms & typeof boardTerms;
 
 export const en: Terms = /* @__PURE__ */ Object.assign(
-  {}, cardTerms, networkTerms, liveCounterTerms, typicalTerms, topPagesTerms, pageDetailTerms, geoListTerms, referrerBarsTerms,
+  {}, cardTerms, trafficTerms, networkTerms, liveCounterTerms, typicalTerms, topPagesTerms, topPagesColumnTerms, pageDetailTerms, geoListTerms, referrerBarsTerms,
   trafficSourcesTerms, platformSplitTerms, engagementHistogramTerms, trafficChartTerms, summaryStatsTerms, headlineTestsTerms, boardTerms,
 );
 

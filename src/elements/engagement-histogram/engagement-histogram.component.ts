@@ -1,6 +1,6 @@
-import { html, type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { Histogram, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import { html, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { Histogram, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { cardTerms, engagementHistogramTerms } from '../../locales/en.ts';
@@ -42,13 +42,19 @@ import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } fr
 export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, engagementHistogramStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...engagementHistogramTerms };
 
+  static override properties: PropertyDeclarations = {
+    histogram: {},
+    showTable: { type: Boolean, reflect: true, attribute: 'show-table' },
+  };
+
   /** Which histogram: engaged_time, engaged_visit, visit, writing_visit, scroll or domload. */
-  @property() histogram: HistogramName = 'engaged_time';
+  histogram: HistogramName = 'engaged_time';
 
   /** Shows the table of buckets below the chart (it is always there for assistive technology). */
-  @property({ type: Boolean, reflect: true, attribute: 'show-table' }) showTable = false;
+  showTable = false;
 
   get #name(): HistogramName {
     return this.histogram in HISTOGRAMS ? this.histogram : 'engaged_time';

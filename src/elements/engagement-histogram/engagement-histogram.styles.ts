@@ -1,6 +1,9 @@
 import { css } from 'lit';
+import { buttonStyles } from '../../internal/button-styles.ts';
 
 export const engagementHistogramStyles = css`
+  ${buttonStyles}
+
   :host {
     --pulse-histogram-height: 6em;
     --pulse-histogram-bar-color: var(--_bar);

@@ -1,12 +1,10 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { RouteName, TopGeoResponse } from '../../api/index.ts';
-import type { SourceData } from '../../client/index.ts';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
+import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import { regionName } from '../../internal/format.ts';
-import { sumCounts } from '../../internal/network.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { cardTerms, networkTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
 import { geoListStyles } from './geo-list.styles.ts';
 
 /** The segments of top_geo, and the terms of their labels. */
@@ -44,14 +42,20 @@ export type GeoSegment = keyof typeof GEO_SEGMENTS;
 export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
+  static override shape: Shape = TOP_GEO_SHAPE;
   static override freezable = true;
-  static override terms = { ...cardTerms, ...networkTerms, ...geoListTerms };
+  static override terms = { ...cardTerms, ...geoListTerms };
+
+  static override properties: PropertyDeclarations = {
+    segment: {},
+    max: { type: Number },
+  };
 
   /** Which places to list: `countries`, `regions`, `cities` or `metro_codes`. */
-  @property() segment: GeoSegment = 'countries';
+  segment: GeoSegment = 'countries';
 
   /** Most places shown (0 shows all the data has). */
-  @property({ type: Number }) max = 10;
+  max = 10;
 
   protected override get defaultLabel(): string {
     return this.localize.term(GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries);
@@ -68,11 +72,6 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   protected override dataChanged(data: TopGeoResponse, _previous: TopGeoResponse | undefined, locale: string): string | undefined {
     const [leader] = this.#items(data, locale);
     return leader && this.localize.term('geoAnnouncement', leader.name);
-  }
-
-  /** Several sites (`src` with several addresses): places and the total add up. */
-  protected override merge(parts: readonly SourceData<TopGeoResponse>[]): TopGeoResponse {
-    return sumCounts(parts.map((part) => part.data));
   }
 
   #items(data: TopGeoResponse, locale: string): ShareItem[] {

@@ -1,8 +1,8 @@
-import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import type { RawDataResponse, RouteName } from '../../api/index.ts';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { RawDataResponse, RouteName, Shape } from '../../api/index.ts';
 import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
+import { RAW_DATA_SHAPE } from '../../api/response-shapes.ts';
 import { getHub, type SnapshotChange } from '../../client/index.ts';
 import { Announcer } from '../../internal/announcer.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
@@ -60,6 +60,7 @@ const DAY_MS = 86_400_000;
 export class HeadlineTests extends PulseElement<RawDataResponse> {
   static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
   static override route: RouteName = 'raw_data';
+  static override shape: Shape = RAW_DATA_SHAPE;
   static override terms = { ...cardTerms, ...headlineTestsTerms };
 
   /** Every load and page change is said at once: the reader asked for it. */
@@ -67,23 +68,32 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
   #experiments: { data: RawDataResponse; list: Experiment[] } | undefined;
   #csv: { data: RawDataResponse; headers: readonly string[]; href: string } | undefined;
 
+  static override properties: PropertyDeclarations = {
+    start: {},
+    end: {},
+    tz: {},
+    status: {},
+    pageSize: { type: Number, attribute: 'page-size' },
+    page: { state: true },
+  };
+
   /** First day, YYYY-MM-DD, in `tz` (default: `src`'s, else 6 days before `end`). */
-  @property() start = '';
+  start = '';
 
   /** Last day, YYYY-MM-DD, inclusive (default: `src`'s, else today in `tz`). */
-  @property() end = '';
+  end = '';
 
   /** Olson time zone of the days, such as Europe/Paris (default: `src`'s, else the reader's). */
-  @property() tz = '';
+  tz = '';
 
   /** Which tests: `active`, `archived` or `all` (default: `src`'s, else all). */
-  @property() status = '';
+  status = '';
 
   /** Tests listed per page. */
-  @property({ type: Number, attribute: 'page-size' }) pageSize = 25;
+  pageSize = 25;
 
   /** The page of tests shown, from 1. */
-  @state() private page = 1;
+  private page = 1;
 
   protected override get defaultLabel(): string {
     return this.localize.term('testsLabel');

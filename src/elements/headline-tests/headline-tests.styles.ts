@@ -1,6 +1,9 @@
 import { css } from 'lit';
+import { buttonStyles } from '../../internal/button-styles.ts';
 
 export const headlineTestsStyles = css`
+  ${buttonStyles}
+
   :host {
     --pulse-headline-tests-range-width: 6em;
   }

@@ -1,10 +1,8 @@
-import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
-import type { SourceData } from '../../client/index.ts';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount } from '../../internal/format.ts';
-import { sumCounts } from '../../internal/network.ts';
-import { cardTerms, networkTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
@@ -61,7 +59,8 @@ const ANNOUNCE_CHANGE = 0.1;
 export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, liveCounterStyles];
   static override route: RouteName = 'quickstats';
-  static override terms = { ...cardTerms, ...networkTerms, ...liveCounterTerms };
+  static override shape: Shape = QUICKSTATS_SHAPE;
+  static override terms = { ...cardTerms, ...liveCounterTerms };
 
   /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
   static typical?: (counter: LiveCounter) => TypicalComparison;
@@ -74,17 +73,24 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   #toldValue: number | undefined;
   #told = '';
 
+  static override properties: PropertyDeclarations = {
+    metric: {},
+    history: { type: Number },
+    threshold: { type: Number },
+    round: { type: Number },
+  };
+
   /** Which count of the stats to show (`people`, `read`, `write`, `idle`, `new`, `search`, …). */
-  @property() metric: CounterMetric = 'people';
+  metric: CounterMetric = 'people';
 
   /** How many updates the sparkline keeps (0 hides it). */
-  @property({ type: Number }) history = 40;
+  history = 40;
 
   /** Public mode: the counter is hidden while the number is below this. */
-  @property({ type: Number }) threshold = 0;
+  threshold = 0;
 
   /** Public mode: the number is rounded to the nearest multiple of this step. */
-  @property({ type: Number }) round = 0;
+  round = 0;
 
   protected override get defaultLabel(): string {
     const term = COUNTER_METRICS[this.metric];
@@ -122,12 +128,6 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     const said = this.#saidValue;
     const worthSaying = said === undefined || Math.abs(value - said) >= Math.max(1, said * ANNOUNCE_CHANGE);
     return this.#tell(worthSaying ? value : said, locale);
-  }
-
-  /** Several sites (`src` with several addresses): the counts add up (breakdowns and histograms are left out). */
-  protected override merge(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
-    const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
-    return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
   }
 
   #tell(value: number | undefined, locale: string): string | undefined {

@@ -1,7 +1,7 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
-import { cardTerms, platformSplitTerms } from '../../locales/en.ts';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
+import { cardTerms, trafficTerms, platformSplitTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { LOYALTY_TERMS, PLATFORM_TERMS } from '../../internal/stats-names.ts';
@@ -46,13 +46,19 @@ export type Breakdown = keyof typeof BREAKDOWNS;
 export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, platformSplitStyles];
   static override route: RouteName = 'quickstats';
-  static override terms = { ...cardTerms, ...platformSplitTerms };
+  static override shape: Shape = QUICKSTATS_SHAPE;
+  static override terms = { ...cardTerms, ...trafficTerms, ...platformSplitTerms };
+
+  static override properties: PropertyDeclarations = {
+    breakdown: {},
+    max: { type: Number },
+  };
 
   /** Which split: `platform`, `platform_engaged` (those engaging now) or `loyalty`. */
-  @property() breakdown: Breakdown = 'platform';
+  breakdown: Breakdown = 'platform';
 
   /** Most groups shown (0 shows all the data has). */
-  @property({ type: Number }) max = 0;
+  max = 0;
 
   get #breakdown(): Breakdown {
     return this.breakdown in BREAKDOWNS ? this.breakdown : 'platform';

@@ -1,12 +1,10 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { ReferrersResponse, RouteName } from '../../api/index.ts';
-import type { SourceData } from '../../client/index.ts';
-import { sumCounts } from '../../internal/network.ts';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
+import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
-import { cardTerms, networkTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, trafficTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -48,14 +46,20 @@ const CATEGORY_TERMS: Record<ReferrerCategory, TextTerm> = {
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
+  static override shape: Shape = REFERRERS_SHAPE;
   static override freezable = true;
-  static override terms = { ...cardTerms, ...networkTerms, ...referrerBarsTerms };
+  static override terms = { ...cardTerms, ...trafficTerms, ...referrerBarsTerms };
+
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+    grouped: { type: Boolean },
+  };
 
   /** Most bars shown (0 shows all the data has). */
-  @property({ type: Number }) max = 10;
+  max = 10;
 
   /** Adds up referrers by kind (search engines, social networks, …) instead of listing domains. */
-  @property({ type: Boolean }) grouped = false;
+  grouped = false;
 
   protected override get defaultLabel(): string {
     return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');
@@ -72,11 +76,6 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   protected override dataChanged(data: ReferrersResponse): string | undefined {
     const [leader] = this.#items(data);
     return leader && this.localize.term('referrersAnnouncement', leader.name);
-  }
-
-  /** Several sites (`src` with several addresses): each referrer's visitors add up. */
-  protected override merge(parts: readonly SourceData<ReferrersResponse>[]): ReferrersResponse {
-    return sumCounts(parts.map((part) => part.data));
   }
 
   /**

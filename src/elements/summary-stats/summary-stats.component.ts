@@ -1,9 +1,9 @@
-import { html, nothing, type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { RouteName, SummaryMember, SummaryResponse } from '../../api/index.ts';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api/index.ts';
+import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
-import { cardTerms, summaryStatsTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, summaryStatsTerms, trafficTerms, type TextTerm } from '../../locales/en.ts';
 import { summaryStatsStyles } from './summary-stats.styles.ts';
 
 type Measure = 'ms' | 's' | 'px' | 'share';
@@ -84,10 +84,15 @@ function isNumeric(member: SummaryMember): boolean {
 export class SummaryStats extends PulseElement<SummaryResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
   static override route: RouteName = 'summary';
-  static override terms = { ...cardTerms, ...summaryStatsTerms };
+  static override shape: Shape = SUMMARY_SHAPE;
+  static override terms = { ...cardTerms, ...trafficTerms, ...summaryStatsTerms };
+
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+  };
 
   /** Most values listed per categorical field; the rest are added up as "Other values". */
-  @property({ type: Number }) max = 5;
+  max = 5;
 
   protected override get defaultLabel(): string {
     return this.localize.term('summaryLabel');

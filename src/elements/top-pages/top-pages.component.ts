@@ -1,103 +1,30 @@
-import { html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { LIMITS } from '../../api/constants.ts';
-import type { PageStats, RouteName, ToppagesResponse, TopPage } from '../../api/index.ts';
+import type { RouteName, Shape, TopPage, ToppagesResponse } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
-import type { SourceData } from '../../client/index.ts';
+import { TOPPAGES_SHAPE } from '../../api/response-shapes.ts';
 import { bar } from '../../internal/bar.ts';
-import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
+import { formatCount } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
-import { LOYALTY_TERMS, PLATFORM_TERMS, SOURCE_TERMS } from '../../internal/stats-names.ts';
-import { cardTerms, networkTerms, pageDetailTerms, topPagesTerms, type TextTerm } from '../../locales/en.ts';
-import { describeReferrer } from '../referrer-bars/referrer-names.ts';
-import { describeMetric, isRecord, metricLabels, metricNames, requestedMetrics } from './custom-metrics.ts';
-import { pageDetail } from './page-detail.ts';
+import { cardTerms, topPagesTerms } from '../../locales/en.ts';
+import type { RowDetail, RowDetailHost } from './page-detail.ts';
+import type { SiteSettings } from './site-label.ts';
+import { rowKey, siteHostOf, type SitePage } from './site-pages.ts';
+import type { CellContext, Column, ColumnSettings } from './top-pages-columns.ts';
 import { topPagesStyles } from './top-pages.styles.ts';
 
-/** What a cell needs besides its page. */
-interface CellContext {
-  readonly locale: string;
-  readonly localize: LocalizeController;
-  readonly siteHost: string;
-  /** The http(s) link to a page, if its path allows one. */
-  readonly href: (path: string, host: string) => string | undefined;
-}
+export type { TopPagesColumn } from './top-pages-columns.ts';
 
-type Cell = string | TemplateResult;
-
-/** Optional columns, in display order: the term of the header, whether the data carries it, the cell. */
-const COLUMNS = {
-  sections: { header: 'pagesSections', present: (page: TopPage) => !!page.sections?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []) },
-  authors: { header: 'pagesAuthors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
-  'engaged-time': {
-    header: 'pagesEngagedTime',
-    present: (page: TopPage) => page.stats.engaged_time !== undefined,
-    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => (stats.engaged_time ? formatSeconds(locale, stats.engaged_time.median) : ''),
-  },
-  sources: {
-    header: 'pagesSources',
-    present: (page: TopPage) => SOURCES.some((key) => page.stats[key] !== undefined),
-    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]), 2),
-  },
-  referrers: {
-    header: 'pagesReferrers',
-    present: (page: TopPage) => page.stats.num_refs !== undefined,
-    cell: ({ stats }: TopPage, context: CellContext): Cell => referrers(context, stats),
-  },
-  platform: {
-    header: 'pagesPlatforms',
-    present: (page: TopPage) => page.stats.platform !== undefined,
-    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'), count]), 2),
-  },
-  loyalty: {
-    header: 'pagesLoyalty',
-    present: (page: TopPage) => page.stats.loyalty !== undefined,
-    cell: ({ stats: { loyalty } }: TopPage, { locale, localize }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key]]), 3) : ''),
-  },
-  type: {
-    header: 'pagesType',
-    present: (page: TopPage) => page.type !== undefined,
-    cell: ({ type = '' }: TopPage, { localize }: CellContext): Cell => (type in PAGE_TYPES ? localize.term(PAGE_TYPES[type]!) : type),
-  },
-  'now-on': {
-    header: 'pagesReadNext',
-    present: (page: TopPage) => page.stats.now_on !== undefined,
-    cell: ({ stats, host }: TopPage, context: CellContext): Cell => nowOn(stats.now_on ?? [], host ?? context.siteHost, context),
-  },
-} as const satisfies Record<string, { header: TextTerm; present: unknown; cell: unknown }>;
-
-export type TopPagesColumn = keyof typeof COLUMNS;
-
-interface Column {
-  readonly header: string;
-  readonly cell: (page: TopPage, context: CellContext) => Cell;
-  /** Custom metric columns carry the `metric` part too. */
-  readonly metric?: boolean;
-}
-
-/** The traffic sources a page entry carries (no `subscr`). */
-const SOURCES = ['search', 'social', 'links', 'direct', 'internal'] as const satisfies readonly (keyof PageStats)[];
-const LOYALTY = ['new', 'returning', 'loyal'] as const;
-/** The page types the service names (spec 4.1); another is shown as sent. */
-const PAGE_TYPES: Readonly<Record<string, TextTerm>> = { Article: 'pagesTypeArticle', 'Landing Page': 'pagesTypeLanding' };
 /** Hosts whose page links are kept (a site's pages normally share one). */
 const MAX_HOSTS = 50;
-/** How many items a list cell shows: `now_on` recirculation targets, `toprefs` referrers. */
-const CELL_ITEMS = 3;
 /** How many more pages `articles-only` asks for than it shows, since landing pages are dropped. */
 const ARTICLES_READ_FACTOR = 3;
 /** Separators before a site name at the end of a title: "Story | Site", "Story – Site". */
 const TITLE_SUFFIX = /\s+[|·•–—-]\s+[^|·•–—-]+$/;
 /** A bar moves in steps of 1/200 of its width: finer changes are below a pixel and not worth a style write. */
 const BAR_STEPS = 200;
-
-/** Columns without readership numbers: what `hide-numbers` keeps. */
-const NUMBERLESS_COLUMNS: ReadonlySet<string> = new Set(['sections', 'authors', 'type']);
-
-/** A page of a merge of several sites, with the site (the `host` of its source) it came from. */
-type SitePage = TopPage & { site?: string };
 
 /**
  * @summary The pages read most right now, ranked, with people per page as a number and a bar,
@@ -110,6 +37,10 @@ type SitePage = TopPage & { site?: string };
  * order, when the data carries them; `metric-names` titles them and `metric-labels` names the
  * values of enum metrics.
  *
+ * The detail columns, custom metrics, the network view (several addresses in `src`), the freeze
+ * control and the drill-down of a row are newsroom features: they come with the full bundle
+ * (`pulse-widgets`, `pulse-widgets.js`) or `pulse-widgets/newsroom` imported before the element.
+ *
  * @csspart table - The table of pages.
  * @csspart row - One page.
  * @csspart rank - The rank cell, with the rank change.
@@ -119,11 +50,11 @@ type SitePage = TopPage & { site?: string };
  * @csspart people - The people cell.
  * @csspart bar - The track of a bar.
  * @csspart bar-fill - The filled part of a bar.
- * @csspart column - A cell of an optional column.
+ * @csspart column - A cell of a detail column (newsroom features).
  * @csspart metric - A cell of a custom metric column (also has the `column` part).
- * @csspart site - The site of a row, in the network view (several addresses in `src`).
+ * @csspart site - The site of a row, in the network view (several addresses in `src`; newsroom features).
  * @csspart site-icon - The site's icon, when `site-icons` gives one.
- * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`).
+ * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`; newsroom features).
  * @csspart detail-row - The row under an opened page, holding its live numbers.
  * @csspart page-detail - One page's people, sources, platforms and top referrers.
  *
@@ -143,8 +74,18 @@ type SitePage = TopPage & { site?: string };
 export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
+  static override shape: Shape = TOPPAGES_SHAPE;
   static override freezable = true;
-  static override terms = { ...cardTerms, ...networkTerms, ...topPagesTerms, ...pageDetailTerms };
+  static override terms = { ...cardTerms, ...topPagesTerms };
+
+  /**
+   * The list's newsroom features, set by src/newsroom.ts before any list is made: the drill-down
+   * of a row into its page's own numbers, the site of a row in the network view, and the detail
+   * columns (`columns`, custom metrics).
+   */
+  static rowDetail?: (host: RowDetailHost) => RowDetail;
+  static siteLabel?: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
+  static detailColumns?: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
 
   #rowCount = 10;
   /** The pages each response ranks, for the settings in `#rankedFor`. */
@@ -156,38 +97,62 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   #titleOf = memoize((title: string) => this.#strip(title));
   /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
   #hrefs = new Map<string, (path: string) => string | undefined>();
-  /** Keys of the opened rows: each shows its page's own numbers until closed. */
-  #opened = new Set<string>();
+  /** The drill-down of the rows, with the newsroom features. */
+  readonly #detail = TopPages.rowDetail?.({
+    localize: this.localize,
+    announcer: this.announcer,
+    theme: () => this.theme,
+    urls: () => this.source.url?.split(' ') ?? [],
+    shownPages: () => {
+      const data = this.shownData;
+      return data ? this.#visiblePages(data) : [];
+    },
+    title: (page) => this.#title(page),
+    requestUpdate: () => this.requestUpdate(),
+  });
+
+  static override properties: PropertyDeclarations = {
+    max: { type: Number },
+    linkBase: { attribute: 'link-base' },
+    columns: {},
+    articlesOnly: { type: Boolean, attribute: 'articles-only' },
+    stripTitle: { attribute: 'strip-title' },
+    metricNames: { type: Object, attribute: 'metric-names' },
+    metricLabels: { type: Object, attribute: 'metric-labels' },
+    hideNumbers: { type: Boolean, attribute: 'hide-numbers' },
+    siteNames: { type: Object, attribute: 'site-names' },
+    siteIcons: { type: Object, attribute: 'site-icons' },
+  };
 
   /** Most rows shown; 0 shows as many as the `limit` of `src` (default 10). */
-  @property({ type: Number }) max = 0;
+  max = 0;
 
   /** Base URL for page links instead of `https://<host>` (for staging or a proxy). */
-  @property({ attribute: 'link-base' }) linkBase?: string;
+  linkBase?: string;
 
-  /** Optional columns, space separated: sections authors engaged-time sources referrers platform loyalty type now-on. */
-  @property() columns = '';
+  /** Detail columns, space separated: sections authors engaged-time sources referrers platform loyalty type now-on (newsroom features). */
+  columns = '';
 
   /** Hides landing pages; reads more pages so the row count stays the same. */
-  @property({ type: Boolean, attribute: 'articles-only' }) articlesOnly = false;
+  articlesOnly = false;
 
   /** Removes a site name from titles: this exact suffix, or when empty whatever follows a final " | ", " - " or " – ". */
-  @property({ attribute: 'strip-title' }) stripTitle?: string;
+  stripTitle?: string;
 
-  /** Column titles of custom metrics, as JSON: `{"_rv": "Reader value"}`; a metric without one is titled by its key. */
-  @property({ type: Object, attribute: 'metric-names' }) metricNames?: Record<string, string>;
+  /** Column titles of custom metrics (newsroom features), as JSON: `{"_rv": "Reader value"}`; a metric without one is titled by its key. */
+  metricNames?: Record<string, string>;
 
-  /** Labels of enum metric values by index, as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
-  @property({ type: Object, attribute: 'metric-labels' }) metricLabels?: Record<string, string[]>;
+  /** Labels of enum metric values by index (newsroom features), as JSON: `{"_pw": ["free", "metered", "paid"]}`; an unlabelled index shows as `#2`. */
+  metricLabels?: Record<string, string[]>;
 
   /** Ranks and titles only, for a public "most read" list: no people column, bars, counts or drill-down. */
-  @property({ type: Boolean, attribute: 'hide-numbers' }) hideNumbers = false;
+  hideNumbers = false;
 
-  /** Network view: names of the sites in `src`, as JSON: `{"example.com": "Example Daily"}`; a site without one shows its ID. */
-  @property({ type: Object, attribute: 'site-names' }) siteNames?: Record<string, string>;
+  /** Network view (newsroom features): names of the sites in `src`, as JSON: `{"example.com": "Example Daily"}`; a site without one shows its ID. */
+  siteNames?: Record<string, string>;
 
-  /** Network view: an icon per site, as JSON: `{"example.com": "/icons/example.png"}`. Only same-origin http(s) images are shown: nothing is fetched from third parties. */
-  @property({ type: Object, attribute: 'site-icons' }) siteIcons?: Record<string, string>;
+  /** Network view (newsroom features): an icon per site, as JSON: `{"example.com": "/icons/example.png"}`. Only same-origin http(s) images are shown: nothing is fetched from third parties. */
+  siteIcons?: Record<string, string>;
 
   protected override get defaultLabel(): string {
     return this.localize.term(this.articlesOnly ? 'pagesArticlesLabel' : 'pagesLabel');
@@ -206,40 +171,9 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     if (changed.has('linkBase')) this.#hrefs = new Map();
     const url = this.source.url;
     super.willUpdate(changed);
-    this.#closeDetails(url !== this.source.url || this.hideNumbers);
-  }
-
-  /** Several sites (`src` with several addresses): one ranking by people, each page with its site. */
-  protected override merge(parts: readonly SourceData<ToppagesResponse>[]): ToppagesResponse {
-    const pages: SitePage[] = parts.flatMap(({ site, data }) => data.pages.map((page) => ({ ...page, site })));
-    return { pages: pages.sort((a, b) => b.stats.people - a.stats.people) };
-  }
-
-  /** Closes opened rows that are no longer shown (or all): their pages stop being polled. */
-  #closeDetails(all: boolean): void {
-    if (this.#opened.size === 0) return;
-    const data = this.shownData;
-    const shown = new Set(!all && data ? this.#visiblePages(data).map(rowKey) : []);
-    for (const key of this.#opened) if (!shown.has(key)) this.#opened.delete(key);
-  }
-
-  /** One listener for every row's open button (a closure per row would be re-bound on every tick). */
-  readonly #toggleDetail = (event: Event): void => {
-    const key = (event.currentTarget as HTMLElement).dataset.key!;
-    const data = this.shownData;
-    const page = data && this.#visiblePages(data).find((one) => rowKey(one) === key);
-    if (!page) return;
-    const open = this.#opened.delete(key);
-    if (!open) this.#opened.add(key);
-    const title = this.#title(page);
-    this.announcer.announce(this.localize.term(open ? 'detailClosed' : 'detailOpened', title), { urgent: true });
-    this.requestUpdate();
-  };
-
-  #renderDetail(page: SitePage, span: number): TemplateResult {
-    const site = page.site ?? siteHostOf(this.#firstUrl);
-    const listUrl = this.source.url!.split(' ').find((url) => siteHostOf(url) === site) ?? this.#firstUrl;
-    return html`<tr part="detail-row"><td colspan=${span}>${pageDetail(listUrl, site, page.path, this.theme, this.localize)}</td></tr>`;
+    this.#detail?.close(url !== this.source.url || this.hideNumbers);
+    // Nothing on screen would say why the columns asked for are missing.
+    if (changed.has('columns') && this.columns && !TopPages.detailColumns) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
   }
 
   get #firstUrl(): string {
@@ -315,23 +249,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   };
 
   #columns(pages: TopPage[]): Column[] {
-    const wanted = new Set(this.columns.split(/[\s,]+/));
-    const builtIn = (Object.keys(COLUMNS) as TopPagesColumn[])
-      .filter((column) => wanted.has(column) && (!this.hideNumbers || NUMBERLESS_COLUMNS.has(column)) && pages.some(COLUMNS[column].present))
-      .map((column): Column => ({ ...COLUMNS[column], header: this.localize.term(COLUMNS[column].header) }));
-    const names = metricNames(this.metricNames);
-    const labels = metricLabels(this.metricLabels);
-    const metrics = requestedMetrics(this.#firstUrl)
-      .filter((key) => !this.hideNumbers && pages.some((page) => page.metrics?.[key] !== undefined))
-      .map((key): Column => ({
-        header: names.get(key) ?? key,
-        metric: true,
-        cell: (page, { localize }) => {
-          const value = page.metrics?.[key];
-          return value === undefined ? '' : describeMetric(value, localize, labels.get(key));
-        },
-      }));
-    return [...builtIn, ...metrics];
+    return TopPages.detailColumns?.(this, pages, this.#firstUrl, this.localize) ?? [];
   }
 
   #renderChange(before: number | undefined, now: number): TemplateResult {
@@ -346,17 +264,6 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const href = this.#href(page.path, page.host ?? page.site ?? siteHost);
     const title = this.#title(page);
     return href ? html`<a part="link" href=${href}>${title}</a>` : title;
-  }
-
-  #renderSite(site: string): TemplateResult {
-    const named = isRecord(this.siteNames) ? this.siteNames[site] : undefined;
-    const name = typeof named === 'string' && named.trim() ? named : site;
-    const icon = sameOriginIcon(isRecord(this.siteIcons) ? this.siteIcons[site] : undefined);
-    return html`<span part="site" class="site">${icon ? html`<img part="site-icon" src=${icon} alt="" width="16" height="16">` : nothing}<span class="visually-hidden">${this.localize.term('pagesSite')}: </span>${name}</span>`;
-  }
-
-  #renderExpand(page: SitePage, open: boolean): TemplateResult {
-    return html`<button part="expand" class="expand" type="button" aria-expanded=${open ? 'true' : 'false'} data-key=${rowKey(page)} @click=${this.#toggleDetail}><span aria-hidden="true">${open ? '−' : '+'}</span><span class="visually-hidden">${this.localize.term('detailOpen', this.#title(page))}</span></button>`;
   }
 
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
@@ -379,73 +286,21 @@ export class TopPages extends PulseElement<ToppagesResponse> {
           </tr>
         </thead>
         <tbody>
-          ${pages.map((page, index) => {
-            const open = this.#opened.has(rowKey(page));
-            return html`<tr part="row">
+          ${pages.map((page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title"><div class="line">${numbers ? this.#renderExpand(page, open) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.#renderSite(page.site) : nothing}</div></td>
+            <td part="title" class="title"><div class="line">${numbers ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? TopPages.siteLabel?.(page.site, this, this.localize) : nothing}</div></td>
             ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
             ${columns.map((column) => column.metric
               ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`
               : html`<td part="column" class="detail">${column.cell(page, context)}</td>`)}
-          </tr>${open ? this.#renderDetail(page, span) : nothing}`;
-          })}
+          </tr>${this.#detail?.row(page, span)}`)}
         </tbody>
       </table>
     </div>`;
   }
 }
 
-/** Pages of several sites can share a path: a row is its site and its path. */
-function rowKey(page: SitePage): string {
-  return page.site === undefined ? page.path : `${page.site} ${page.path}`;
-}
-
-/** An operator's icon address, if it is http(s) on this page's origin: nothing is fetched from third parties. */
-function sameOriginIcon(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    const url = new URL(value, document.baseURI);
-    return /^https?:$/.test(url.protocol) && url.origin === location.origin ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const siteHostOf = memoize((url: string) => new URL(url).searchParams.get('host') ?? '', 100);
-
 /** `types=1` names the type; without it, a page with nobody on an article is a landing page. */
 function isLandingPage(page: TopPage): boolean {
   return page.type !== undefined ? !/article/i.test(page.type) : page.stats.article === 0;
-}
-
-/** "Search 45 %, Social 20 %": the `top` largest parts of a whole (parts of one name added up). */
-function shares(locale: string, parts: readonly (readonly [string, number])[], top: number): string {
-  let total = 0;
-  const merged: [string, number][] = [];
-  for (const [name, count] of parts) {
-    total += count;
-    if (!(count > 0)) continue;
-    const same = merged.find((part) => part[0] === name);
-    if (same) same[1] += count;
-    else merged.push([name, count]);
-  }
-  if (total <= 0) return '';
-  merged.sort((a, b) => b[1] - a[1]);
-  return formatList(locale, merged.slice(0, top).map(([name, count]) => `${name} ${formatShare(locale, count / total)}`));
-}
-
-/** "31 referrers: Google 39, Bing 19, t.co 16": how many sites send readers (`num_refs`), and the top ones (`toprefs`), as text. */
-function referrers({ locale, localize }: CellContext, { toprefs = [], num_refs: count = 0 }: PageStats): string {
-  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => `${describeReferrer(domain).name || localize.term('referrersNone')} ${formatCount(locale, visitors)}`));
-  return localize.term('pagesReferrerCount', localize.count(count), list);
-}
-
-/** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */
-function nowOn(targets: readonly { path: string; visitors: number }[], host: string, { locale, href }: CellContext): Cell {
-  return html`${targets.slice(0, CELL_ITEMS).map(({ path, visitors }, index) => {
-    const link = href(path, host);
-    const name = link ? new URL(link).pathname : path;
-    return html`${index > 0 ? ', ' : ''}${link ? html`<a part="link" href=${link}>${name}</a>` : name} ${formatCount(locale, visitors)}`;
-  })}`;
 }

@@ -64,17 +64,6 @@ export const topPagesStyles = css`
     margin-block-start: 0.25em;
   }
 
-  .site {
-    display: inline-flex;
-    flex: none;
-    align-items: center;
-    gap: 0.25em;
-    margin-inline-start: auto;
-    color: var(--_muted);
-    font-size: 0.8em;
-    white-space: nowrap;
-  }
-
   /* The open button, the title and the site side by side: touch targets that never overlap. */
   .line {
     display: flex;
@@ -90,26 +79,4 @@ export const topPagesStyles = css`
     text-overflow: ellipsis;
   }
 
-  /* At least 24 × 24 px: a touch target (WCAG 2.5.8). */
-  .expand {
-    flex: none;
-    min-inline-size: max(24px, 1.6em);
-    min-block-size: max(24px, 1.6em);
-    padding: 0;
-    line-height: 1;
-  }
-
-  .page-detail {
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(min(100%, 14em), 1fr));
-    gap: calc(var(--_space) / 2);
-    --pulse-font-size: 0.875em;
-    --pulse-counter-size: 2em;
-  }
-
-  .detail {
-    color: var(--_muted);
-    font-size: 0.875em;
-    overflow-wrap: anywhere;
-  }
 `;

@@ -1,6 +1,6 @@
-import { html, nothing, svg, type CSSResultGroup, type PropertyValues, type SVGTemplateResult, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName } from '../../api/index.ts';
+import { html, nothing, svg, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type SVGTemplateResult, type TemplateResult } from 'lit';
+import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { getHub } from '../../client/index.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
@@ -56,6 +56,7 @@ function niceCeiling(value: number): number {
 export class TrafficChart extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficChartStyles];
   static override route: RouteName = 'quickstats';
+  static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...trafficChartTerms, counterNoMetric: liveCounterTerms.counterNoMetric };
 
   readonly #history = new HistoryController(this, () => {
@@ -67,11 +68,16 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   /** Date formats in use, built once: the axis and the table format some thirty times per render. */
   readonly #formats = new Map<string, Intl.DateTimeFormat>();
 
+  static override properties: PropertyDeclarations = {
+    metric: {},
+    range: {},
+  };
+
   /** Which recorded count to chart (`people`, `read`, `write`, `idle`, `new`, `search`, …, `platform_m`). */
-  @property() metric: HistoryMetric = 'people';
+  metric: HistoryMetric = 'people';
 
   /** `today` (1-minute points since local midnight), or the last `24h` or `7d` (5-minute points). */
-  @property() range: HistoryRange = 'today';
+  range: HistoryRange = 'today';
 
   protected override get defaultLabel(): string {
     return this.localize.term('chartLabel', this.metric, this.range);

@@ -1,7 +1,7 @@
-import { type CSSResultGroup, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { QuickstatsResponse, RouteName } from '../../api/index.ts';
-import { cardTerms, trafficSourcesTerms } from '../../locales/en.ts';
+import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
+import { cardTerms, trafficTerms, trafficSourcesTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
@@ -35,10 +35,15 @@ const ALL_SOURCES = Object.keys(SOURCE_TERMS) as Source[];
 export class TrafficSources extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficSourcesStyles];
   static override route: RouteName = 'quickstats';
-  static override terms = { ...cardTerms, ...trafficSourcesTerms };
+  static override shape: Shape = QUICKSTATS_SHAPE;
+  static override terms = { ...cardTerms, ...trafficTerms, ...trafficSourcesTerms };
+
+  static override properties: PropertyDeclarations = {
+    sources: {},
+  };
 
   /** Sources shown, space separated, among direct search social links internal subscr (default: all). */
-  @property() sources = '';
+  sources = '';
 
   protected override get defaultLabel(): string {
     return this.localize.term('sourcesLabel');
