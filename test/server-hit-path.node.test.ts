@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { CLIENT_IP_HEADER } from '../src/server/node-http.ts';
-import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';
+import { manualClock, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
 
 const TOPPAGES = '/live/toppages/v3/?host=example.com&limit=25';
 /** Headers node:http adds itself per connection or per second. */
@@ -45,6 +45,16 @@ async function webGet(h: Harness, target: string, init: { method?: string; heade
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** The hit path's answer to TOPPAGES and the Web handler's: the same status, headers and bytes, with this Cache-Status. */
+async function assertSameAnswer(h: Harness, name: string, init: { method?: string; headers?: Record<string, string> }, cacheStatus: RegExp): Promise<void> {
+  const fast = await rawGet(h.url, TOPPAGES, init);
+  const web = await webGet(h, TOPPAGES, init);
+  assert.equal(fast.status, web.status, name);
+  assert.deepEqual(fast.headers, web.headers, name);
+  assert.ok(fast.body.equals(web.body), `${name}: same bytes`);
+  assert.match(fast.headers['cache-status']!, cacheStatus, name);
+}
+
 async function harness(options: Parameters<typeof startHarness>[0] = {}) {
   const clock = manualClock();
   const h = await startHarness({ now: clock.now, clientLimit: 0, ...options });
@@ -70,14 +80,7 @@ describe('node:http hit path', () => {
       ['other origin', { headers: { origin: 'https://evil.example' } }],
     ];
     const before = h.received();
-    for (const [name, init] of cases) {
-      const fast = await rawGet(h.url, TOPPAGES, init);
-      const web = await webGet(h, TOPPAGES, init);
-      assert.equal(fast.status, web.status, name);
-      assert.deepEqual(fast.headers, web.headers, name);
-      assert.ok(fast.body.equals(web.body), `${name}: same bytes`);
-      assert.match(fast.headers['cache-status']!, /^pulse-widgets; hit/, name);
-    }
+    for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; hit/);
     assert.equal(h.received(), before, 'no hit reached the Web handler');
     assert.equal(h.upstream.calls.length, 1);
     const metrics = (await rawGet(h.url, '/metrics')).body.toString();
@@ -121,6 +124,30 @@ describe('node:http hit path', () => {
     const stale = await rawGet(h.url, TOPPAGES);
     assert.match(stale.headers['cache-status']!, /^pulse-widgets; fwd=stale/);
     assert.equal(h.received(), before + 1, 'a stale answer comes from the Web handler');
+  });
+
+  test('while a refill is in flight, answers the stale entry as the Web handler does, without reaching it', async () => {
+    const { h, clock } = await harness({ staleWindowMs: 60_000 });
+    await rawGet(h.url, TOPPAGES);
+    clock.advance(4_000);
+    const release = h.upstream.hold();
+    // The first request past freshness reaches the Web handler, which answers stale and starts the refill.
+    assert.match((await rawGet(h.url, TOPPAGES)).headers['cache-status']!, /^pulse-widgets; fwd=stale; detail=refreshing/);
+    await h.upstream.arrived(2);
+    const etag = (await webGet(h, TOPPAGES)).headers.etag!;
+    const before = h.received();
+    const cases: [string, { method?: string; headers?: Record<string, string> }][] = [
+      ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
+      ['HEAD', { method: 'HEAD', headers: { 'accept-encoding': 'br' } }],
+      ['If-None-Match', { headers: { 'if-none-match': etag } }],
+    ];
+    for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; fwd=stale; detail=refreshing/);
+    assert.equal(h.received(), before, 'no answer during the refill reached the Web handler');
+    const metrics = (await rawGet(h.url, '/metrics')).body.toString();
+    assert.match(metrics, new RegExp(`^pulse_cache_stale_serves_total\\{route="toppages",detail="refreshing"\\} ${cases.length * 2 + 2}$`, 'm'), 'stale answers on both paths are counted');
+    release();
+    await until(async () => /^pulse-widgets; hit/.test((await rawGet(h.url, TOPPAGES)).headers['cache-status']!), 'the refill landed');
+    assert.equal(h.upstream.calls.length, 2, 'one refill');
   });
 
   test('counts hits against the per-IP limit: 429 with Retry-After and CORS past it', async () => {

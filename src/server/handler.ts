@@ -201,6 +201,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     clientLimit: cacheOptions.clientIp === undefined ? clientLimit : undefined,
     limited: clientLimit !== undefined && cacheOptions.clientIp !== undefined,
     hits: metrics.hits,
+    staleServes: metrics.staleServes,
     now: options.now,
     tooManyRequests: (waitMs, origin) => tooManyRequests(waitMs, cors.headers(origin)),
   });

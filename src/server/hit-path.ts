@@ -5,9 +5,10 @@
  * key, the stored entry, and one `writeHead` + `end` of the stored Buffer.
  *
  * Only GET/HEAD of a route path written exactly as the route table has it, with a valid query on
- * an allowed host, whose entry is fresh, is answered here. Everything else (stale, miss, errors,
- * OPTIONS, unusual targets) is left to the Web handler, so every rule is written once there; the
- * hit-path test checks that both paths answer a hit with the same status, headers and bytes.
+ * an allowed host, whose entry is fresh (or stale while its refill is in flight, which the fill
+ * cache decides: `refillingEntry`), is answered here. Everything else (other stale answers, miss,
+ * errors, OPTIONS, unusual targets) is left to the Web handler, so every rule is written once
+ * there; the hit-path test checks that both paths give the same status, headers and bytes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findRoute, type RouteName } from '../api/index.ts';
@@ -32,6 +33,7 @@ export interface HitPathParts {
   /** A limit this path cannot count (a custom `clientIp`): every request goes to the Web handler. */
   limited: boolean;
   hits: CacheMetrics['hits'];
+  staleServes: CacheMetrics['staleServes'];
   now: () => number;
   tooManyRequests(waitMs: number, origin: string | null): Response;
 }
@@ -47,13 +49,14 @@ const MAX_TARGET_LENGTH = 2048;
 const MAX_TARGETS = 10_000;
 const MAX_ENCODINGS = 256;
 const HIT = { kind: 'hit' } as const;
+const REFRESHING = { kind: 'stale', detail: 'refreshing' } as const;
 
 export function createHitPath(parts: HitPathParts): HitPath {
   const { fills, cors, clientLimit, now } = parts;
   const targets = new Map<string, Target>();
   const encodings = new Map<string, Encoding>();
   const lastModified = new WeakMap<StoredResponse, string>();
-  const hitCounters = new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>();
+  const hitCounters = new Map<string, ReturnType<CacheMetrics['hits']['labels']>>();
 
   /** The canonical key of a raw target, parsed once per distinct target; undefined for anything the Web handler must see. */
   const targetOf = (raw: string): Target | undefined => {
@@ -84,19 +87,21 @@ export function createHitPath(parts: HitPathParts): HitPath {
     return encoding;
   };
 
-  const countHit = (target: Target) => {
-    let counter = hitCounters.get(target.context.route);
+  const countHit = (target: Target, status: typeof HIT | typeof REFRESHING) => {
+    const { route } = target.context;
+    const name = `${status.kind} ${route}`;
+    let counter = hitCounters.get(name);
     if (!counter) {
-      counter = parts.hits.labels({ route: target.context.route });
-      hitCounters.set(target.context.route, counter);
+      counter = status.kind === 'hit' ? parts.hits.labels({ route }) : parts.staleServes.labels({ route, detail: status.detail });
+      hitCounters.set(name, counter);
     }
     counter.inc();
     fills.countHit(target.key, target.context);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse) => {
-    countHit(target);
-    const fresh = freshness(stored, HIT, now());
+  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse, status: typeof HIT | typeof REFRESHING) => {
+    countHit(target, status);
+    const fresh = freshness(stored, status, now());
     const headers = [
       'content-type', JSON_CONTENT_TYPE,
       'etag', stored.etag,
@@ -138,15 +143,17 @@ export function createHitPath(parts: HitPathParts): HitPath {
     if (raw === undefined || raw.charCodeAt(0) !== 47 /* "/" */) return false;
     const target = targetOf(raw);
     if (!target) return false;
-    const stored = fills.freshEntry(target.key);
+    let stored = fills.freshEntry(target.key);
+    const status = stored ? HIT : REFRESHING;
+    stored ??= fills.refillingEntry(target.key);
     if (!stored) return false;
     const ip = req.socket.remoteAddress;
     if (!clientLimit || !ip) {
-      send(req, res, target, stored);
+      send(req, res, target, stored, status);
       return true;
     }
     clientLimit.refusal(ip).then((waitMs) => {
-      if (waitMs === undefined) send(req, res, target, stored);
+      if (waitMs === undefined) send(req, res, target, stored, status);
       else void sendWebResponse(parts.tooManyRequests(waitMs, req.headers.origin ?? null), res, req.method);
     }, () => res.destroy());
     return true;
