@@ -56,7 +56,8 @@ export function createHitPath(parts: HitPathParts): HitPath {
   const targets = new Map<string, Target>();
   const encodings = new Map<string, Encoding>();
   const lastModified = new WeakMap<StoredResponse, string>();
-  const hitCounters = new Map<string, ReturnType<CacheMetrics['hits']['labels']>>();
+  /** Labelled counters by route: fresh hits, and stale answers while refilling. */
+  const counters = { hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(), stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>() };
 
   /** The canonical key of a raw target, parsed once per distinct target; undefined for anything the Web handler must see. */
   const targetOf = (raw: string): Target | undefined => {
@@ -89,11 +90,11 @@ export function createHitPath(parts: HitPathParts): HitPath {
 
   const countHit = (target: Target, status: typeof HIT | typeof REFRESHING) => {
     const { route } = target.context;
-    const name = `${status.kind} ${route}`;
-    let counter = hitCounters.get(name);
+    const byRoute = counters[status.kind];
+    let counter = byRoute.get(route);
     if (!counter) {
       counter = status.kind === 'hit' ? parts.hits.labels({ route }) : parts.staleServes.labels({ route, detail: status.detail });
-      hitCounters.set(name, counter);
+      byRoute.set(route, counter);
     }
     counter.inc();
     fills.countHit(target.key, target.context);
