@@ -178,7 +178,7 @@ export class FillCache {
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (host, key, plannedAt, minGapMs) => this.#refreshPlanned(host, key, plannedAt, minGapMs),
+      refresh: (host, key, dueBy, minGapMs) => this.#refreshPlanned(host, key, dueBy, minGapMs),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -562,14 +562,18 @@ export class FillCache {
     return planned;
   }
 
-  /** A planned refill, unless the key is filling, blocked, left alone, or was filled since the plan. */
-  #refreshPlanned(host: string, key: string, plannedAt: number, minGapMs: number): void {
+  /**
+   * A planned refill, unless the key is filling, blocked, left alone, or already fresh for the
+   * tick. (Judged by when a fill started, a stale-path fill that began as the plan was made, for
+   * the tick before, passed for this tick's, and the tick's pollers got data a tick old.)
+   */
+  #refreshPlanned(host: string, key: string, dueBy: number, minGapMs: number): void {
     const state = this.#keys.peek(key);
     const stored = this.#entries.peek(key);
     const now = this.#now();
     if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
     if (!this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
-    if (stored.startedAt >= plannedAt || now - stored.startedAt < minGapMs) return;
+    if (stored.freshUntil > dueBy || now - stored.startedAt < minGapMs) return;
     this.#startFill(key, { route: state.route, query: state.query, host });
   }
 

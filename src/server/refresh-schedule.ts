@@ -57,10 +57,11 @@ export interface ScheduleParts {
   /** How long before its slot ends a refill must start to land in time (from upstream latency). */
   lead(host: string): number;
   /**
-   * Starts a planned refill unless a fill started since the plan was made, at `plannedAt`, or
-   * less than `minGapMs` ago (the budget still has the last word).
+   * Starts a planned refill unless the stored answer is already fresh past `dueBy` (when the
+   * tick's pollers come: another fill served this tick since the plan) or started less than
+   * `minGapMs` ago (the budget still has the last word).
    */
-  refresh(host: string, key: string, plannedAt: number, minGapMs: number): void;
+  refresh(host: string, key: string, dueBy: number, minGapMs: number): void;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -165,7 +166,8 @@ export class RefreshSchedule {
     }
     timers.fills = seen;
     // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
-    const due = polled.filter((key) => key.freshUntil <= tick + intervalMs / 4 && timers.refreshed.get(key.key) !== tick);
+    const dueBy = tick + intervalMs / 4;
+    const due = polled.filter((key) => key.freshUntil <= dueBy && timers.refreshed.get(key.key) !== tick);
     for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
     const minGap = Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
     // Staleness counts in ticks: the refills of one tick start in different windows, and ranked
@@ -194,7 +196,7 @@ export class RefreshSchedule {
       }
       this.#arm(timers, startAt, () => {
         timers.refreshed.set(key.key, tick);
-        this.#parts.refresh(host, key.key, at, minGap);
+        this.#parts.refresh(host, key.key, dueBy, minGap);
       });
     }
     timers.stretch = Math.max(1, polled.length / capacity);
