@@ -33,7 +33,6 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     intervalMs: INTERVAL,
     windowMs: WINDOW,
     fills: 3,
-    shared: false,
     now: Date.now,
     polled: () => [...keys.values()],
     lead: () => LEAD,

@@ -120,6 +120,39 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     assert.equal(await cluster.stop(), 0);
   });
 
+  test('a dashboard polled on the 3 s grid across the workers: one refill per query per tick, the most polled last before the tick', async () => {
+    const upstream = await startFakeUpstream();
+    after(() => upstream.close());
+    const cluster = await startCluster(upstream, {});
+    // Five upstream queries: toppages folds four widgets (limit=4 fills them), the others one each.
+    // quickstats with all_platforms also answers the history recorder's sample of the minute.
+    const widest = '/live/toppages/v3/?host=example.com&limit=4';
+    const singles = ['/live/quickstats/v4/?all_platforms=1&host=example.com', '/live/referrers/v3/?host=example.com&limit=5', '/live/summary/v3/?host=example.com&keys=new', '/live/top_geo/v1/?host=example.com&limit=5'];
+    const paths = [1, 2, 3, 4].map((limit) => `/live/toppages/v3/?host=example.com&limit=${limit}`).concat(singles);
+    const first = Math.ceil((Date.now() + 500) / 3000) * 3000;
+    const ticks = [0, 1, 2, 3, 4].map((tick) => first + tick * 3000);
+    const statuses: number[][] = [];
+    for (const tick of ticks) {
+      await sleep(tick + 30 - Date.now());
+      // Fresh connections: the cluster deals each widget's poll to any worker.
+      statuses.push((await Promise.all(paths.map((path) => get(cluster.url, path)))).map((reply) => reply.status));
+    }
+    assert.equal(await cluster.stop(), 0);
+    assert.deepEqual([...new Set(statuses.flat())], [200]);
+    const called = (call: FakeUpstream['calls'][number]) => `${call.url.pathname}${call.url.search}`;
+    // From the third tick on (the first fills were cold, at the first tick), each tick's plan:
+    for (const tick of ticks.slice(2)) {
+      const inTick = upstream.calls.filter((call) => call.at > tick - 3000 && call.at <= tick && call.url.searchParams.get('host') === 'example.com');
+      const seen = inTick.map((call) => `${call.at - tick} ms ${called(call)}`).join(', ');
+      // Plans that disagreed filled a query twice, or a query whose fill a lease held a whole
+      // interval missed its slot and was filled after the tick, every tick.
+      assert.deepEqual(inTick.map(called).sort(), [widest, ...singles].sort(), `one fill per query before the tick: ${seen}`);
+      // Plans that ordered queries by name put the widest (four widgets) in the window before last.
+      const widestAt = inTick.find((call) => called(call) === widest)!.at;
+      assert.ok(widestAt > tick - 1000, `the most polled query is filled in the last second before the tick: ${seen}`);
+    }
+  });
+
   test('15 competing keys polled across the workers: at most 183 calls in any sliding minute between them', async () => {
     const scale = 10;
     const minuteMs = 60_000 / scale;

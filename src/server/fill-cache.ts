@@ -57,11 +57,10 @@ interface KeyState {
   waitingForBudget: boolean;
   /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
   filling: boolean;
-  /** What a planned refill needs, and how many pollers it answers (a fold group's members). */
+  /** What a planned refill needs. */
   host?: string;
   route?: RouteName;
   query?: string;
-  weight?: number;
   /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */
   retired?: boolean;
   /** When this instance last told the shared tier it polls this key. */
@@ -174,11 +173,10 @@ export class FillCache {
       intervalMs: this.#options.liveTtlMs,
       windowMs: this.#options.budgetWindowMs,
       fills: this.#options.budgetFills,
-      shared: this.#shared !== undefined,
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (host, key, dueBy, minGapMs) => this.#refreshPlanned(host, key, dueBy, minGapMs),
+      refresh: (host, key, dueBy, minGapMs) => void this.#refreshPlanned(host, key, dueBy, minGapMs),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -229,7 +227,11 @@ export class FillCache {
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
     const member = this.#members?.get(key);
-    if (member) member.lastRequestedAt = this.#now();
+    if (member) {
+      // A member that is its group's wide query: the other instances must keep it in their group.
+      member.lastRequestedAt = this.#now();
+      this.#share(member);
+    }
     this.#touch(key, context, this.#state(key));
     this.#entries.get(key);
   }
@@ -404,7 +406,7 @@ export class FillCache {
       state.waitingForBudget = false;
     }
     if (grantedAt === undefined) throw new FillError('unwanted');
-    if (lease && (await this.#shared!.confirm(lease.sharedKey, lease.token, this.#ttlMs(context.route))) === false) throw new FillError('lease_lost');
+    if (lease && (await this.#shared!.confirm(lease.sharedKey, lease.token, this.#leaseAfterGrantMs(context.route))) === false) throw new FillError('lease_lost');
     const startedAt = this.#now();
     const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
@@ -433,6 +435,16 @@ export class FillCache {
 
   #ttlMs(route: RouteName): number {
     return routes[route].live ? this.#options.liveTtlMs : this.#options.rawDataTtlMs;
+  }
+
+  /**
+   * How long a granted lease keeps other instances from filling the key: a live key as long as
+   * the refresh plan keeps its fills apart. Held a whole interval, a fill made off the plan
+   * (a cold one, or after a stale poll) blocked the key's planned slot in the next tick, so the
+   * next fill came after the tick again, and every tick after: the key stayed one tick old.
+   */
+  #leaseAfterGrantMs(route: RouteName): number {
+    return routes[route].live ? this.#schedule.minGapMs : this.#options.rawDataTtlMs;
   }
 
   #timeoutMs(route: RouteName): number {
@@ -556,7 +568,7 @@ export class FillCache {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored) planned.push({ key, weight: state.weight ?? 1, startedAt: stored.startedAt, freshUntil: stored.freshUntil });
+      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil });
     }
     if (keys.size === 0) this.#polled.delete(host);
     return planned;
@@ -565,16 +577,19 @@ export class FillCache {
   /**
    * A planned refill, unless the key is filling, blocked, left alone, or already fresh for the
    * tick. (Judged by when a fill started, a stale-path fill that began as the plan was made, for
-   * the tick before, passed for this tick's, and the tick's pollers got data a tick old.)
+   * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
+   * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  #refreshPlanned(host: string, key: string, dueBy: number, minGapMs: number): void {
+  async #refreshPlanned(host: string, key: string, dueBy: number, minGapMs: number): Promise<void> {
     const state = this.#keys.peek(key);
-    const stored = this.#entries.peek(key);
-    const now = this.#now();
+    let stored = this.#entries.peek(key);
     if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
-    if (!this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
+    const context: FillContext = { route: state.route, query: state.query, host };
+    if (this.#shared) stored = (await this.#adopt(key, context, state, stored)) ?? stored;
+    const now = this.#now();
+    if (state.filling || this.#closed || !this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
     if (stored.freshUntil > dueBy || now - stored.startedAt < minGapMs) return;
-    this.#startFill(key, { route: state.route, query: state.query, host });
+    this.#startFill(key, context);
   }
 
   /** The fold member of a canonical query, or undefined when it never folds. */
@@ -583,7 +598,7 @@ export class FillCache {
     if (member === undefined) {
       const fold = foldMember(context.route, context.query);
       if (fold) {
-        const group = this.#groups!.get(fold.group) ?? { id: fold.group, route: context.route, host: context.host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+        const group = this.#group(fold.group, context.route, context.host);
         // Polled on another instance already: the same member.
         member = group.members.get(key) ?? { key, shape: fold.shape, group, lastRequestedAt: 0 };
       } else member = false;
@@ -591,6 +606,28 @@ export class FillCache {
     }
     if (member && this.#groups!.get(member.group.id) !== member.group) this.#groups!.set(member.group.id, member.group);
     return member || undefined;
+  }
+
+  #group(id: string, route: RouteName, host: string): FoldGroup {
+    return this.#groups!.get(id) ?? { id, route, host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+  }
+
+  /**
+   * The queries a planned key answers: the members of its fold group its shape covers, or 1.
+   * With a shared tier the members come from the tier, so every instance weighs a key alike and
+   * their plans agree slot for slot, including one that polls no member of the group itself.
+   */
+  #pollersOf(state: KeyState, now: number): number {
+    if (!this.#groups || state.route === undefined || state.query === undefined || state.host === undefined) return 1;
+    const fold = foldMember(state.route, state.query);
+    if (!fold) return 1;
+    const group = this.#group(fold.group, state.route, state.host);
+    if (!this.#groups.has(group.id)) this.#groups.set(group.id, group);
+    const interval = this.#options.liveTtlMs;
+    if (this.#shared && now - group.syncedAt >= interval / 2) void this.#syncMembers(group);
+    let pollers = 0;
+    for (const member of group.members.values()) if (now - member.lastRequestedAt <= 2 * interval && covers(fold.shape, member.shape)) pollers += 1;
+    return Math.max(1, pollers);
   }
 
   /**
@@ -614,7 +651,6 @@ export class FillCache {
     }
     if (!wide.covered.has(member) || wide.key === member.key) return this.#lookupKey(member.key, context);
     const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
-    this.#state(wide.key).weight = wide.covered.size;
     const current = this.#entries.peek(wide.key);
     if (!current || this.#now() >= current.freshUntil) {
       const other = this.#covering(group, member, false);

@@ -14,6 +14,10 @@
  * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
  * than a stampede of stale answers that would each queue a fill.
  *
+ * Instances that share a tier each plan every key polled on any of them and must agree slot for
+ * slot (a key's lease then makes its refill one call): weights are counted from the tier, so
+ * the same keys get the same slots everywhere.
+ *
  * Slots stay put tick after tick (keys ordered by pollers, then name). When they move, a key
  * moves at most one window earlier per tick, so two fills of one key are always at least two
  * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
@@ -45,12 +49,6 @@ export interface ScheduleParts {
   intervalMs: number;
   windowMs: number;
   fills: number;
-  /**
-   * Instances share a tier and each plans every key polled on any of them: the plans must agree
-   * slot for slot (the lease then makes each refill one call), so keys are ordered by name alone,
-   * as each instance's count of pollers differs with what it has seen.
-   */
-  shared: boolean;
   now: () => number;
   /** The host's polled keys that have a stored answer. */
   polled(host: string): PlannedKey[];
@@ -65,6 +63,15 @@ export interface ScheduleParts {
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
+}
+
+/**
+ * The least time between two fills of one key, planned or not: a key moves at most one window
+ * earlier per tick, and its fills are at least two thirds of an interval apart. Once a key sits
+ * in its slot, its fills are one interval apart.
+ */
+export function leastRefillGap(intervalMs: number, windowMs: number): number {
+  return Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
 }
 
 interface HostTimers {
@@ -90,6 +97,11 @@ export class RefreshSchedule {
   /** Windows of the budget in one interval, and refreshes they carry. */
   get #windows(): number {
     return Math.max(1, Math.floor(this.#parts.intervalMs / this.#parts.windowMs));
+  }
+
+  /** The least time between two fills of one key. */
+  get minGapMs(): number {
+    return leastRefillGap(this.#parts.intervalMs, this.#parts.windowMs);
   }
 
   get #capacity(): number {
@@ -169,19 +181,18 @@ export class RefreshSchedule {
     const dueBy = tick + intervalMs / 4;
     const due = polled.filter((key) => key.freshUntil <= dueBy && timers.refreshed.get(key.key) !== tick);
     for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
-    const minGap = Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
+    const minGap = this.minGapMs;
     // Staleness counts in ticks: the refills of one tick start in different windows, and ranked
     // by start time the earliest window's keys would come first on every tick, forever. Among
     // keys as stale, the one filled least often goes first: by name alone, the same few would
     // win every tie.
     const tickOf = (key: PlannedKey) => Math.floor(key.startedAt / intervalMs);
     const fillCount = (key: PlannedKey) => timers.fills.get(key.key)?.count ?? 0;
-    const pollers = (key: PlannedKey) => (this.#parts.shared ? 1 : key.weight);
-    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || pollers(b) - pollers(a) || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
+    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || b.weight - a.weight || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
     const chosen = stalestFirst.slice(0, capacity);
     for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
-    chosen.sort((a, b) => pollers(b) - pollers(a) || (a.key < b.key ? -1 : 1));
+    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
     const used = new Array<number>(this.#windows).fill(0);
     for (const key of chosen) {
       const earliest = key.startedAt + minGap;

@@ -5,9 +5,10 @@
  * - Entries: every stored encoding, the ETag and the timing, as one value kept for the freshness
  *   plus the stale window, so any instance can serve what another one fetched.
  * - A lease per key (`SET NX PX`): the instance that takes it fills; it is never deleted, only
- *   left to expire, and once the budget grants the call it is set to expire exactly one TTL
- *   later, so no other instance can start a fill for that key within the TTL. A failed fill
- *   turns it into a shared backoff.
+ *   left to expire, and once the budget grants the call it is set to expire when the key may be
+ *   filled again (the refresh plan's least gap between two fills of a key; raw data: its TTL),
+ *   so no other instance can start a fill for that key sooner. A failed fill turns it into a
+ *   shared backoff.
  * - The budget: 3 fills per window per host counted by a Lua script on Redis's own clock
  *   (`TIME`), so instance clocks cannot disagree about which window it is; cooldowns are shared
  *   as keys that expire.
