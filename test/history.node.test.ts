@@ -250,6 +250,18 @@ describe('/history/v1/ on the cache endpoint', () => {
     assert.deepEqual(platform.values.slice(-2), [60, 60]);
   });
 
+  it('a widget polling a wider quickstats query of the fold group: the sample is derived from its fill, no call of its own', async () => {
+    const { harness } = await start({ timeZones: { '*': 'UTC' } });
+    assert.equal((await harness.get('/live/quickstats/v4/?host=example.com&all_platforms=1&loyalty=1&now_on=1')).status, 200);
+    const before = harness.upstream.calls.length;
+    assert.equal(await harness.cache.history.recordMinute(), 2);
+    const sampled = harness.upstream.calls.slice(before).map((call) => call.url.searchParams.get('host'));
+    // Its own call, once a minute, took a slot the refresh plan had given a polled query.
+    assert.deepEqual(sampled, ['news.example.org'], 'example.com derived from the widget’s wide fill; only the other host cost a call');
+    const body = (await harness.get('/history/v1/?host=example.com&metric=people&range=today')).json() as HistoryResponse;
+    assert.equal(body.values.at(-1), 100 + before - 1, 'the minute holds the wide fill’s people');
+  });
+
   it('a sample is not a poll: it never arms the refresh-ahead that keeps polled keys fresh', async () => {
     // The real clock: refresh-ahead timers run on it.
     const harness = await startHarness({ liveTtlMs: 300, upstreamTimeoutMs: 200, history: { record: false } });

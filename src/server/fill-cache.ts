@@ -237,9 +237,13 @@ export class FillCache {
   }
 
   async lookup(key: string, context: FillContext): Promise<Lookup> {
-    // A passive lookup (the history recorder) takes the query as asked: it joins no fold group.
-    const member = this.#members && routes[context.route].live && !context.passive ? this.#member(key, context) : undefined;
-    return member ? this.#lookupFolded(member, context) : this.#lookupKey(key, context);
+    const member = this.#members && routes[context.route].live ? this.#member(key, context) : undefined;
+    if (!member) return this.#lookupKey(key, context);
+    if (!context.passive) return this.#lookupFolded(member, context);
+    // A passive lookup (the history recorder) joins no fold group, but a fresh wide answer that
+    // covers it answers it: otherwise its fill, once a minute, took a slot of the refresh plan.
+    const covering = this.#covering(member.group, member, false);
+    return covering ? this.#foldedAnswer(member, covering.key, covering.stored, { kind: 'hit' }) : this.#lookupKey(key, context);
   }
 
   /** A client asked for `key`: it is polled (and, live, in its host's refresh plan). */

@@ -90,7 +90,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
-  // History samples quickstats with every platform, through the fill cache (a fresh fill is reused).
+  // History samples quickstats with every platform, through the fill cache (a fresh fill that covers it is reused).
   // Without `history` options nothing is recorded: the route answers what a shared store holds.
   const history = new HistoryService({
     options: cacheOptions.history ?? { record: false },
