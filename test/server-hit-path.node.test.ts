@@ -19,8 +19,11 @@ interface Raw {
   body: Buffer;
 }
 
+/** A request's method and header lines (an array: the header sent once per value). */
+type RequestInit_ = { method?: string; headers?: Record<string, string | string[]> };
+
 /** A request as written, the answer as bytes (no decompression, no normalisation). */
-function rawGet(base: string, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+function rawGet(base: string, target: string, init: RequestInit_ = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     request({ hostname, port, path: target, method: init.method ?? 'GET', headers: init.headers }, (res) => {
@@ -36,17 +39,19 @@ function rawGet(base: string, target: string, init: { method?: string; headers?:
 }
 
 /** The same request straight to the Web handler, as a Hono or Workers deployment would run it. */
-async function webGet(h: Harness, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
-  const response = await h.cache.handle(new Request(`http://cache.test${target}`, { method: init.method ?? 'GET', headers: { ...init.headers, [CLIENT_IP_HEADER]: '127.0.0.1' } }));
-  const headers: Record<string, string> = {};
+async function webGet(h: Harness, target: string, init: RequestInit_ = {}): Promise<Raw> {
+  const headers = new Headers({ [CLIENT_IP_HEADER]: '127.0.0.1' });
+  for (const [name, value] of Object.entries(init.headers ?? {})) for (const one of [value].flat()) headers.append(name, one);
+  const response = await h.cache.handle(new Request(`http://cache.test${target}`, { method: init.method ?? 'GET', headers }));
+  const answered: Record<string, string> = {};
   response.headers.forEach((value, name) => {
-    if (!TRANSPORT.has(name)) headers[name] = value;
+    if (!TRANSPORT.has(name)) answered[name] = value;
   });
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+  return { status: response.status, headers: answered, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 /** The hit path's answer to TOPPAGES and the Web handler's: the same status, headers and bytes, with this Cache-Status. */
-async function assertSameAnswer(h: Harness, name: string, init: { method?: string; headers?: Record<string, string> }, cacheStatus: RegExp): Promise<void> {
+async function assertSameAnswer(h: Harness, name: string, init: RequestInit_, cacheStatus: RegExp): Promise<void> {
   const fast = await rawGet(h.url, TOPPAGES, init);
   const web = await webGet(h, TOPPAGES, init);
   assert.equal(fast.status, web.status, name);
@@ -68,7 +73,7 @@ describe('node:http hit path', () => {
     assert.equal((await rawGet(h.url, TOPPAGES)).status, 200); // the miss that fills, on the Web handler
     clock.advance(1200); // Age 1, max-age counting down
     const etag = (await webGet(h, TOPPAGES)).headers.etag!;
-    const cases: [string, { method?: string; headers?: Record<string, string> }][] = [
+    const cases: [string, RequestInit_][] = [
       ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
       ['br preferred', { headers: { 'accept-encoding': 'gzip, deflate, br' } }],
       ['br refused by weight', { headers: { 'accept-encoding': 'br;q=0, gzip' } }],
@@ -78,13 +83,21 @@ describe('node:http hit path', () => {
       ['If-None-Match, another tag', { headers: { 'if-none-match': 'W/"other"' } }],
       ['allowed origin', { headers: { origin: 'https://news.example.com', 'accept-encoding': 'br' } }],
       ['other origin', { headers: { origin: 'https://evil.example' } }],
+      // Read from the raw lines: any case, and repeats joined as the Web handler's Headers.get does.
+      ['header names in any case', { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } }],
+      ['If-None-Match twice', { headers: { 'if-none-match': ['W/"other"', etag] } }],
+      ['Accept-Encoding twice', { headers: { 'accept-encoding': ['identity', 'br'] } }],
+      ['Origin twice', { headers: { origin: ['https://news.example.com', 'https://evil.example'] } }],
     ];
     const before = h.received();
     for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; hit/);
+    // Header lines are made once and reused: a second later, Age and max-age move on.
+    clock.advance(1000);
+    for (const [name, init] of cases) await assertSameAnswer(h, `${name}, a second later`, init, /^pulse-widgets; hit/);
     assert.equal(h.received(), before, 'no hit reached the Web handler');
     assert.equal(h.upstream.calls.length, 1);
     const metrics = (await rawGet(h.url, '/metrics')).body.toString();
-    assert.match(metrics, new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 2 + 1}$`, 'm'), 'hits on both paths are counted');
+    assert.match(metrics, new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 4 + 1}$`, 'm'), 'hits on both paths are counted');
   });
 
   test('the same query written differently is one key; its first sight is parsed, later ones are not', async () => {
@@ -136,7 +149,7 @@ describe('node:http hit path', () => {
     await h.upstream.arrived(2);
     const etag = (await webGet(h, TOPPAGES)).headers.etag!;
     const before = h.received();
-    const cases: [string, { method?: string; headers?: Record<string, string> }][] = [
+    const cases: [string, RequestInit_][] = [
       ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
       ['HEAD', { method: 'HEAD', headers: { 'accept-encoding': 'br' } }],
       ['If-None-Match', { headers: { 'if-none-match': etag } }],

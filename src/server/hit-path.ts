@@ -18,7 +18,7 @@ import type { FillCache, FillContext } from './fill-cache.ts';
 import type { CacheMetrics } from './metrics.ts';
 import { sendWebResponse, type NodeShortcut } from './node-http.ts';
 import { resolveQuery } from './query.ts';
-import { bodyOf, chooseEncoding, etagMatches, freshness, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from './stored-response.ts';
+import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from './stored-response.ts';
 
 /** Answers a plain fresh hit and returns true, or returns false having done nothing. */
 export type HitPath = NodeShortcut;
@@ -41,6 +41,17 @@ export interface HitPathParts {
 interface Target {
   key: string;
   context: FillContext;
+  /** When the fill cache was last told of a hit on it: at most every TOUCH_EVERY_MS. */
+  touchedAt: number;
+}
+
+/** Header lines of one answer, and what they were made from besides the stored entry. */
+interface PreparedAnswer {
+  freshUntil: number;
+  age: number;
+  remaining: number;
+  origin: string | undefined;
+  headers: string[];
 }
 
 /** Far below the Web handler's 4096-character URL limit, whatever the Host header adds. */
@@ -50,12 +61,30 @@ const MAX_TARGETS = 10_000;
 const MAX_ENCODINGS = 256;
 const HIT = { kind: 'hit' } as const;
 const REFRESHING = { kind: 'stale', detail: 'refreshing' } as const;
+/**
+ * How often a hit tells the fill cache its key is polled (the LRU's recency, the refresh plan's
+ * "polled lately", the shared tier's poll lists): all count in seconds, and per hit it was a
+ * third of the hit path's own time.
+ */
+const TOUCH_EVERY_MS = 100;
+const ENCODINGS: readonly Encoding[] = ['identity', 'gzip', 'br'];
+
+/** The value of a request header as the Web handler's `Headers.get` gives it (repeats joined), read from the raw lines without building `req.headers`. */
+function requestHeader(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const line = raw[i]!;
+    if (line.length === name.length && (line === name || line.toLowerCase() === name)) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
 
 export function createHitPath(parts: HitPathParts): HitPath {
   const { fills, cors, clientLimit, now } = parts;
   const targets = new Map<string, Target>();
   const encodings = new Map<string, Encoding>();
-  const lastModified = new WeakMap<StoredResponse, string>();
+  /** Per stored entry (kept no longer than it is), the last header lines of each way of answering it. */
+  const prepared = new WeakMap<StoredResponse, (PreparedAnswer | undefined)[]>();
   /** Labelled counters by route: fresh hits, and stale answers while refilling. */
   const counters = { hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(), stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>() };
 
@@ -72,7 +101,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
     const resolved = resolveQuery(name, new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1)), parts.hosts);
     if (!resolved.ok) return undefined;
     if (targets.size >= MAX_TARGETS) targets.clear();
-    const target = { key: resolved.key, context: resolved.context };
+    const target: Target = { key: resolved.key, context: resolved.context, touchedAt: -Infinity };
     targets.set(raw, target);
     return target;
   };
@@ -88,7 +117,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
     return encoding;
   };
 
-  const countHit = (target: Target, status: typeof HIT | typeof REFRESHING) => {
+  const countHit = (target: Target, status: typeof HIT | typeof REFRESHING, at: number) => {
     const { route } = target.context;
     const byRoute = counters[status.kind];
     let counter = byRoute.get(route);
@@ -97,12 +126,24 @@ export function createHitPath(parts: HitPathParts): HitPath {
       byRoute.set(route, counter);
     }
     counter.inc();
+    if (at - target.touchedAt < TOUCH_EVERY_MS) return;
+    target.touchedAt = at;
     fills.countHit(target.key, target.context);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse, status: typeof HIT | typeof REFRESHING) => {
-    countHit(target, status);
-    const fresh = freshness(stored, status, now());
+  /**
+   * The header lines of an answer, made again only when one of them would change: another
+   * stored entry or freshness, another second of Age or of the time left, another allowed origin.
+   */
+  const prepare = (stored: StoredResponse, status: typeof HIT | typeof REFRESHING, encoding: Encoding, notModified: boolean, origin: string | undefined, at: number): string[] => {
+    const { age, remaining } = freshnessSeconds(stored, at);
+    let answers = prepared.get(stored);
+    if (!answers) prepared.set(stored, (answers = []));
+    // One slot per encoding, for 200 and 304 answers, fresh or refreshing.
+    const slot = (ENCODINGS.indexOf(encoding) * 2 + (notModified ? 1 : 0)) * 2 + (status === HIT ? 0 : 1);
+    const known = answers[slot];
+    if (known && known.freshUntil === stored.freshUntil && known.age === age && known.remaining === remaining && known.origin === origin) return known.headers;
+    const fresh = freshness(stored, status, at);
     const headers = [
       'content-type', JSON_CONTENT_TYPE,
       'etag', stored.etag,
@@ -112,30 +153,34 @@ export function createHitPath(parts: HitPathParts): HitPath {
       'vary', cors.variesByOrigin ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
       'x-content-type-options', 'nosniff',
     ];
-    if (cors.enabled) {
-      const allowed = cors.allowOrigin(req.headers.origin ?? null);
-      if (allowed !== undefined) headers.push('access-control-allow-origin', allowed, 'access-control-expose-headers', EXPOSED_HEADERS);
+    if (origin !== undefined) headers.push('access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS);
+    // No Last-Modified on a 304, as respondStored says why.
+    if (!notModified) {
+      headers.push('last-modified', new Date(stored.fetchedAt).toUTCString());
+      if (encoding !== 'identity') headers.push('content-encoding', encoding);
+      headers.push('content-length', String(bodyOf(stored, encoding).length));
     }
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, stored.etag)) {
-      // No Last-Modified on a 304, as respondStored says why.
+    answers[slot] = { freshUntil: stored.freshUntil, age, remaining, origin, headers };
+    return headers;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse, status: typeof HIT | typeof REFRESHING) => {
+    const at = now();
+    countHit(target, status, at);
+    const raw = req.rawHeaders;
+    const origin = cors.enabled ? cors.allowOrigin(requestHeader(raw, 'origin') ?? null) : undefined;
+    const ifNoneMatch = requestHeader(raw, 'if-none-match');
+    const notModified = ifNoneMatch !== undefined && etagMatches(ifNoneMatch, stored.etag);
+    const encoding = encodingOf(requestHeader(raw, 'accept-encoding'));
+    const headers = prepare(stored, status, encoding, notModified, origin, at);
+    if (notModified) {
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    let modified = lastModified.get(stored);
-    if (modified === undefined) {
-      modified = new Date(stored.fetchedAt).toUTCString();
-      lastModified.set(stored, modified);
-    }
-    headers.push('last-modified', modified);
-    const encoding = encodingOf(req.headers['accept-encoding']);
-    const body = bodyOf(stored, encoding);
-    if (encoding !== 'identity') headers.push('content-encoding', encoding);
-    headers.push('content-length', String(body.length));
     res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
-    else res.end(body);
+    else res.end(bodyOf(stored, encoding));
   };
 
   return (req, res) => {

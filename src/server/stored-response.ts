@@ -152,9 +152,13 @@ export interface Freshness {
  * `max-age` minus `Age` is the remaining freshness, which is how RFC 9111 (4.2.3) has every
  * downstream cache compute it: a stale answer says `max-age=0`.
  */
+/** Whole seconds since the fill and left of its freshness: what the freshness headers are made of. */
+export function freshnessSeconds(stored: StoredResponse, now: number): { age: number; remaining: number } {
+  return { age: Math.max(0, Math.floor((now - stored.fetchedAt) / 1000)), remaining: Math.floor((stored.freshUntil - now) / 1000) };
+}
+
 export function freshness(stored: StoredResponse, status: CacheStatus, now: number): Freshness {
-  const age = Math.max(0, Math.floor((now - stored.fetchedAt) / 1000));
-  const remaining = Math.floor((stored.freshUntil - now) / 1000);
+  const { age, remaining } = freshnessSeconds(stored, now);
   return {
     age: String(age),
     cacheControl: `public, max-age=${stored.freshUntil > now ? age + Math.max(0, remaining) : 0}`,
