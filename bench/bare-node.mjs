@@ -1,12 +1,16 @@
 /**
  * The platform's ceiling for bench/cache.mjs: bare node:http sending one gzip Buffer with a
- * fixed set of headers, no routing, no cache. argv: the body's file. Prints its URL.
+ * fixed set of headers, no routing, no cache. argv: the body's file, and optionally a JSON file
+ * of header lines to send instead (our hit's own, so the ceiling is measured for the same answer).
+ * Prints its URL.
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const body = readFileSync(process.argv[2]);
-const headers = ['content-type', 'application/json; charset=utf-8', 'content-encoding', 'gzip', 'content-length', String(body.length), 'vary', 'Accept-Encoding', 'cache-control', 'public, max-age=2'];
+const headers = process.argv[3]
+  ? JSON.parse(readFileSync(process.argv[3], 'utf8'))
+  : ['content-type', 'application/json; charset=utf-8', 'content-encoding', 'gzip', 'content-length', String(body.length), 'vary', 'Accept-Encoding', 'cache-control', 'public, max-age=2'];
 const server = createServer((req, res) => {
   res.writeHead(200, headers);
   res.end(body);

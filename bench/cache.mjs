@@ -6,7 +6,7 @@
  *
  *   hit        cache-hit throughput and p50/p99 latency, measured by wrk in its own process, one
  *              core per server: ours, nginx caching the gzipped body (bench/nginx/gzip-cache.conf),
- *              the examples/nginx recipe and bare node:http; with connections opened during the
+ *              the examples/nginx recipe and bare node:http (its own headers, and ours); with connections opened during the
  *              run and open first (bench/wrk/open-connections.lua); rounds alternated (--rounds, --seconds)
  *   memory     bytes per cached entry (in this process)
  *   herd       upstream calls per key per 3 s: 1,000 clients polling on the 3 s grid, 1.5 s upstream
@@ -24,7 +24,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { setFlagsFromString } from 'node:v8';
@@ -224,11 +224,22 @@ async function hitBench() {
   await writeFile(bodyFile, Buffer.from(await gzipped.body.arrayBuffer()));
 
   const bare = 'bare node:http, one gzip Buffer';
+  const bareOurs = 'bare node:http, our hit\'s headers';
+  const ours = await startOurs(upstream, CPU.server);
+  // Our hit's header lines as sent (Date and the connection's own left to node:http), for a bare
+  // server that sends the same answer: the ceiling of Node for it, with nothing else to do.
+  await (await request(`${ours.url}${path}`)).body.dump(); // the miss that fills
+  const hit = await request(`${ours.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+  await hit.body.dump();
+  const hitHeaders = Object.entries(hit.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).flat();
+  const headersFile = join(dirname(bodyFile), 'hit-headers.json');
+  await writeFile(headersFile, JSON.stringify(hitHeaders));
   const targets = {
-    ours: await startOurs(upstream, CPU.server),
+    ours,
     'nginx, gzip body cached': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], site: strongest, cpu: pinned ? CPU.server : undefined }),
     'nginx, examples recipe': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], cpu: pinned ? CPU.server : undefined }),
     [bare]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
+    [bareOurs]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile, headersFile])),
   };
   const names = Object.keys(targets);
   const answers = {};
@@ -275,7 +286,7 @@ async function hitBench() {
         rows.push(`| ${c} | ${mode} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${p99(r)} | ${r.timeouts} | ${r.errors} |`);
       }
       const best = names.filter((name) => name.startsWith('nginx')).reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
-      ratios.push(`| ${c} | ${mode} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s[bare].rps).toFixed(2)}× | ${p99(s.ours)} | ${p99(s[best])} | ${p99(s[bare])} | ${s.ours.timeouts} |`);
+      ratios.push(`| ${c} | ${mode} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s[bare].rps).toFixed(2)}× | ${(s.ours.rps / s[bareOurs].rps).toFixed(2)}× | ${p99(s.ours)} | ${p99(s[best])} | ${p99(s[bare])} | ${p99(s[bareOurs])} | ${s.ours.timeouts} |`);
     }
   }
   const pinning = pinned
@@ -294,8 +305,8 @@ Requests/s: median of the rounds (lowest–highest); p50, p99: median of the rou
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-| c | Connections | Ours / best nginx | Ours / bare node:http | Our p99 | That nginx's p99 | Bare node:http's p99 | Our timeouts |
-|---|---|---|---|---|---|---|---|
+| c | Connections | Ours / best nginx | Ours / bare node:http | Ours / bare node:http with our headers | Our p99 | That nginx's p99 | Bare node:http's p99 | Bare node:http's p99 with our headers | Our timeouts |
+|---|---|---|---|---|---|---|---|---|---|
 ${ratios.join('\n')}
 
 Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[name]}`).join('; ')}.`);
