@@ -137,6 +137,10 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
       // Fresh connections: the cluster deals each widget's poll to any worker.
       statuses.push((await Promise.all(paths.map((path) => get(cluster.url, path)))).map((reply) => reply.status));
     }
+    // The plan as /metrics shows it, from any worker: every worker's, not their sum.
+    const metrics = (await get(cluster.url, '/metrics')).body;
+    const gauge = (name: string) => Number(new RegExp(`^pulse_schedule_${name}\\{host="example.com"\\} ([\\d.]+)$`, 'm').exec(metrics)?.[1]);
+    assert.deepEqual({ keys: gauge('keys'), groups: gauge('groups'), callsPerMinute: gauge('calls_per_minute'), stretch: gauge('stretch') }, { keys: 8, groups: 5, callsPerMinute: 100, stretch: 1 });
     assert.equal(await cluster.stop(), 0);
     assert.deepEqual([...new Set(statuses.flat())], [200]);
     const called = (call: FakeUpstream['calls'][number]) => `${call.url.pathname}${call.url.search}`;

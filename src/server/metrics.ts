@@ -10,11 +10,14 @@ export type CacheMetrics = ReturnType<typeof createMetrics>;
 export function createMetrics(sizes: { bytes: () => number; entries: () => number }) {
   const registry = new Registry();
   const registers = [registry];
+  // With --workers, /metrics sums every worker's series; each worker plans every key polled on
+  // any of them, so a plan is the same plan on each: its gauges are shown once (the largest).
+  const planned = { labelNames: ['host'], registers, aggregator: 'max' } as const;
   const plan = {
-    keys: new Gauge({ name: 'pulse_schedule_keys', help: 'Distinct live queries of the host being polled (each folded query counts).', labelNames: ['host'], registers }),
-    groups: new Gauge({ name: 'pulse_schedule_groups', help: 'Upstream queries the refresh plan keeps fresh: fold groups and unfolded queries.', labelNames: ['host'], registers }),
-    callsPerMinute: new Gauge({ name: 'pulse_schedule_calls_per_minute', help: 'Upstream calls a minute the refresh plan makes for the host.', labelNames: ['host'], registers }),
-    stretch: new Gauge({ name: 'pulse_schedule_stretch', help: 'Refresh interval over the 3 s tick: 1 while every group fits in the budget.', labelNames: ['host'], registers }),
+    keys: new Gauge({ name: 'pulse_schedule_keys', help: 'Distinct live queries of the host being polled (each folded query counts).', ...planned }),
+    groups: new Gauge({ name: 'pulse_schedule_groups', help: 'Upstream queries the refresh plan keeps fresh: fold groups and unfolded queries.', ...planned }),
+    callsPerMinute: new Gauge({ name: 'pulse_schedule_calls_per_minute', help: 'Upstream calls a minute the refresh plan makes for the host.', ...planned }),
+    stretch: new Gauge({ name: 'pulse_schedule_stretch', help: 'Refresh interval over the 3 s tick: 1 while every group fits in the budget.', ...planned }),
   };
   return {
     registry,
@@ -36,7 +39,8 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limit.', registers }),
     leases: new Counter({ name: 'pulse_shared_leases_total', help: 'Shared-tier fill leases by outcome: won (this instance fills), held (another one does), backoff, offline (filled alone).', labelNames: ['outcome'], registers }),
     historySamples: new Counter({ name: 'pulse_history_samples_total', help: 'History minutes per host: recorded, gap (no fresh answer; nothing invented), or another instance\'s (shared tier).', labelNames: ['host', 'outcome'], registers }),
-    sharedTierUp: new Gauge({ name: 'pulse_shared_tier_up', help: '1 while the shared tier (Redis) is reachable; absent without one.', registers }),
+    // Summed over workers it read 2 with two workers; 1 only while every worker reaches it.
+    sharedTierUp: new Gauge({ name: 'pulse_shared_tier_up', help: '1 while the shared tier (Redis) is reachable; absent without one.', registers, aggregator: 'min' }),
     cacheBytes: new Gauge({
       name: 'pulse_cache_bytes', help: 'Bytes held by the cache, all stored encodings.', registers,
       collect() {
