@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { WindowSlots } from '../src/server/host-budget.ts';
+import { setImmediate as turn } from 'node:timers/promises';
+import { HostBudget, WindowSlots } from '../src/server/host-budget.ts';
 import { maxInSlidingWindow } from './helpers/cache-harness.node.ts';
 
 const T0 = 1_800_000_000_000;
@@ -36,5 +37,23 @@ describe('window slots', () => {
     const slots = new WindowSlots(3, 1000, 9);
     for (let second = 0; second < 40; second += 1) grantsAt(slots, T0 + second * 1000, 3);
     assert.equal(grantsAt(slots, T0 + 40_000, 20), 3);
+  });
+});
+
+describe('host budget', () => {
+  test('a video@ host counts against its site, as the service counts it: one budget and one cooldown for both', async () => {
+    const now = T0 + 100;
+    const budget = new HostBudget(new WindowSlots(3, 1000), () => now);
+    const granted: string[] = [];
+    for (const host of ['example.com', 'video@example.com', 'example.com', 'video@example.com', 'news.example.org']) {
+      budget.acquire(host, () => true).then(() => granted.push(host), () => undefined);
+    }
+    await turn();
+    await turn();
+    assert.deepEqual(granted.sort(), ['example.com', 'example.com', 'news.example.org', 'video@example.com'], 'three a window for example.com, whichever of its hosts asks; another site has its own');
+    budget.cooldown('video@example.com', now + 5000);
+    assert.equal(budget.cooldownUntil('example.com'), now + 5000);
+    assert.equal(budget.cooldownUntil('news.example.org'), 0);
+    budget.close();
   });
 });

@@ -36,7 +36,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     now: Date.now,
     polled: () => [...keys.values()],
     lead: () => LEAD,
-    refresh: (_host, key, dueBy, minGapMs) => {
+    refresh: (key, dueBy, minGapMs) => {
       assert.ok(dueBy > Date.now(), 'a refill starts before its tick\'s pollers come');
       assert.equal(minGapMs, 2000, 'two fills of a key at least two thirds of an interval apart');
       fake.refreshed.push({ key, at: Date.now() });

@@ -22,6 +22,14 @@ export const hostParam = z.pipe(
   ),
 );
 
+/**
+ * The site a host belongs to: `video@example.com` is example.com's video data, one site ID with a
+ * prefix (spec 5.4), and counts against example.com's 200 calls a minute.
+ */
+export function siteOf(host: string): string {
+  return host.startsWith('video@') ? host.slice('video@'.length) : host;
+}
+
 /** Non-negative integer written in base-10 digits only, within [min, max]. */
 function digits(min: number, max: number) {
   return z.pipe(

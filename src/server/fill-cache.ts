@@ -26,7 +26,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { findRoute, routes, type RawDataResponse, type RouteName } from '../api/index.ts';
+import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../api/index.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
@@ -176,7 +176,7 @@ export class FillCache {
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (host, key, dueBy, minGapMs) => void this.#refreshPlanned(host, key, dueBy, minGapMs),
+      refresh: (key, dueBy, minGapMs) => void this.#refreshPlanned(key, dueBy, minGapMs),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -345,7 +345,7 @@ export class FillCache {
     try {
       const stored = this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
       // A first fill has no slot yet: plan it for the coming tick.
-      if (routes[context.route].live) this.#schedule[stale === undefined ? 'replan' : 'watch'](context.host);
+      if (routes[context.route].live) this.#schedule[stale === undefined ? 'replan' : 'watch'](siteOf(context.host));
       return stored;
     } finally {
       state.filling = false;
@@ -501,12 +501,14 @@ export class FillCache {
     state.host = context.host;
     state.route = context.route;
     state.query = context.query;
-    let keys = this.#polled.get(context.host);
-    if (!keys) this.#polled.set(context.host, (keys = new Set()));
-    if (keys.has(key)) this.#schedule.watch(context.host);
+    // One plan per site: a video@ host's keys share its site's budget slots.
+    const site = siteOf(context.host);
+    let keys = this.#polled.get(site);
+    if (!keys) this.#polled.set(site, (keys = new Set()));
+    if (keys.has(key)) this.#schedule.watch(site);
     else {
       keys.add(key);
-      this.#schedule.replan(context.host);
+      this.#schedule.replan(site);
     }
   }
 
@@ -584,10 +586,11 @@ export class FillCache {
    * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
    * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  async #refreshPlanned(host: string, key: string, dueBy: number, minGapMs: number): Promise<void> {
+  async #refreshPlanned(key: string, dueBy: number, minGapMs: number): Promise<void> {
     const state = this.#keys.peek(key);
     let stored = this.#entries.peek(key);
-    if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined) return;
+    if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined || state.host === undefined) return;
+    const { host } = state;
     const context: FillContext = { route: state.route, query: state.query, host };
     if (this.#shared) stored = (await this.#adopt(key, context, state, stored)) ?? stored;
     const now = this.#now();

@@ -14,7 +14,13 @@
  *
  * Who counts the slots is a `SlotSource`: this process alone (`WindowSlots`), or every instance
  * together through Redis (`SharedSlots` in shared-tier.ts).
+ *
+ * "Host" is the site: `video@example.com` counts against example.com's budget and cooldown, as
+ * the service counts it (spec 5.4). Apart, the two together planned 180 calls a minute and more,
+ * and the service answered 429.
  */
+import { siteOf } from '../api/index.ts';
+
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';
 }
@@ -108,22 +114,24 @@ export class HostBudget {
    */
   acquire(host: string, wanted: () => boolean, waited?: () => void): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
-    const state = this.#state(host);
+    const site = siteOf(host);
+    const state = this.#state(site);
     return new Promise<number | undefined>((resolve, reject) => {
       state.queue.push({ wanted, waited, resolve, reject });
-      void this.#pump(host, state);
+      void this.#pump(site, state);
     });
   }
 
-  /** No calls to `host` before `until` (ms on the injected clock). A later cooldown wins. */
+  /** No calls to `host` (its whole site) before `until` (ms on the injected clock). A later cooldown wins. */
   cooldown(host: string, until: number): void {
-    const state = this.#state(host);
+    const site = siteOf(host);
+    const state = this.#state(site);
     state.cooldownUntil = Math.max(state.cooldownUntil, until);
-    this.#slots.cooldown?.(host, until - this.#now());
+    this.#slots.cooldown?.(site, until - this.#now());
   }
 
   cooldownUntil(host: string): number {
-    return this.#hosts.get(host)?.cooldownUntil ?? 0;
+    return this.#hosts.get(siteOf(host))?.cooldownUntil ?? 0;
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 /**
  * The refresh plan of each host: which polled keys are refilled before the next tick, and when.
+ * A host here is a site: a `video@` host's keys are planned with its site's, whose budget they share.
  *
  * The budget allows `fills` calls per aligned window, `windows` windows per interval: 3 × 3 = 9
  * refreshes per 3 s tick. Aiming every key at the same moment just before the tick (the old
@@ -59,7 +60,7 @@ export interface ScheduleParts {
    * tick's pollers come: another fill served this tick since the plan) or started less than
    * `minGapMs` ago (the budget still has the last word).
    */
-  refresh(host: string, key: string, dueBy: number, minGapMs: number): void;
+  refresh(key: string, dueBy: number, minGapMs: number): void;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -207,7 +208,7 @@ export class RefreshSchedule {
       }
       this.#arm(timers, startAt, () => {
         timers.refreshed.set(key.key, tick);
-        this.#parts.refresh(host, key.key, dueBy, minGap);
+        this.#parts.refresh(key.key, dueBy, minGap);
       });
     }
     timers.stretch = Math.max(1, polled.length / capacity);
