@@ -20,7 +20,7 @@
  *
  *   node --import tsx bench/cache.mjs <command> [--minutes N] [--no-write]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
+import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
 import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -73,11 +74,10 @@ async function report(name, text) {
 
 /** `pulse-widgets serve`, one process (`--workers 1`, as nginx runs one worker), pinned to `cpu` if given; resolves with its URL, its PID and a close(). */
 function startOurs(upstream, cpu, env = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const command = [process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve']];
+  const command = serveCommand();
   return startListening(...(cpu === undefined ? command : onCpu(cpu, ...command)), {
     cwd: ROOT,
-    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1', ...env },
+    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1', ...env },
   });
 }
 
@@ -140,30 +140,6 @@ const CPU = { load: 0, server: 1 };
 const pinned = cpus().length >= 2;
 /** `command` pinned to one CPU with taskset when the machine has two or more. */
 const onCpu = (cpu, command, commandArgs) => (pinned ? ['taskset', ['-c', String(cpu), command, ...commandArgs]] : [command, commandArgs]);
-
-/** A child process that prints `listening on <url>`; resolves with its URL, PID and a close(). */
-async function startListening(command, commandArgs, options) {
-  const child = spawn(command, commandArgs, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${commandArgs.join(' ')} exited (${code}): ${output}`)));
-  });
-  return {
-    url,
-    pid: child.pid,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /**
  * How wrk's connections meet a target. `opened during the run`: plain wrk, all connections opened

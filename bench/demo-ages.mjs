@@ -9,12 +9,13 @@
  * Bounded: 30 s of warm-up, then --ticks ticks (75 s by default). Writes BENCHMARKS.md between
  * `<!-- demo-ages -->` markers unless --no-write.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/browsers.mjs';
 import { replaceSection } from './report.mjs';
+import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -30,17 +31,8 @@ if (!executablePath) throw new Error('Chromium not found (Debian: apt-get instal
 const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('the demo build failed');
 
-const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', 'dist/demo'], { cwd: ROOT, env: { ...clean, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve, reject) => {
-  let output = '';
-  server.stdout.on('data', (chunk) => {
-    output += chunk;
-    const found = /listening on (http:\/\/[\d.:]+\/)/.exec(output);
-    if (found) resolve(found[1]);
-  });
-  server.once('exit', (code) => reject(new Error(`pulse-widgets serve exited (${code}): ${output}`)));
-});
+const server = await startListening(...serveCommand(['--static', 'dist/demo']), { cwd: ROOT, env: { ...cleanEnv(), PORT: '0' } });
+const url = `${server.url}/`;
 const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 /** Per card (its element and the start of its text), the seconds each reading said. */
 const readings = new Map();
@@ -73,7 +65,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  await server.close();
 }
 
 const all = [...readings.values()].flat();

@@ -22,7 +22,7 @@
  * (neither writes BENCHMARKS.md). Results go into BENCHMARKS.md
  * between `<!-- freshness -->` markers unless --no-write.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from '../test/helpers/dashboard-queries.node.ts';
 import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
+import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
 import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -71,31 +72,11 @@ function beforeTree() {
 
 
 /** `pulse-widgets serve` from a source tree, in its own process. */
-async function startServer(cwd, upstream, env = {}) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve'], {
+function startServer(cwd, upstream, env = {}) {
+  return startListening(...serveCommand(), {
     cwd,
-    env: { ...clean, PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', ...env },
   });
-  const url = await new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`pulse-widgets serve exited (${code}): ${output}`)));
-  });
-  return {
-    url,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 const TARGETS = ['before', 'fold-off', 'after', ...(NGINX_BINARY ? ['nginx'] : [])];
