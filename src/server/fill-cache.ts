@@ -176,7 +176,7 @@ export class FillCache {
       now: this.#now,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
-      refresh: (key, dueBy, minGapMs) => void this.#refreshPlanned(key, dueBy, minGapMs),
+      refresh: (key, dueBy) => void this.#refreshPlanned(key, dueBy),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -586,7 +586,7 @@ export class FillCache {
    * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
    * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  async #refreshPlanned(key: string, dueBy: number, minGapMs: number): Promise<void> {
+  async #refreshPlanned(key: string, dueBy: number): Promise<void> {
     const state = this.#keys.peek(key);
     let stored = this.#entries.peek(key);
     if (!state || !stored || state.filling || this.#closed || state.route === undefined || state.query === undefined || state.host === undefined) return;
@@ -595,7 +595,7 @@ export class FillCache {
     if (this.#shared) stored = (await this.#adopt(key, context, state, stored)) ?? stored;
     const now = this.#now();
     if (state.filling || this.#closed || !this.#polledRecently(state, now) || this.#blockedUntil(key, host, state) > now) return;
-    if (stored.freshUntil > dueBy || now - stored.startedAt < minGapMs) return;
+    if (stored.freshUntil > dueBy || now - stored.startedAt < this.#schedule.minGapMs) return;
     this.#startFill(key, context);
   }
 
@@ -620,6 +620,16 @@ export class FillCache {
   }
 
   /**
+   * A group kept among the known ones, so its members are synced from the tier: a planned wide
+   * key may belong to a group that only another instance has been asked for.
+   */
+  #enrolledGroup(id: string, route: RouteName, host: string): FoldGroup {
+    const group = this.#group(id, route, host);
+    if (!this.#groups!.has(id)) this.#groups!.set(id, group);
+    return group;
+  }
+
+  /**
    * The queries a planned key answers: the members of its fold group its shape covers, or 1.
    * With a shared tier the members come from the tier, so every instance weighs a key alike and
    * their plans agree slot for slot, including one that polls no member of the group itself.
@@ -628,8 +638,7 @@ export class FillCache {
     if (!this.#groups || state.route === undefined || state.query === undefined || state.host === undefined) return 1;
     const fold = foldMember(state.route, state.query);
     if (!fold) return 1;
-    const group = this.#group(fold.group, state.route, state.host);
-    if (!this.#groups.has(group.id)) this.#groups.set(group.id, group);
+    const group = this.#enrolledGroup(fold.group, state.route, state.host);
     const interval = this.#options.liveTtlMs;
     if (this.#shared && now - group.syncedAt >= interval / 2) void this.#syncMembers(group);
     let pollers = 0;

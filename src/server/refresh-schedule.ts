@@ -58,9 +58,9 @@ export interface ScheduleParts {
   /**
    * Starts a planned refill unless the stored answer is already fresh past `dueBy` (when the
    * tick's pollers come: another fill served this tick since the plan) or started less than
-   * `minGapMs` ago (the budget still has the last word).
+   * the schedule's `minGapMs` ago (the budget still has the last word).
    */
-  refresh(key: string, dueBy: number, minGapMs: number): void;
+  refresh(key: string, dueBy: number): void;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -208,7 +208,7 @@ export class RefreshSchedule {
       }
       this.#arm(timers, startAt, () => {
         timers.refreshed.set(key.key, tick);
-        this.#parts.refresh(key.key, dueBy, minGap);
+        this.#parts.refresh(key.key, dueBy);
       });
     }
     timers.stretch = Math.max(1, polled.length / capacity);
