@@ -36,6 +36,8 @@ export interface SlotSource {
   take(host: string, now: number): SlotAnswer | Promise<SlotAnswer>;
   /** Tells the other instances about a cooldown, if there are any. */
   cooldown?(host: string, ms: number): void;
+  /** The budget is closing: a `take` still under way grants nothing. */
+  close?(): void;
 }
 
 /**
@@ -136,6 +138,7 @@ export class HostBudget {
 
   close(): void {
     this.#closed = true;
+    this.#slots.close?.();
     for (const state of this.#hosts.values()) {
       clearTimeout(state.timer);
       for (const waiter of state.queue.splice(0)) waiter.reject(new BudgetClosedError('closed'));
@@ -167,6 +170,8 @@ export class HostBudget {
         const answer: SlotAnswer = now < state.cooldownUntil
           ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
           : await this.#slots.take(host, now);
+        // Closed while the shared tier was asked: the waiters are gone, and no call is made.
+        if (this.#closed) return;
         if (!answer.granted) {
           if (answer.coolingDown) state.cooldownUntil = Math.max(state.cooldownUntil, now + answer.waitMs);
           this.#wake(host, state, answer.waitMs);

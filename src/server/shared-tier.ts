@@ -344,6 +344,7 @@ export class SharedSlots implements SlotSource {
   readonly #burst: number;
   readonly #alone: WindowSlots;
   readonly #logger: Logger;
+  #closed = false;
 
   constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
     this.#tier = tier;
@@ -356,10 +357,16 @@ export class SharedSlots implements SlotSource {
 
   async take(host: string, now: number): Promise<SlotAnswer> {
     const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, this.#burst);
+    // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
+    if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
     const answer = shared ?? this.#alone.take(host, now);
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
     if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
     return answer;
+  }
+
+  close(): void {
+    this.#closed = true;
   }
 
   cooldown(host: string, ms: number): void {
