@@ -6,11 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { Writable } from 'node:stream';
-import { createLogger } from '../src/server/handler.ts';
 import { BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
 import { SharedSlots, type SharedTier } from '../src/server/shared-tier.ts';
-import { maxInSlidingWindow } from './helpers/cache-harness.node.ts';
+import { capturedLogger, maxInSlidingWindow } from './helpers/cache-harness.node.ts';
 
 const T0 = 1_800_000_000_000;
 
@@ -61,14 +59,7 @@ describe('host budget', () => {
   });
 
   test('closing while the shared tier is asked for a slot: no slot is counted alone and no call is made', async () => {
-    const lines: { msg: string; shared?: boolean }[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    });
-    const logger = createLogger('debug', sink);
+    const { logger, logs } = capturedLogger('debug');
     // A worker's tier: closing it answers every question under way with "offline", as IpcTier does.
     let answer: (slot: SlotAnswer | undefined) => void = () => undefined;
     const tier = { takeSlot: () => new Promise<SlotAnswer | undefined>((resolve) => (answer = resolve)) } as unknown as SharedTier;
@@ -79,6 +70,6 @@ describe('host budget', () => {
     answer(undefined);
     await assert.rejects(acquired, BudgetClosedError);
     await turn();
-    assert.deepEqual(lines.filter((line) => line.msg === 'budget slot granted'), [], 'a slot taken alone would count a call the closing instance never makes');
+    assert.deepEqual(logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'), [], 'a slot taken alone would count a call the closing instance never makes');
   });
 });

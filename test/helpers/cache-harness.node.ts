@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Logger } from 'pino';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
 import { listen } from '../../src/server/node-http.ts';
 import type { CacheOptions } from '../../src/server/options.ts';
@@ -23,6 +24,18 @@ export function manualClock(start = 1_800_000_000_000) {
       now += ms;
     },
   };
+}
+
+/** A logger at `level` whose raw pino lines are kept in `logs`. */
+export function capturedLogger(level: string): { logger: Logger; logs: string[] } {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger(level, sink), logs };
 }
 
 export interface Harness {
@@ -50,19 +63,13 @@ export interface Reply {
 /** `logLevel` 'debug' also captures each budget slot granted ('budget slot granted', with `grantedAt`). */
 export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream, logLevel = 'info'): Promise<Harness> {
   const fake = upstream ?? (await startFakeUpstream());
-  const logs: string[] = [];
+  const { logger, logs } = capturedLogger(logLevel);
   const seen: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
   const cache = createCacheHandler({
     upstream: fake.url,
     apiKey: API_KEY,
     hosts: HOSTS,
-    logger: createLogger(logLevel, sink),
+    logger,
     ...options,
   });
   let received = 0;
