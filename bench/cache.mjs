@@ -34,7 +34,7 @@ import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
-import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
+import { cleanEnv, serveCommand, startListening } from '../test/helpers/serve-process.node.ts';
 import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

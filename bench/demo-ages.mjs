@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/browsers.mjs';
 import { replaceSection } from './report.mjs';
-import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
+import { cleanEnv, serveCommand, startListening } from '../test/helpers/serve-process.node.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);

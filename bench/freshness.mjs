@@ -31,7 +31,7 @@ import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from '../test/helpers/dashboard-queries.node.ts';
 import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
-import { cleanEnv, serveCommand, startListening } from './serve-process.mjs';
+import { cleanEnv, serveCommand, startListening } from '../test/helpers/serve-process.node.ts';
 import { startUpstreams } from './upstreams.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/browsers.mjs';
 import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
+import { cleanEnv } from './helpers/serve-process.node.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const repoPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -169,10 +170,9 @@ Object.assign(globalThis, { exportedNames: { ${BROWSER_EXPORTS.map((specifier, i
 
 /** Starts the installed CLI (`npx pulse-widgets serve`) and resolves with its URL once it listens. */
 async function startServe(cwd: string, staticDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
   // Its own process group: npx runs the bin as a child of its own, and stopGroup() ends both.
   const child = spawn('npx', ['--no-install', 'pulse-widgets', 'serve', '--static', staticDir], {
-    cwd, env: { ...clean, PORT: '0', PULSE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    cwd, env: { ...cleanEnv(), PORT: '0', PULSE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

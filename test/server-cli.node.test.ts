@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { quickstatsResponseSchema } from '../src/api/index.ts';
 import { readSettings, type ServeSettings } from '../src/server/settings.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
+import { cleanEnv } from './helpers/serve-process.node.ts';
 
 /** The CLI from source (the packed, compiled one is run by test/packed-package.node.test.ts). */
 const CLI = new URL('../src/server/cli.ts', import.meta.url).pathname;
@@ -125,8 +126,7 @@ interface Run {
 }
 
 function runCli(argv: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; done: Promise<Run>; output: () => string } {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

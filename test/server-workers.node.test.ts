@@ -12,6 +12,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API_KEY, maxInSlidingWindow, scaledTimes, until } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+import { cleanEnv } from './helpers/serve-process.node.ts';
 
 const FIXTURE = fileURLToPath(new URL('./helpers/workers-fixture.node.ts', import.meta.url));
 const WORKERS = 3;
@@ -26,10 +27,9 @@ interface Cluster {
 }
 
 async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string, number | boolean>): Promise<Cluster> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
   const primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: {
-      ...clean,
+      ...cleanEnv(),
       PULSE_UPSTREAM: upstream.url,
       PULSE_API_KEY: API_KEY,
       PULSE_HOSTS: 'example.com,news.example.org',
