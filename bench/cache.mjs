@@ -202,11 +202,13 @@ async function hitBench() {
   const bare = 'bare node:http, one gzip Buffer';
   const bareOurs = 'bare node:http, our hit\'s headers';
   const ours = await startOurs(upstream, CPU.server);
-  // Our hit's header lines as sent (Date and the connection's own left to node:http), for a bare
-  // server that sends the same answer: the ceiling of Node for it, with nothing else to do.
+  // Our hit as sent, its body and its header lines (Date and the connection's own left to
+  // node:http), for a bare server that sends the same answer: the ceiling of Node for it, with
+  // nothing else to do. Our body, not the upstream's: its Content-Length is ours.
   await (await request(`${ours.url}${path}`)).body.dump(); // the miss that fills
   const hit = await request(`${ours.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
-  await hit.body.dump();
+  const hitBodyFile = join(dirname(bodyFile), 'hit-body.json.gz');
+  await writeFile(hitBodyFile, Buffer.from(await hit.body.arrayBuffer()));
   const hitHeaders = Object.entries(hit.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).flat();
   const headersFile = join(dirname(bodyFile), 'hit-headers.json');
   await writeFile(headersFile, JSON.stringify(hitHeaders));
@@ -215,7 +217,7 @@ async function hitBench() {
     'nginx, gzip body cached': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], site: strongest, cpu: pinned ? CPU.server : undefined }),
     'nginx, examples recipe': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], cpu: pinned ? CPU.server : undefined }),
     [bare]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
-    [bareOurs]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile, headersFile])),
+    [bareOurs]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), hitBodyFile, headersFile])),
   };
   const names = Object.keys(targets);
   const answers = {};
