@@ -615,17 +615,16 @@ export class FillCache {
     return member || undefined;
   }
 
-  #group(id: string, route: RouteName, host: string): FoldGroup {
-    return this.#groups!.get(id) ?? { id, route, host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
-  }
-
   /**
-   * A group kept among the known ones, so its members are synced from the tier: a planned wide
-   * key may belong to a group that only another instance has been asked for.
+   * A fold group, kept among the known ones from its first mention, so its members are synced from
+   * the tier: a planned wide key may belong to a group that only another instance has been asked for.
    */
-  #enrolledGroup(id: string, route: RouteName, host: string): FoldGroup {
-    const group = this.#group(id, route, host);
-    if (!this.#groups!.has(id)) this.#groups!.set(id, group);
+  #group(id: string, route: RouteName, host: string): FoldGroup {
+    let group = this.#groups!.get(id);
+    if (!group) {
+      group = { id, route, host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+      this.#groups!.set(id, group);
+    }
     return group;
   }
 
@@ -638,7 +637,7 @@ export class FillCache {
     if (!this.#groups || state.route === undefined || state.query === undefined || state.host === undefined) return 1;
     const fold = foldMember(state.route, state.query);
     if (!fold) return 1;
-    const group = this.#enrolledGroup(fold.group, state.route, state.host);
+    const group = this.#group(fold.group, state.route, state.host);
     const interval = this.#options.liveTtlMs;
     if (this.#shared && now - group.syncedAt >= interval / 2) void this.#syncMembers(group);
     let pollers = 0;
