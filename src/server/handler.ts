@@ -67,7 +67,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     maxBodyBytes: options.maxBodyBytes,
     rawDataMaxBytes: options.rawDataMaxBytes,
     logger,
-    now: options.now,
+    clock: options.clock,
+    transport: options.upstreamTransport,
     onCall: (route, status, seconds) => {
       metrics.upstreamCalls.inc({ route, status });
       metrics.upstreamSeconds.observe({ route }, seconds);
@@ -86,7 +87,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
-  const budget = new HostBudget(slots, options.now);
+  const budget = new HostBudget(slots, options.clock);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
@@ -95,7 +96,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const history = new HistoryService({
     options: cacheOptions.history ?? { record: false },
     hosts: [...options.hosts],
-    now: options.now,
+    clock: options.clock,
     logger,
     redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
     retryMs: options.liveTtlMs,

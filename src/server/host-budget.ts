@@ -20,6 +20,7 @@
  * and the service answered 429.
  */
 import { siteOf } from '../api/index.ts';
+import type { Clock, TimerHandle } from './clock.ts';
 
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';
@@ -95,18 +96,18 @@ interface HostState {
   cooldownUntil: number;
   queue: Waiter[];
   pumping: boolean;
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: TimerHandle;
 }
 
 export class HostBudget {
   readonly #slots: SlotSource;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #hosts = new Map<string, HostState>();
   #closed = false;
 
-  constructor(slots: SlotSource, now: () => number) {
+  constructor(slots: SlotSource, clock: Clock) {
     this.#slots = slots;
-    this.#now = now;
+    this.#clock = clock;
   }
 
   /**
@@ -129,7 +130,7 @@ export class HostBudget {
     const site = siteOf(host);
     const state = this.#state(site);
     state.cooldownUntil = Math.max(state.cooldownUntil, until);
-    this.#slots.cooldown?.(site, until - this.#now());
+    this.#slots.cooldown?.(site, until - this.#clock.now());
   }
 
   cooldownUntil(host: string): number {
@@ -140,7 +141,7 @@ export class HostBudget {
     this.#closed = true;
     this.#slots.close?.();
     for (const state of this.#hosts.values()) {
-      clearTimeout(state.timer);
+      this.#clock.clearTimeout(state.timer);
       for (const waiter of state.queue.splice(0)) waiter.reject(new BudgetClosedError('closed'));
     }
   }
@@ -166,7 +167,7 @@ export class HostBudget {
           head.resolve(undefined);
           continue;
         }
-        const now = this.#now();
+        const now = this.#clock.now();
         const answer: SlotAnswer = now < state.cooldownUntil
           ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
           : await this.#slots.take(host, now);
@@ -191,10 +192,9 @@ export class HostBudget {
       waiter.waited?.();
       waiter.waited = undefined;
     }
-    state.timer = setTimeout(() => {
+    state.timer = this.#clock.setTimeout(() => {
       state.timer = undefined;
       void this.#pump(host, state);
     }, Math.max(1, delayMs));
-    state.timer.unref();
   }
 }

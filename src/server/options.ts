@@ -5,8 +5,11 @@
 import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import type { HistoryOptions } from '../history/service.ts';
+import { clockWithNow, realClock, type Clock } from './clock.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
 import type { SharedTier } from './shared-tier.ts';
+import type { BodyEncoder } from './stored-response.ts';
+import type { UpstreamTransport } from './upstream.ts';
 
 export interface CacheOptions {
   /** Base URL of the upstream service, e.g. `https://api.example.com`. */
@@ -78,6 +81,10 @@ export interface CacheOptions {
    * `pulse-widgets serve --workers` share through their primary. `redisUrl` wins when both are set.
    */
   sharedTier?: SharedTier;
+  /** How calls reach the upstream (default: undici over the network); the simulation answers in process. */
+  upstreamTransport?: UpstreamTransport;
+  /** How stored bodies are compressed (default: gzip 6 and brotli 5 on libuv's pool); the simulation's is synchronous. */
+  encodeBody?: BodyEncoder;
   /** How many instances share the budget: while Redis is unreachable each one keeps to budget / instances (3). */
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
@@ -89,13 +96,20 @@ export interface CacheOptions {
   history?: HistoryOptions;
   /** pino logger; default: JSON lines on stdout at info level. */
   logger?: Logger;
-  /** Wall clock in ms (Date.now); tests inject one. */
+  /**
+   * Time and timers of every part (default: the real clock). Tests and the simulation inject a
+   * virtual one (test/simulation/virtual-clock.ts).
+   */
+  clock?: Clock;
+  /** Wall clock in ms alone, with real timers (the older form of `clock`). */
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody'>> & {
+  encodeBody?: BodyEncoder;
   redisUrl?: string;
   sharedTier?: SharedTier;
+  upstreamTransport?: UpstreamTransport;
   upstream: URL;
   hosts: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
@@ -224,6 +238,7 @@ function positive(name: string, value: number, allowZero = false): number {
 }
 
 export function resolveOptions(options: CacheOptions): ResolvedOptions {
+  const clock = options.clock ?? (options.now ? clockWithNow(options.now) : realClock);
   const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = options[name];
@@ -246,7 +261,10 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     sharedTier: options.sharedTier,
+    upstreamTransport: options.upstreamTransport,
+    encodeBody: options.encodeBody,
     logger: options.logger,
-    now: options.now ?? Date.now,
+    clock,
+    now: clock.now,
   };
 }

@@ -34,8 +34,11 @@ function exactCopy(view: Buffer): Buffer {
   return copy;
 }
 
-export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>): Promise<StoredResponse> {
-  const identity = Buffer.from(json);
+/** Compresses one body for storage; the deterministic simulation swaps in a synchronous one. */
+export type BodyEncoder = (identity: Buffer) => Promise<{ gzip: Buffer; br: Buffer }>;
+
+/** gzip 6 and brotli 5, on libuv's thread pool: once per fill, then served as stored. */
+export const zlibEncoder: BodyEncoder = async (identity) => {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {
@@ -46,6 +49,12 @@ export async function storeBody(json: string, timing: Pick<StoredResponse, 'star
       },
     }),
   ]);
+  return { gzip: gzipped, br: brotli };
+};
+
+export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>, encode: BodyEncoder = zlibEncoder): Promise<StoredResponse> {
+  const identity = Buffer.from(json);
+  const { gzip: gzipped, br: brotli } = await encode(identity);
   const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
   return { identity, gzip: exactCopy(gzipped), br: exactCopy(brotli), etag, ...timing, size: identity.length + gzipped.length + brotli.length };
 }
