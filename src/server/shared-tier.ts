@@ -336,6 +336,12 @@ export async function runBounded<T>(ready: boolean, logger: Logger, failure: str
  * share of it counted here: one fill per `windowMs × instances / fills`. N instances acting
  * alone then make at most 60 000 × fills / windowMs + N calls in any sliding minute: 183 for 3
  * instances of the default 3 per second (a minute overlaps at most 61 windows of each).
+ *
+ * A switch between the two waits out one whole window after the window it happens in, so no
+ * window holds calls counted by both sides (each side keeps its windows to 3 calls, and a
+ * sliding minute overlaps 61 windows): switched at once, a minute across a loss of the tier
+ * held 184. Back on the tier, for a minute no burst: the tier's minute log lacks the calls
+ * made alone (all of them, when it came back empty), and a burst on top of them held 204.
  */
 export class SharedSlots implements SlotSource {
   readonly #tier: SharedTier;
@@ -344,6 +350,7 @@ export class SharedSlots implements SlotSource {
   readonly #burst: number;
   readonly #alone: WindowSlots;
   readonly #logger: Logger;
+  readonly #modes = new Map<string, { alone: boolean; holdUntil: number; calmUntil: number }>();
   #closed = false;
 
   constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
@@ -356,13 +363,27 @@ export class SharedSlots implements SlotSource {
   }
 
   async take(host: string, now: number): Promise<SlotAnswer> {
-    const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, this.#burst);
+    let mode = this.#modes.get(host);
+    if (!mode) this.#modes.set(host, (mode = { alone: false, holdUntil: 0, calmUntil: 0 }));
+    if (now < mode.holdUntil) return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
+    if (mode.alone && this.#tier.online) return this.#switch(mode, false, now);
+    const burst = now < mode.calmUntil ? this.#fills : this.#burst;
+    const shared = mode.alone ? undefined : await this.#tier.takeSlot(host, this.#fills, this.#windowMs, burst);
     // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
     if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
+    if (shared === undefined && !mode.alone) return this.#switch(mode, true, now);
     const answer = shared ?? this.#alone.take(host, now);
+    if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
     if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
     return answer;
+  }
+
+  /** Acts alone (or on the tier again) from the start of the window after next. */
+  #switch(mode: { alone: boolean; holdUntil: number }, alone: boolean, now: number): SlotAnswer {
+    mode.alone = alone;
+    mode.holdUntil = now - (now % this.#windowMs) + 2 * this.#windowMs;
+    return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
   }
 
   close(): void {
