@@ -173,13 +173,16 @@ redis.call('ZADD', KEYS[3], now, window .. ':' .. used)
 redis.call('PEXPIRE', KEYS[3], 61 * windowMs)
 return {1, 0, 0, now}`;
 
-/** A member counts until Redis's now + keepMs; the set lives as long as its newest member. */
+/**
+ * A member counts until Redis's now + keepMs; the set lives as long as its longest-counting
+ * member (a join with a shorter keep never shortens it: that dropped every other member).
+ */
 const JOIN_GROUP = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[3]) then redis.call('ZPOPMIN', KEYS[1]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
 const GROUP_MEMBERS = `
