@@ -157,21 +157,24 @@ export interface Freshness {
   cacheStatus: string;
 }
 
-/**
- * `max-age` minus `Age` is the remaining freshness, which is how RFC 9111 (4.2.3) has every
- * downstream cache compute it: a stale answer says `max-age=0`.
- */
 /** Whole seconds since the fill and left of its freshness: what the freshness headers are made of. */
 export function freshnessSeconds(stored: StoredResponse, now: number): { age: number; remaining: number } {
   return { age: Math.max(0, Math.floor((now - stored.fetchedAt) / 1000)), remaining: Math.floor((stored.freshUntil - now) / 1000) };
 }
 
+/**
+ * `max-age` minus `Age` is the remaining freshness, which is how RFC 9111 (4.2.3) has every
+ * downstream cache compute it: a stale answer says `max-age=0`. The status decides: an entry
+ * judged stale may be stretched fresh by the refresh plan before its answer is written, and
+ * the answer must not then say stale in Cache-Status and fresh in Cache-Control.
+ */
 export function freshness(stored: StoredResponse, status: CacheStatus, now: number): Freshness {
   const { age, remaining } = freshnessSeconds(stored, now);
+  const fresh = status.kind !== 'stale' && stored.freshUntil > now;
   return {
     age: String(age),
-    cacheControl: `public, max-age=${stored.freshUntil > now ? age + Math.max(0, remaining) : 0}`,
-    cacheStatus: cacheStatusHeader(status, remaining),
+    cacheControl: `public, max-age=${fresh ? age + Math.max(0, remaining) : 0}`,
+    cacheStatus: cacheStatusHeader(status, status.kind === 'stale' ? Math.min(0, remaining) : remaining),
   };
 }
 
