@@ -667,7 +667,7 @@ export class FillCache {
       await this.#syncMembers(group);
       wide = this.#wideOf(group, true);
     }
-    if (!wide.covered.has(member) || wide.key === member.key) return this.#lookupKey(member.key, context);
+    if (!wide.covered.has(member) || wide.key === member.key) return this.#orCoveringCopy(member, await this.#lookupKey(member.key, context));
     const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
     const current = this.#entries.peek(wide.key);
     if (!current || this.#now() >= current.freshUntil) {
@@ -679,7 +679,19 @@ export class FillCache {
       }
     }
     const lookup = await this.#lookupKey(wide.key, wideContext);
-    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : lookup;
+    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : this.#orCoveringCopy(member, lookup);
+  }
+
+  /**
+   * No error while a copy exists: when the query the member is answered from has nothing to
+   * serve (its wide query changed, and the new one's first fill failed), any wide answer of the
+   * group still servable that covers the member answers it, stale.
+   */
+  #orCoveringCopy(member: Member, lookup: Lookup): Lookup | Promise<Lookup> {
+    if (lookup.kind === 'stored') return lookup;
+    const copy = this.#covering(member.group, member, true);
+    if (!copy) return lookup;
+    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error' });
   }
 
   /**
