@@ -7,10 +7,11 @@ import { findRoute, siteOf } from '../../src/api/index.ts';
 import { foldMember } from '../../src/server/folding.ts';
 import { DASHBOARD_QUERIES } from '../helpers/dashboard-queries.node.ts';
 import { Random } from './random.ts';
+import { SIMULATED_SITES } from './upstream.ts';
 
 export const TICK_MS = 3000;
 export const START = 1_800_000_000_000;
-export const SITES = ['example.com', 'news.example.org'] as const;
+export const SITES = SIMULATED_SITES;
 
 /** A span of simulated time, in ms from the start. */
 export interface Span {
@@ -29,7 +30,8 @@ export interface Dashboard {
   hidden: readonly Span[];
 }
 
-export type FaultKind = 'down' | 'slow' | 'rate_limited' | 'status' | 'malformed' | 'cut';
+export type { FaultKind } from './upstream.ts';
+import type { FaultKind } from './upstream.ts';
 
 export interface Fault extends Span {
   kind: FaultKind;

@@ -5,21 +5,18 @@
  * polling through the instances, all on one virtual clock. It records what every part saw; the
  * invariants (invariants.ts) are judged from that record.
  */
-import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
-import type { BodyEncoder } from '../../src/server/stored-response.ts';
-import type { UpstreamTransport } from '../../src/server/upstream.ts';
-import { Coordinator } from '../../src/server/workers/coordinator.ts';
-import { IpcTier, type IpcChannel } from '../../src/server/workers/ipc-tier.ts';
 import { siteOf } from '../../src/api/index.ts';
-import { createSimulator, createUpstreamHandler, type Simulator } from '../../src/simulator/index.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
+import { Coordinator } from '../../src/server/workers/coordinator.ts';
+import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { VirtualClock } from '../helpers/virtual-clock.node.ts';
 import { Random } from './random.ts';
+import { TierChannel, type TierState } from './tier-channel.ts';
 import { SITES, START, TICK_MS, within, type Scenario } from './scenario.ts';
+import { API_KEY, encodeNow, simulatedUpstream, type Arrival } from './upstream.ts';
 
-export const API_KEY = 'sim-key-7d3e0b1c-never-shown';
+export { API_KEY, type Arrival };
 const BASE = 'http://cache.sim';
-/** Latency of one shared-tier message each way. */
-const TIER_LATENCY_MS = 1;
 const TIER_TIMEOUT_MS = 250;
 
 /** One poll as the page saw it. */
@@ -36,15 +33,6 @@ export interface Poll {
   maxAge?: number;
   /** The instance had started again since this poll's dashboard opened (its memory was lost). */
   generation: number;
-}
-
-/** One call as the upstream saw it arrive. */
-export interface Arrival {
-  at: number;
-  site: string;
-  key: string;
-  /** What the simulated upstream did with it. */
-  outcome: 'ok' | 'fault' | 'rate_limited';
 }
 
 /** One upstream call as an instance logged it. */
@@ -67,64 +55,6 @@ export interface Record {
   crashes: string[];
 }
 
-/**
- * No thread pool, so the run is deterministic, and no compression work: the pages here ask for
- * identity bodies, which is all the simulation reads (the encodings are tested elsewhere).
- */
-const encodeNow: BodyEncoder = async (identity) => ({ gzip: identity, br: identity });
-
-/**
- * The upstream's model, shared by every run in this process: an answer depends only on the
- * query and the 3 s step, so each is computed once however many seeds ask for it.
- */
-const model = createSimulator({ seed: 1, hosts: SITES });
-const answers = new Map<string, unknown>();
-const sharedModel: Simulator = {
-  ...model,
-  answer: ((route, params, nowMs) => {
-    const key = `${route}?${JSON.stringify(params)}@${model.stepAt(nowMs)}`;
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      if (answers.size > 200_000) answers.clear();
-      answers.set(key, (answer = model.answer(route, params, nowMs)));
-    }
-    return answer;
-  }) as Simulator['answer'],
-};
-
-/** The primary's IPC channel, in process: each message takes `TIER_LATENCY_MS` each way on the clock. */
-class TierChannel implements IpcChannel {
-  readonly #listeners: ((message: unknown) => void)[] = [];
-  readonly #clock: VirtualClock;
-  readonly #tier: { coordinator: Coordinator; up: boolean };
-
-  constructor(clock: VirtualClock, tier: { coordinator: Coordinator; up: boolean }) {
-    this.#clock = clock;
-    this.#tier = tier;
-  }
-
-  get connected(): boolean {
-    return this.#tier.up;
-  }
-
-  on(_event: 'message', listener: (message: unknown) => void): this {
-    this.#listeners.push(listener);
-    return this;
-  }
-
-  send(message: unknown): boolean {
-    if (!this.#tier.up) return false;
-    this.#clock.setTimeout(() => {
-      if (!this.#tier.up) return;
-      const reply = this.#tier.coordinator.answer(message as Parameters<Coordinator['answer']>[0]);
-      this.#clock.setTimeout(() => {
-        if (this.#tier.up) for (const listener of this.#listeners) listener(reply);
-      }, TIER_LATENCY_MS);
-    }, TIER_LATENCY_MS);
-    return true;
-  }
-}
-
 export async function runScenario(scenario: Scenario): Promise<Record> {
   const clock = new VirtualClock(START);
   const random = new Random(scenario.seed);
@@ -134,37 +64,11 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
   const record: Record = { polls: [], arrivals: [], grants: [], leaks: [], crashes: [] };
   const since = (at: number) => at - START;
 
-  const simulate = createUpstreamHandler({ apiKey: API_KEY, now: clock.now, simulator: sharedModel });
-  const transport: UpstreamTransport = async (url, call) => {
-    const at = clock.now();
-    const site = siteOf(url.searchParams.get('host') ?? '');
-    const key = `${url.pathname}?${url.searchParams}`;
-    const fault = scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share);
-    const latency = latencies.int(scenario.latency.min, scenario.latency.max);
-    const response = await simulate(new Request(url, { headers: call.headers }));
-    const rateLimited = response.status === 429 || fault?.kind === 'rate_limited';
-    record.arrivals.push({ at, site, key, outcome: rateLimited ? 'rate_limited' : fault ? 'fault' : 'ok' });
-    if (fault?.kind === 'down') {
-      await clock.sleep(latency, call.signal);
-      throw new TypeError('fetch failed: connection refused');
-    }
-    // Slow: longer than any timeout; the cache's own deadline ends the call.
-    await clock.sleep(fault?.kind === 'slow' ? 60_000 : latency, call.signal);
-    const headers = Object.fromEntries(response.headers);
-    if (fault?.kind === 'rate_limited') {
-      return { statusCode: 429, headers: { ...headers, 'retry-after': String(random.int(1, 20)), 'content-type': 'application/json' }, body: { text: async () => '{}', dump: async () => undefined } };
-    }
-    if (fault?.kind === 'status') return { statusCode: 502, headers: { 'content-type': 'text/html' }, body: { text: async () => '<h1>Bad gateway</h1>', dump: async () => undefined } };
-    const text = await response.text();
-    const body = fault?.kind === 'malformed'
-      ? { text: async () => text.slice(0, Math.floor(text.length / 2)), dump: async () => undefined }
-      : fault?.kind === 'cut'
-        ? { text: () => Promise.reject(new Error('other side closed')), dump: async () => undefined }
-        : { text: async () => text, dump: async () => undefined };
-    return { statusCode: response.status, headers, body };
-  };
+  const upstream = simulatedUpstream({ clock, latency: scenario.latency, random: latencies, faultAt: (at) => scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share)?.kind });
+  record.arrivals = upstream.arrivals;
+  const transport = upstream.transport;
 
-  const tier = { coordinator: new Coordinator(64 << 20, clock), up: true };
+  const tier: TierState = { coordinator: new Coordinator(64 << 20, clock), up: true };
   const lines: string[] = [];
   const instances: (CacheHandler | undefined)[] = [];
   const generations: number[] = [];
