@@ -1,39 +1,41 @@
 /**
  * `npm test`: type check, Node tests, browser tests, every Storybook story in Chromium. Before the
  * first test that needs a browser (some Node tests drive the three engines too: the CMS page under
- * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist,
- * installing the missing Debian packages when it runs as root with apt-get, and otherwise stops
- * with one line per missing engine saying how to get it.
+ * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist and are
+ * recent enough for our test tooling, installing or upgrading Debian's packages when it runs as
+ * root with apt-get (package lists refreshed first: stale lists install an old Firefox ESR), and
+ * otherwise stops with one line per engine saying what to do.
  */
 import { spawnSync } from 'node:child_process';
-import { DEBIAN_PACKAGES, findEngine, installHint, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
+import { DEBIAN_PACKAGES, findEngine, installHint, outdatedEngines, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
   return result.status ?? 1;
 }
 
-function ensureBrowsers() {
-  const missing = () => selectedEngines().filter((engine) => !findEngine(engine));
-  if (missing().length === 0) return true;
-  // An engine whose path variable points nowhere is a typo to fix, not a package to install.
-  const packages = missing().filter((engine) => !process.env[PATH_VARIABLES[engine]]).flatMap((engine) => DEBIAN_PACKAGES[engine]);
+async function ensureBrowsers() {
+  const engines = selectedEngines();
+  const missing = () => engines.filter((engine) => !findEngine(engine));
+  // An engine whose path variable points somewhere is the user's choice: a typo or an old build to fix, not a package to install.
+  const wanted = [...missing(), ...(await outdatedEngines(engines)).map(({ engine }) => engine)].filter((engine) => !process.env[PATH_VARIABLES[engine]]);
+  const packages = [...new Set(wanted.flatMap((engine) => DEBIAN_PACKAGES[engine]))];
   const canApt = process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
   if (canApt && packages.length > 0) {
-    console.log(`Missing ${missing().join(', ')}: installing Debian's ${packages.join(' ')} with apt-get…`);
+    console.log(`Installing or upgrading Debian's ${packages.join(' ')} with apt-get (package lists refreshed first)…`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    if (run('apt-get', ['install', '-y', '-q', ...packages], { env }) !== 0) {
-      run('apt-get', ['update', '-q'], { env });
-      run('apt-get', ['install', '-y', '-q', ...packages], { env });
-    }
+    run('apt-get', ['update', '-q'], { env });
+    run('apt-get', ['install', '-y', '-q', ...packages], { env });
   }
+  const outdated = await outdatedEngines(engines);
   for (const engine of missing()) console.error(installHint(engine));
-  return missing().length === 0;
+  for (const { hint } of outdated) console.error(hint);
+  return missing().length === 0 && outdated.length === 0;
 }
 
 const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
-  ['browsers', () => (ensureBrowsers() ? 0 : 1)],
+  ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
   ['browser tests', () => run('npm', ['run', '--silent', 'test:browser'])],
   ['storybook smoke', () => run('npm', ['run', '--silent', 'smoke-storybook'])],
@@ -42,7 +44,7 @@ const steps = [
 for (const [name, step] of steps) {
   console.log(`\n▶ ${name}`);
   const started = performance.now();
-  const status = step();
+  const status = await step();
   console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) {
     console.error(`✖ ${name} failed`);
