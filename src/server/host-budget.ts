@@ -62,7 +62,8 @@ export class WindowSlots implements SlotSource {
     this.#burst = Math.max(fills, burst);
   }
 
-  take(host: string, now: number): SlotAnswer {
+  /** `burst`: this call's, where the caller decides it per call (as the shared tier's callers do). */
+  take(host: string, now: number, burst = this.#burst): SlotAnswer {
     const start = now - (now % this.#windowMs);
     let window = this.#windows.get(host);
     if (!window) this.#windows.set(host, (window = { start, used: 0, sent: [] }));
@@ -74,7 +75,7 @@ export class WindowSlots implements SlotSource {
     // A call exactly a minute ago still counts: a sliding minute is closed at both ends.
     while (window.sent.length > 0 && window.sent[0]! < minuteAgo) window.sent.shift();
     const perMinute = this.#fills * 61;
-    const limit = window.sent.length < perMinute / 2 ? this.#burst : this.#fills;
+    const limit = window.sent.length < perMinute / 2 ? Math.max(this.#fills, burst) : this.#fills;
     if (window.used >= limit || window.sent.length >= perMinute) {
       const untilRoom = window.sent.length >= perMinute ? window.sent[0]! - minuteAgo + 1 : 0;
       return { granted: false, waitMs: Math.max(1, untilRoom, start + this.#windowMs - now), coolingDown: false };

@@ -334,6 +334,20 @@ export async function runBounded<T>(ready: boolean, logger: Logger, failure: str
   }
 }
 
+/** How a host's slots are taken: from the tier, alone, or (held) on the way back to the tier. */
+interface SlotMode {
+  state: 'shared' | 'alone' | 'returning';
+  /** No slot before then: a switch waits out the windows the other side may have counted. */
+  holdUntil: number;
+  /** No burst before then: the tier's minute may lack calls made alone. */
+  calmUntil: number;
+  /** Alone: not before then is the way back to the tier tried again. */
+  tryBackAt: number;
+}
+
+/** Windows between tries to go back to a tier that says it is up. */
+const TRY_BACK_WINDOWS = 5;
+
 /**
  * The budget counted in Redis across instances, and while Redis is unreachable, this instance's
  * share of it counted here: one fill per `windowMs × instances / fills`. N instances acting
@@ -345,6 +359,8 @@ export async function runBounded<T>(ready: boolean, logger: Logger, failure: str
  * sliding minute overlaps 61 windows): switched at once, a minute across a loss of the tier
  * held 184. Back on the tier, for a minute no burst: the tier's minute log lacks the calls
  * made alone (all of them, when it came back empty), and a burst on top of them held 204.
+ * While the tier says it is up but cannot answer for this host (a Redis Cluster whose master
+ * for the host's budget is down), the way back is tried every few windows, not on every call.
  */
 export class SharedSlots implements SlotSource {
   readonly #tier: SharedTier;
@@ -353,7 +369,7 @@ export class SharedSlots implements SlotSource {
   readonly #burst: number;
   readonly #alone: WindowSlots;
   readonly #logger: Logger;
-  readonly #modes = new Map<string, { alone: boolean; holdUntil: number; calmUntil: number }>();
+  readonly #modes = new Map<string, SlotMode>();
   #closed = false;
 
   constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
@@ -367,14 +383,25 @@ export class SharedSlots implements SlotSource {
 
   async take(host: string, now: number): Promise<SlotAnswer> {
     let mode = this.#modes.get(host);
-    if (!mode) this.#modes.set(host, (mode = { alone: false, holdUntil: 0, calmUntil: 0 }));
-    if (now < mode.holdUntil) return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
-    if (mode.alone && this.#tier.online) return this.#switch(mode, false, now);
-    const burst = now < mode.calmUntil ? this.#fills : this.#burst;
-    const shared = mode.alone ? undefined : await this.#tier.takeSlot(host, this.#fills, this.#windowMs, burst);
-    // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
-    if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
-    if (shared === undefined && !mode.alone) return this.#switch(mode, true, now);
+    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0 }));
+    if (now < mode.holdUntil) return this.#wait(mode, now);
+    if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
+      mode.state = 'returning';
+      return this.#hold(mode, now);
+    }
+    let shared: SlotAnswer | undefined;
+    if (mode.state !== 'alone') {
+      shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, now < mode.calmUntil ? this.#fills : this.#burst);
+      // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
+      if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
+      if (shared === undefined) {
+        // Not back after all: nothing was counted on the tier since the hold, so alone at once.
+        const returning = mode.state === 'returning';
+        mode.state = 'alone';
+        mode.tryBackAt = now + TRY_BACK_WINDOWS * this.#windowMs;
+        if (!returning) return this.#hold(mode, now);
+      } else mode.state = 'shared';
+    }
     const answer = shared ?? this.#alone.take(host, now);
     if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
@@ -382,10 +409,13 @@ export class SharedSlots implements SlotSource {
     return answer;
   }
 
-  /** Acts alone (or on the tier again) from the start of the window after next. */
-  #switch(mode: { alone: boolean; holdUntil: number }, alone: boolean, now: number): SlotAnswer {
-    mode.alone = alone;
+  /** Nothing until the start of the window after next. */
+  #hold(mode: SlotMode, now: number): SlotAnswer {
     mode.holdUntil = now - (now % this.#windowMs) + 2 * this.#windowMs;
+    return this.#wait(mode, now);
+  }
+
+  #wait(mode: SlotMode, now: number): SlotAnswer {
     return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
   }
 

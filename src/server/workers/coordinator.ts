@@ -41,7 +41,7 @@ export class Coordinator {
   readonly #clock: Clock;
   readonly #entries: LRUCache<string, Uint8Array>;
   readonly #marks: LRUCache<string, string | number>;
-  /** The budget's windows, per host, counted here for every worker, per budget setting (as Redis takes them per call). */
+  /** The budget's windows, per host, counted here for every worker; fills and window per setting, the burst per call (as on Redis). */
   readonly #slots = new Map<string, WindowSlots>();
   /** Per fold group: each member and when it stops counting. */
   readonly #groups = new LRUCache<string, Map<string, number>>({ max: MAX_GROUPS });
@@ -120,10 +120,10 @@ export class Coordinator {
   #takeSlot(host: string, fills: number, windowMs: number, burst: number): SlotAnswer {
     const cooling = this.#remaining(`cooldown:${host}`);
     if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
-    const setting = `${fills}/${windowMs}/${burst}`;
+    const setting = `${fills}/${windowMs}`;
     let slots = this.#slots.get(setting);
-    if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs, burst)));
-    return slots.take(host, this.#clock.now());
+    if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs)));
+    return slots.take(host, this.#clock.now(), burst);
   }
 
   #remaining(key: string): number {
