@@ -2,7 +2,36 @@ import type { PollError } from './snapshot.ts';
 
 const MAX_SERVER_MESSAGE = 200;
 
-export const NETWORK_ERROR: PollError = { kind: 'network', message: 'The data source could not be reached.' };
+const NETWORK_ERROR: PollError = { kind: 'network', message: 'The data source could not be reached.' };
+
+/** Endpoint origins the console was already told about, page-wide (two copies of the bundle share it). */
+const HINTED = Symbol.for('pulse-widgets.cross-origin-hints');
+
+/**
+ * The error of a fetch that got no answer. A browser that blocks a cross-origin request (the
+ * endpoint's CORS list, the page's CSP) says only that it failed, so for an address on another
+ * origin the console names both settings, once per endpoint origin per page.
+ */
+export function networkError(url: string): PollError {
+  const page = globalThis.location?.origin;
+  let origin: string | undefined;
+  try {
+    origin = new URL(url, globalThis.location?.href).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (page && page !== 'null' && origin && origin !== page) {
+    const global = globalThis as Record<symbol, Set<string> | undefined>;
+    const hinted = (global[HINTED] ??= new Set());
+    if (!hinted.has(origin)) {
+      hinted.add(origin);
+      console.warn(`pulse-widgets: ${origin} could not be reached from ${page}. If it is up, the browser blocked the request: `
+        + `allow this page on the endpoint (PULSE_ALLOWED_ORIGINS=${page}), and if the page has a Content-Security-Policy, add ${origin} to its connect-src. `
+        + 'Or serve the endpoint on this origin (pulse-widgets proxy-config).');
+    }
+  }
+  return NETWORK_ERROR;
+}
 export const INVALID_BODY: PollError = { kind: 'invalid', message: 'The data source sent data in an unexpected shape.' };
 
 /**
