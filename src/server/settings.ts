@@ -6,10 +6,10 @@
  * another process's arguments (`ps`).
  */
 import { readFileSync } from 'node:fs';
-import { parseTrustProxy } from './client-address.ts';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { checkHostTimeZones } from '../history/time-zone-setting.ts';
+import { parseTrustProxy } from './client-address.ts';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
 
 export interface ServeSettings {
