@@ -14,24 +14,18 @@ const HINTED = Symbol.for('pulse-widgets.cross-origin-hints');
  */
 export function networkError(url: string): PollError {
   const page = globalThis.location?.origin;
-  let origin: string | undefined;
+  let origin = page;
   try {
-    origin = new URL(url, globalThis.location?.href).origin;
-  } catch {
-    origin = undefined;
-  }
-  if (page && page !== 'null' && origin && origin !== page) {
-    const global = globalThis as Record<symbol, Set<string> | undefined>;
-    const hinted = (global[HINTED] ??= new Set());
-    if (!hinted.has(origin)) {
-      hinted.add(origin);
-      console.warn(`pulse-widgets: ${origin} could not be reached from ${page}. If it is up, the browser blocked the request: `
-        + `allow this page on the endpoint (PULSE_ALLOWED_ORIGINS=${page}), and if the page has a Content-Security-Policy, add ${origin} to its connect-src. `
-        + 'Or serve the endpoint on this origin (pulse-widgets proxy-config).');
-    }
+    origin = new URL(url).origin;
+  } catch {}
+  const hinted = ((globalThis as Record<symbol, Set<string | undefined>>)[HINTED] ??= new Set());
+  if (page && origin !== page && !hinted.has(origin)) {
+    hinted.add(origin);
+    console.warn(`pulse-widgets: ${origin} is unreachable from ${page}; if it is up, allow ${page} in its PULSE_ALLOWED_ORIGINS and ${origin} in this page's CSP connect-src.`);
   }
   return NETWORK_ERROR;
 }
+
 export const INVALID_BODY: PollError = { kind: 'invalid', message: 'The data source sent data in an unexpected shape.' };
 
 /**

@@ -39,21 +39,15 @@ export const baseStyles = css`
      */
     font-style: normal;
     font-weight: normal;
-    font-variant: normal;
-    font-stretch: normal;
     letter-spacing: normal;
     word-spacing: normal;
     text-transform: none;
     text-indent: 0;
     text-align: start;
-    text-shadow: none;
     white-space: normal;
     word-break: normal;
     overflow-wrap: normal;
     hyphens: manual;
-    line-break: auto;
-    tab-size: 8;
-    cursor: auto;
   }
 
   :host([theme='light']) {
