@@ -3,7 +3,8 @@
  * this checkout made as a clean clone would be (tracked and new files, this node_modules), then the
  * tarball installed into a new project in the system's temporary folder, from the npm cache where
  * it can (`--prefer-offline`). In that project, as a user would:
- *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route;
+ *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route, and
+ *       `npx pulse-widgets proxy-config nginx` prints the configuration;
  *   (b) plain Node imports the server, simulator and client entries, and `createCacheHandler`
  *       answers a Request (with the version stamped in its User-Agent);
  *   (c) TypeScript that uses the elements' properties, events and `HTMLElementTagNameMap`, and
@@ -23,6 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/browsers.mjs';
+import { proxyConfig } from '../src/server/proxy-config.ts';
 import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
 import { findRuntimes, RUNTIME_SCRIPTS, runtimeCommand, type Runtime, type Runtimes } from './helpers/runtimes.node.ts';
 import { cleanEnv, startListening } from './helpers/serve-process.node.ts';
@@ -278,6 +280,14 @@ describe('the packed package, installed in a new project', () => {
     const body = (await pages.json()) as { pages: { title: string }[] };
     assert.equal(body.pages.length, 3);
     assert.ok(body.pages.every((page) => typeof page.title === 'string' && page.title !== ''));
+  });
+
+  test('(a) `npx pulse-widgets proxy-config nginx` prints the configuration (test/proxy-config.node.test.ts runs it in nginx)', async () => {
+    const printed = await run('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'nginx', '--prefix', '/news/pulse/', '--upstream', 'http://10.0.0.5:9000'], consumer);
+    assert.equal(printed, proxyConfig('nginx', { prefix: '/news/pulse', upstream: new URL('http://10.0.0.5:9000') }));
+    const refused = await finish('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'iis'], consumer);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^pulse-widgets: expected "proxy-config apache" or "proxy-config nginx".*\n$/);
   });
 
   test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', async () => {

@@ -1,6 +1,6 @@
 /**
- * The same-origin recipes for real: what `pulse-widgets proxy-config nginx|apache` prints, put
- * in Debian's nginx and apache2 on loopback in front of `serve --prefix /pulse --trust-proxy
+ * The same-origin recipes for real: what `pulse-widgets proxy-config nginx|apache` prints (the
+ * command itself runs in test/packed-package.node.test.ts), put in Debian's nginx and apache2 on loopback in front of `serve --prefix /pulse --trust-proxy
  * 127.0.0.1` (in demo mode, in this process). Through each:
  * every path the elements use answers, the site's own `/live/` page is not shadowed, `/metrics`
  * stays private, gzip bodies and ETags pass as the endpoint sent them, and the per-IP limit
@@ -10,7 +10,6 @@
  * Readers are told apart by the loopback address they connect from (127.0.0.0/8 is all local).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -22,7 +21,6 @@ import { readSettings } from '../src/server/settings.ts';
 import { APACHE_BINARY, startApache } from './helpers/apache-process.node.ts';
 import { NGINX_BINARY, startNginx } from './helpers/nginx-process.node.ts';
 
-const CLI = new URL('../src/server/cli.ts', import.meta.url).pathname;
 const PREFIX = '/pulse';
 const LIMIT = 4;
 const HOST = 'example.com';
@@ -39,13 +37,6 @@ function get(base: string, target: string, { from = '127.0.0.1', headers = {} }:
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject).end();
-  });
-}
-
-/** The CLI from source, to its end. */
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
   });
 }
 
@@ -79,13 +70,6 @@ describe('proxy-config', () => {
   });
 
   after(() => endpoint?.close());
-
-  test('the CLI prints the configuration of its arguments', async () => {
-    const printed = await run(['proxy-config', 'apache', '--prefix', '/news/pulse/', '--upstream', 'http://10.0.0.5:9000']);
-    assert.equal(printed.code, 0, printed.stderr);
-    assert.equal(printed.stdout, proxyConfig('apache', { prefix: '/news/pulse', upstream: new URL('http://10.0.0.5:9000') }));
-    assert.match(printed.stdout, /^ProxyPass +\/news\/pulse\/ http:\/\/10\.0\.0\.5:9000\/news\/pulse\/$/m);
-  });
 
   test('refuses a missing server, an empty prefix and an upstream with a path, in one line', () => {
     for (const args of [['proxy-config'], ['proxy-config', 'iis'], ['proxy-config', 'nginx', '--prefix', '/'], ['proxy-config', 'nginx', '--upstream', 'http://127.0.0.1:8080/pulse'], ['proxy-config', 'nginx', '--upstream', 'ftp://127.0.0.1']]) {
