@@ -9,9 +9,9 @@ import { serve } from './serve.ts';
 import { runWorkers } from './workers/cluster.ts';
 
 const args = process.argv.slice(2);
-const result = args[0] === 'proxy-config' ? printProxyConfig(args) : readSettings(args, process.env);
-if (result === 'printed') {
-  // proxy-config wrote its answer.
+const result = args[0] === 'proxy-config' ? undefined : readSettings(args, process.env);
+if (result === undefined) {
+  printProxyConfig(args);
 } else if ('help' in result) {
   process.stdout.write(USAGE);
 } else if ('errors' in result) {

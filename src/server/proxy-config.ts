@@ -146,12 +146,11 @@ export function proxyConfig(server: ProxyServer, options: ProxyConfigOptions): s
 }
 
 /** `pulse-widgets proxy-config …`: the configuration or the usage on stdout, or a one-line error (exit code 2). */
-export function printProxyConfig(argv: readonly string[]): 'printed' {
+export function printProxyConfig(argv: readonly string[]): void {
   const read = readProxyConfigArgs(argv);
   if ('help' in read) process.stdout.write(PROXY_CONFIG_USAGE);
   else if ('error' in read) {
     console.error(`pulse-widgets: ${read.error}`);
     process.exitCode = 2;
   } else process.stdout.write(proxyConfig(read.server, read.options));
-  return 'printed';
 }
