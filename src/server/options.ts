@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import type { HistoryOptions } from '../history/service.ts';
+import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from './client-address.ts';
 import { clockWithNow, realClock, type Clock } from './clock.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
 import type { SharedTier } from './shared-tier.ts';
@@ -65,8 +66,20 @@ export interface CacheOptions {
   /** Requests per client IP per `clientLimitWindowMs` (60000 per minute); 0 turns the limit off. */
   clientLimit?: number;
   clientLimitWindowMs?: number;
-  /** The client IP used by the per-IP limit; default: the address node-http puts in `x-pulse-client-ip`. */
+  /**
+   * The address of the peer that connected (a proxy, or the reader); default: the address
+   * node-http puts in `x-pulse-client-ip`. The per-IP limit counts the reader found from it
+   * through `trustProxy`.
+   */
   clientIp?: (request: Request) => string | undefined;
+  /**
+   * Which proxies to believe about the reader's address, as Express's `trust proxy`: a hop count
+   * (0, the default, believes none), or addresses and CIDR ranges (IPv4 and IPv6; also
+   * `loopback`, `linklocal`, `uniquelocal`), as an array or one comma-separated string. The
+   * per-IP limit then counts the reader named by `X-Forwarded-For` (or `Forwarded`) from those
+   * proxies, and ignores the headers from any other peer.
+   */
+  trustProxy?: number | string | readonly string[];
   /**
    * Redis URL of the shared tier (`redis://host:6379`, `rediss://` for TLS): instances on one
    * Redis share entries, a fill lease per key and the per-host budget. Unset: this process alone.
@@ -105,8 +118,9 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy'>> & {
   encodeBody?: BodyEncoder;
+  trustProxy: TrustProxy;
   redisUrl?: string;
   sharedTier?: SharedTier;
   upstreamTransport?: UpstreamTransport;
@@ -232,6 +246,15 @@ export function checkPrefix(prefix: string): string {
   return trimmed;
 }
 
+/** `trustProxy` / PULSE_TRUST_PROXY, compiled (client-address.ts). */
+export function checkTrustProxy(value: number | string | readonly string[]): TrustProxy {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new ConfigError(`trustProxy: ${(error as Error).message}`);
+  }
+}
+
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
   return value;
@@ -256,6 +279,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     prefix: checkPrefix(options.prefix ?? ''),
     allowedOrigins: checkOrigins(options.allowedOrigins ?? []),
     clientIp: options.clientIp ?? ((request) => request.headers.get(CLIENT_IP_HEADER) || undefined),
+    trustProxy: options.trustProxy === undefined ? TRUST_NO_PROXY : checkTrustProxy(options.trustProxy),
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     fold: options.fold ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
