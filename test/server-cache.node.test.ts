@@ -49,7 +49,9 @@ describe('one fill per key per TTL', () => {
   });
 
   test('a cold herd of 50 makes one call and gets identical bodies', async () => {
-    const { h } = await harness();
+    // Deadlines far longer than a busy machine needs to get the whole herd waiting on the held
+    // call (with 500 ms, a loaded machine timed the call out before the 50th request arrived).
+    const { h } = await harness({ liveTtlMs: 120_000, upstreamTimeoutMs: 60_000, maxWaitMs: 60_000 });
     const release = h.upstream.hold();
     const replies = Array.from({ length: 50 }, () => h.get(QUICKSTATS));
     await until(() => h.received() === 50 && h.upstream.calls.length === 1, 'all 50 requests waiting on one call');
