@@ -6,3 +6,4 @@ export * from './constants.ts';
 export * from './paths.ts';
 export * from './check-response.ts';
 export * from './history.ts';
+export * from './statistics.ts';

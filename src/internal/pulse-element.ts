@@ -250,11 +250,12 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** A failed request in the element's language; the cache endpoint's own explanation kept as sent. */
   #errorText(error: PollError): string {
-    const { kind, status = 0, reason } = error;
+    const { kind, status = 0, reason, code } = error;
     if (kind === 'network') return this.localize.term('errorUnreachable');
     if (kind === 'invalid') return this.localize.term('errorInvalidData');
     if (kind === 'source') return this.localize.term('errorUnknownSource');
     if (status === 429) return this.localize.term('errorBusy');
+    if (code === 'upstream_invalid') return this.localize.term('errorUpstreamInvalid', status);
     if (status >= 500) return this.localize.term('errorUnavailable', status);
     if (reason) return this.localize.term('errorExplained', reason);
     return status === 404 ? this.localize.term('errorNotFound') : this.localize.term('errorRefused', status);

@@ -3,7 +3,7 @@
  * added only when their flag is 1, where `src/api/responses.ts` places them.
  */
 import type {
-  CustomMetricValue, Histogram, PageStats, QuickstatsParams, QuickstatsResponse, ReferrersParams,
+  CustomMetricValue, FullHistogram, PageStats, QuickstatsParams, QuickstatsResponse, ReferrersParams,
   ReferrersResponse, SummaryKey, SummaryParams, SummaryResponse, TopGeoParams, TopGeoResponse, TopPage,
   ToppagesParams, ToppagesResponse, SortBy,
 } from '../../api/index.ts';
@@ -213,7 +213,7 @@ export function quickstats(snapshot: Snapshot, params: QuickstatsParams): Quicks
     }
   }
   if (scored > 0) totals.performance = Math.round(scoreSum / scored);
-  const merge = (name: keyof PageState['histograms'], breaks: readonly number[]): Histogram =>
+  const merge = (name: keyof PageState['histograms'], breaks: readonly number[]): FullHistogram =>
     mergeHistograms(breaks, states.map((state) => state.histograms[name]));
   const domloadSeconds = merge('domload', BREAKS.domloadSeconds);
   const histograms = {
@@ -317,7 +317,7 @@ class NumericSummary {
 }
 
 /** One value per person in a histogram, spread uniformly inside their bucket. */
-function eachValue(histogram: Histogram, key: number, visit: (value: number) => void): void {
+function eachValue(histogram: FullHistogram, key: number, visit: (value: number) => void): void {
   histogram.hist.forEach((count, index) => {
     const [low, high] = bucketBounds(histogram.breaks, index);
     for (let n = 0; n < count; n++) visit(low + (high - low) * unit(key, index, n));
