@@ -6,29 +6,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { checkResponse, parseQuery, readResponse, readShape, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import { checkResponse, readResponse, readShape, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
-import { createSimulator, DEMO_HOSTS } from '../src/simulator/index.ts';
 import { responseShapesSource } from '../scripts/generate-response-shapes.ts';
 import { mutate, seededRandom } from './helpers/mutations.ts';
+import { simulatorBody } from './helpers/simulator-bodies.ts';
 
-const simulator = createSimulator({ seed: 11 });
-const NOW = Date.UTC(2026, 10, 22, 14, 0, 0);
-const QUERIES: Record<RouteName, string> = {
-  toppages: `host=${DEMO_HOSTS[0]}&limit=8&all_platforms=1&loyalty=1&types=1&now_on=1&metrics=_pw,_rv,_cmp,video_state`,
-  summary: `host=${DEMO_HOSTS[0]}&keys=title,time_spent,referrer,read`,
-  referrers: `host=${DEMO_HOSTS[1]}&by_type=1`,
-  top_geo: `host=${DEMO_HOSTS[0]}&limit=5`,
-  quickstats: `host=${DEMO_HOSTS[1]}&all_platforms=1&loyalty=1&now_on=1`,
-  raw_data: `host=${DEMO_HOSTS[0]}&start=2026-01-01&end=2026-11-01&tz=Europe/Paris&limit=20`,
-};
 const SEED = Number(process.env.PULSE_PROPERTY_SEED ?? 23);
-
-function answer(route: RouteName): unknown {
-  const parsed = parseQuery(route, new URLSearchParams(QUERIES[route]));
-  assert.ok(parsed.success);
-  return JSON.parse(JSON.stringify(simulator.answer(route, parsed.params as never, NOW)));
-}
 
 /** zod's reading as JSON (a dropped optional field may be left as `undefined` there, which JSON drops). */
 function zodReading(route: RouteName, body: unknown): { ok: boolean; value?: unknown } {
@@ -64,7 +48,7 @@ describe('readResponse reads as the zod schemas do', () => {
 
   for (const route of ROUTE_NAMES) {
     it(`on ${route}: the simulator's answer and 400 seeded mutations of it (seed ${SEED})`, () => {
-      const valid = answer(route);
+      const valid = simulatorBody(route);
       const reading = readResponse(route, valid);
       assert.ok(reading.ok);
       assert.deepEqual(reading.value, zodReading(route, valid).value);

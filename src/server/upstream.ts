@@ -6,20 +6,24 @@
  * (checked against Content-Length up front and counted while streaming), and the whole call is
  * bounded by an AbortSignal timeout shorter than the TTL.
  *
- * The answer is accepted only when it is a 200 with a JSON content type, parses, and matches the
- * route's response schema; anything else is a failure with a reason, and is never cached.
+ * The answer is accepted only when it is a 200 with a JSON content type, parses, and the route's
+ * response schema can read it: an optional value it cannot use is dropped (and counted), a body
+ * whose essential fields are missing or of another type is an `invalid` failure naming the JSON
+ * path. Any failure has a reason and is never cached.
  */
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
-import { routes, type RouteName } from '../api/index.ts';
+import { readShape, routes, type Difference, type RouteName } from '../api/index.ts';
+import { RESPONSE_SHAPES } from '../api/response-shapes.ts';
+import { ContractDrift } from './contract-drift.ts';
 import { VERSION } from './version.ts';
 
 export const USER_AGENT = `pulse-widgets/${VERSION}`;
 
 export type FailureReason =
   | 'timeout' | 'network' | 'cut' | 'too_large' | 'redirect' | 'rate_limited' | 'status'
-  | 'content_type' | 'bad_json' | 'schema' | 'closed';
+  | 'content_type' | 'bad_json' | 'invalid' | 'closed';
 
 /** What the upstream said about its rate limit, whatever the outcome. */
 export interface RateLimitSignals {
@@ -28,8 +32,8 @@ export interface RateLimitSignals {
 }
 
 export type UpstreamOutcome =
-  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals }
-  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals };
+  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals; dropped?: readonly Difference[] }
+  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals; problem?: Difference };
 
 export interface UpstreamClientOptions {
   base: URL;
@@ -43,6 +47,8 @@ export interface UpstreamClientOptions {
   now: () => number;
   /** Called once per call with the route and the status (a number, or the failure reason). */
   onCall?: (route: RouteName, status: string, seconds: number) => void;
+  /** Called for each body read with values dropped (entries of lists and maps, or fields). */
+  onDropped?: (route: RouteName, entries: number, fields: number) => void;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
@@ -51,6 +57,7 @@ export class UpstreamClient {
   readonly #options: UpstreamClientOptions;
   readonly #live: Agent;
   readonly #rawData: Agent;
+  readonly #drift = new ContractDrift();
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
@@ -117,10 +124,19 @@ export class UpstreamClient {
       outcome: outcome.ok ? 'ok' : outcome.reason,
       remaining: outcome.limits.remaining,
       retryAfterMs: outcome.limits.retryAfterMs,
+      ...(outcome.ok ? (outcome.dropped?.length ? { dropped: outcome.dropped.length } : {}) : outcome.problem ? { path: outcome.problem.path, expected: outcome.problem.expected, found: outcome.problem.found } : {}),
     };
     if (outcome.ok) this.#options.logger.info(fields, 'upstream call');
     else this.#options.logger.warn(fields, 'upstream call failed');
     this.#options.onCall?.(name, outcome.ok ? String(outcome.status) : outcome.reason, outcome.ms / 1000);
+    if (outcome.ok && outcome.dropped?.length) {
+      const entries = outcome.dropped.filter((difference) => difference.entry).length;
+      this.#options.onDropped?.(name, entries, outcome.dropped.length - entries);
+    }
+    if (outcome.ok || outcome.reason === 'invalid') {
+      const line = this.#drift.note(name, outcome.ok ? undefined : outcome.problem, outcome.ok ? outcome.dropped ?? [] : []);
+      if (line) this.#options.logger[line.level](line.fields, line.message);
+    }
   }
 }
 
@@ -132,6 +148,11 @@ function refuse(status: number, contentType: string | string[] | undefined): Fai
   return undefined;
 }
 
+/**
+ * The contract's zod schema decides and gives the value; the same rules walked over the route's
+ * shape name what was dropped or refused, with JSON paths. A body with nothing dropped is kept
+ * as sent (same bytes, same key order).
+ */
 function parse(name: RouteName, text: string, status: number, limits: RateLimitSignals): UpstreamOutcome {
   let data: unknown;
   try {
@@ -139,8 +160,11 @@ function parse(name: RouteName, text: string, status: number, limits: RateLimitS
   } catch {
     return { ok: false, reason: 'bad_json', status, ms: 0, limits };
   }
-  if (!routes[name].response.safeParse(data).success) return { ok: false, reason: 'schema', status, ms: 0, limits };
-  return { ok: true, data, status, ms: 0, limits };
+  const result = routes[name].response.safeParse(data);
+  const reading = readShape(RESPONSE_SHAPES[name], data);
+  if (!result.success) return { ok: false, reason: 'invalid', status, ms: 0, limits, ...(reading.ok ? {} : { problem: reading.problem }) };
+  if (reading.differences.length === 0) return { ok: true, data, status, ms: 0, limits };
+  return { ok: true, data: result.data, status, ms: 0, limits, dropped: reading.differences };
 }
 
 function classify(error: unknown, timeout: AbortSignal, fillSignal: AbortSignal | undefined, readingBody: boolean): FailureReason {

@@ -1,0 +1,56 @@
+/**
+ * What the cache says when the upstream's bodies differ from the contract: a body refused (its
+ * essential fields missing or of another type) or values dropped from it (an optional field of
+ * another type, an unusable list or map entry). Said once per route and shape change, not on
+ * every fill: a service that renamed a field would otherwise fill the log every 3 s per key.
+ */
+import type { Difference, RouteName } from '../api/index.ts';
+
+/** At most this many differences are listed in one log line; the count says how many there were. */
+const LISTED = 20;
+
+export interface DriftLine {
+  level: 'warn' | 'info';
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** One difference as logged: where (a real path, and the pattern it stands for), what was expected and found. */
+function logged({ path, pattern, kind, expected, found, dropped }: Difference) {
+  return { path, pattern, kind, expected, found, ...(dropped ? { dropped } : {}) };
+}
+
+export class ContractDrift {
+  /** Per route, the shape of what went wrong in its last body ('' when nothing did). */
+  readonly #last = new Map<RouteName, string>();
+
+  /**
+   * The line to log for a body of `route`: refused because of `problem`, or read with `dropped`
+   * values; undefined when that shape of difference was already said for this route.
+   */
+  note(route: RouteName, problem: Difference | undefined, dropped: readonly Difference[]): DriftLine | undefined {
+    const patterns = new Map<string, Difference>();
+    for (const difference of problem ? [problem] : dropped) {
+      const key = `${difference.pattern} ${difference.kind} ${difference.expected ?? ''} ${difference.found}`;
+      if (!patterns.has(key)) patterns.set(key, difference);
+    }
+    const signature = `${problem ? 'invalid' : 'dropped'}\n${[...patterns.keys()].sort().join('\n')}`;
+    const before = this.#last.get(route) ?? '';
+    const now = patterns.size === 0 ? '' : signature;
+    if (now === before) return undefined;
+    this.#last.set(route, now);
+    if (now === '') return { level: 'info', message: 'upstream body matches the contract again', fields: { route } };
+    if (problem) {
+      return {
+        level: 'warn',
+        message: 'upstream body refused: an essential field is missing or of another type',
+        fields: { route, outcome: 'invalid', ...logged(problem) },
+      };
+    }
+    return {
+      level: 'warn',
+      message: 'upstream body read with values dropped: optional fields of another type or unusable entries',
+      fields: { route, outcome: 'dropped', dropped: dropped.length, differences: [...patterns.values()].slice(0, LISTED).map(logged) },
+    };
+  }
+}
