@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  SORT_BY, SUMMARY_KEYS, type FullHistogram, type PageStats, type RouteName, type SortBy,
+  SORT_BY, SUMMARY_KEYS, type FullHistogram, type PageStats, type QuickstatsStats, type RouteName, type SortBy,
 } from '../src/api/index.ts';
 import { createSimulator, DEMO_HOSTS, RAW_DATA_DEFAULT_LIMIT, STEP_MS, type Sent } from '../src/simulator/index.ts';
 import { simulatedUpstream } from './helpers/simulated-upstream.node.ts';
@@ -33,7 +33,7 @@ function assertHistogram(histogram: FullHistogram | undefined, where: string): v
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 /** The parts that must add up to `people` in any stats object. */
-function assertCoherent(stats: Sent<PageStats>, where: string): void {
+function assertCoherent(stats: Sent<PageStats> | Sent<QuickstatsStats>, where: string): void {
   const people = stats.people;
   assert.equal(sum(SOURCES.map((source) => stats[source] ?? 0)), people, `${where}: sources add up to people`);
   assert.equal((stats.read ?? 0) + (stats.write ?? 0) + (stats.idle ?? 0), people, `${where}: read + write + idle = people`);

@@ -77,8 +77,11 @@ export const loyaltySchema = z.looseObject({
 /** A page and its visitors (`toppages`, `now_on`): the path is what makes an entry usable. */
 const pathVisitors = entries(z.looseObject({ path: z.string(), visitors: optional(count) }));
 
-/** Spec 2.2: the stats object of a top page (`pages[].stats`) and of quickstats (`data.stats`). */
-export const pageStatsSchema = z.looseObject({
+/**
+ * Spec 2.2: the stats object of a top page (`pages[].stats`) and of quickstats (`data.stats`);
+ * each route adds a few fields of its own (below).
+ */
+const statsFields = {
   people: optional(count),
   engaged_visit: optional(histogramSchema),
   engaged_time: optional(histogramSchema),
@@ -94,11 +97,9 @@ export const pageStatsSchema = z.looseObject({
   platform_engaged: addedBy('all_platforms', platformSchema),
   loyalty: addedBy('loyalty', loyaltySchema),
   article: optional(count),
-  toprefs: optional(entries(z.looseObject({ domain: z.string(), visitors: optional(count) }))),
   recirc: optional(count),
   crowd: optional(count),
   write: optional(count),
-  num_refs: optional(count),
   idle: optional(count),
   direct: optional(count),
   links: optional(count),
@@ -106,10 +107,22 @@ export const pageStatsSchema = z.looseObject({
   internal: optional(count),
   social: optional(count),
   new: optional(count),
-  toppages: optional(pathVisitors),
-  pages: optional(count),
   /** `now_on=1`: where the readers of an article page go next. */
   now_on: addedBy('now_on', pathVisitors),
+};
+
+/** The stats of a top page: with its referrers (`toprefs`, `num_refs`). */
+export const pageStatsSchema = z.looseObject({
+  ...statsFields,
+  toprefs: optional(entries(z.looseObject({ domain: z.string(), visitors: optional(count) }))),
+  num_refs: optional(count),
+});
+
+/** The stats of quickstats: with its busiest pages (`toppages`) and how many pages are read (`pages`). */
+export const quickstatsStatsSchema = z.looseObject({
+  ...statsFields,
+  toppages: optional(pathVisitors),
+  pages: optional(count),
 });
 
 /** `types=1`: the page type. */
@@ -166,7 +179,7 @@ export const topGeoResponseSchema = z.looseObject({
 /** Spec 4.5. No element reads `metrics` or `host_metadata`; quickstats v4 answers may lack both. */
 export const quickstatsResponseSchema = z.looseObject({
   data: z.looseObject({
-    stats: pageStatsSchema,
+    stats: quickstatsStatsSchema,
     metrics: optional(z.record(z.string(), z.unknown())),
     host_metadata: optional(z.looseObject({ subdomain_handling: optional(z.boolean()) })),
     type: addedBy('types', pageTypeSchema),
@@ -245,6 +258,7 @@ export type FullHistogram = HistogramFields & {
   sum: number;
 };
 export type PageStats = z.infer<typeof pageStatsSchema>;
+export type QuickstatsStats = z.infer<typeof quickstatsStatsSchema>;
 export type Loyalty = z.infer<typeof loyaltySchema>;
 export type TopPage = z.infer<typeof topPageSchema>;
 export type CustomMetricValue = z.infer<typeof customMetricValueSchema>;

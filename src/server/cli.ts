@@ -1,13 +1,17 @@
 /**
  * `pulse-widgets serve`: one line per configuration problem and a non-zero exit, or one line
  * saying where it listens and in which mode. Logs are JSON lines on stdout.
+ * `pulse-widgets doctor`: the real service's answers against our contract (doctor/command.ts).
  */
+import { doctorCommand } from './doctor/command.ts';
 import { readSettings, USAGE } from './settings.ts';
 import { serve } from './serve.ts';
 import { runWorkers } from './workers/cluster.ts';
 
-const result = readSettings(process.argv.slice(2), process.env);
-if ('help' in result) {
+const result = process.argv[2] === 'doctor' ? ({ doctor: true } as const) : readSettings(process.argv.slice(2), process.env);
+if ('doctor' in result) {
+  process.exitCode = await doctorCommand(process.argv.slice(3), process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+} else if ('help' in result) {
   process.stdout.write(USAGE);
 } else if ('errors' in result) {
   for (const error of result.errors) console.error(`pulse-widgets: ${error}`);

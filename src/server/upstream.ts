@@ -51,7 +51,20 @@ export interface UpstreamClientOptions {
   onDropped?: (route: RouteName, entries: number, fields: number) => void;
 }
 
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+/** The upstream URL of a route and canonical query under the configured base: the only place one is built. */
+export function upstreamUrlOf(base: URL, name: RouteName, query: string): URL {
+  const url = new URL(base);
+  url.pathname = url.pathname.replace(/\/+$/, '') + routes[name].path;
+  url.search = query;
+  return url;
+}
+
+/** The headers of every upstream request, and nothing from a client: the key, JSON, who we are. */
+export function upstreamHeaders(apiKey: string): Record<string, string> {
+  return { 'x-svc-ak': apiKey, accept: 'application/json', 'user-agent': USER_AGENT };
+}
+
+export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 export class UpstreamClient {
   readonly #options: UpstreamClientOptions;
@@ -66,12 +79,9 @@ export class UpstreamClient {
     this.#rawData = new Agent({ ...common, maxResponseSize: options.rawDataMaxBytes });
   }
 
-  /** The upstream URL of a route and canonical query: the only place one is built. */
+  /** The upstream URL of a route and canonical query. */
   url(name: RouteName, query: string): URL {
-    const url = new URL(this.#options.base);
-    url.pathname = url.pathname.replace(/\/+$/, '') + routes[name].path;
-    url.search = query;
-    return url;
+    return upstreamUrlOf(this.#options.base, name, query);
   }
 
   /** `grantedAt`: when the budget granted this call, logged beside `sentAt` (see host-budget.ts). */
@@ -88,7 +98,7 @@ export class UpstreamClient {
     try {
       const response = await request(this.url(name, query), {
         method: 'GET',
-        headers: { 'x-svc-ak': this.#options.apiKey, accept: 'application/json', 'user-agent': USER_AGENT },
+        headers: upstreamHeaders(this.#options.apiKey),
         dispatcher: route.live ? this.#live : this.#rawData,
         signal,
       });
