@@ -65,6 +65,30 @@ function assertUnderstood(shape: Json, where: string): void {
  * out), with `drop` on each value dropped when unusable (a `z.catch`) and `addedBy` from the
  * metadata of a field a query flag adds.
  */
+/**
+ * Every optional property is read when present and dropped when unusable (`optional()` in
+ * responses.ts), so its `drop` goes without saying: it is left out, and check-response.ts drops
+ * any property not `required`. Only list items and map values keep the word. A smaller shape
+ * for every element bundle; an optional property without `drop` would be a contract no reader
+ * follows, so it stops the build.
+ */
+function withImplicitDrops(shape: unknown, where: string): unknown {
+  if (Array.isArray(shape)) return shape.map((item, index) => withImplicitDrops(item, `${where}[${index}]`));
+  if (typeof shape !== 'object' || shape === null) return shape;
+  const { properties, required = [], ...words } = shape as Json & { properties?: Record<string, Json>; required?: string[] };
+  const kept: Json = Object.fromEntries(Object.entries(words).map(([word, value]) => [word, withImplicitDrops(value, `${where}.${word}`)]));
+  if (properties) {
+    kept.properties = Object.fromEntries(Object.entries(properties).map(([name, child]) => {
+      if (required.includes(name)) return [name, withImplicitDrops(child, `${where}.${name}`)];
+      if (child.drop !== true) throw new Error(`${where}.${name}: an optional property must be read with optional() (dropped when unusable)`);
+      const { drop: _drop, ...rest } = child;
+      return [name, withImplicitDrops(rest, `${where}.${name}`)];
+    }));
+  }
+  if ((shape as Json).required) kept.required = required;
+  return kept;
+}
+
 function shapeOf(schema: z.ZodMiniType, name: string): Json {
   const { $schema: _dialect, ...exported } = z.toJSONSchema(schema, {
     io: 'input', reused: 'ref', target: 'draft-2020-12',
@@ -73,7 +97,7 @@ function shapeOf(schema: z.ZodMiniType, name: string): Json {
     },
   });
   const kept = withoutNoOps(exported) as Json;
-  const shape = inlined(kept, (kept.$defs ?? {}) as Json) as Json;
+  const shape = withImplicitDrops(inlined(kept, (kept.$defs ?? {}) as Json), name) as Json;
   assertUnderstood(shape, name);
   return shape;
 }

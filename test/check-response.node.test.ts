@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { checkResponse, readResponse, readShape, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import { checkResponse, Failure, readDifferences, readResponse, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { responseShapesSource } from '../scripts/generate-response-shapes.ts';
 import { mutate, seededRandom } from './helpers/mutations.ts';
@@ -49,20 +49,24 @@ describe('readResponse reads as the zod schemas do', () => {
   for (const route of ROUTE_NAMES) {
     it(`on ${route}: the simulator's answer and 400 seeded mutations of it (seed ${SEED})`, () => {
       const valid = simulatorBody(route);
-      const reading = readResponse(route, valid);
-      assert.ok(reading.ok);
-      assert.deepEqual(reading.value, zodReading(route, valid).value);
-      assert.deepEqual(reading.differences, [], 'the simulator sends nothing that is dropped');
+      const value = readResponse(route, valid);
+      assert.ok(!(value instanceof Failure));
+      assert.deepEqual(value, zodReading(route, valid).value);
+      assert.deepEqual(readDifferences(RESPONSE_SHAPES[route], valid).differences, [], 'the simulator sends nothing that is dropped');
       const next = seededRandom(SEED * 7919 + route.length);
       let dropped = 0;
       for (let trial = 0; trial < 400; trial++) {
         const { body, description } = mutate(valid, next);
         const zod = zodReading(route, body);
         const ours = readResponse(route, body);
+        const usable = !(ours instanceof Failure);
         const where = `seed ${SEED}, trial ${trial}, ${description}`;
-        assert.equal(ours.ok, zod.ok, `${where}: zod ${zod.ok ? 'accepts' : 'refuses'}, readResponse does not`);
-        if (ours.ok) assert.deepEqual(JSON.parse(JSON.stringify(ours.value)), zod.value, `${where}: both keep the same value`);
-        if (ours.ok && ours.differences.length > 0) dropped++;
+        assert.equal(usable, zod.ok, `${where}: zod ${zod.ok ? 'accepts' : 'refuses'}, readResponse does not`);
+        const reported = readDifferences(RESPONSE_SHAPES[route], body);
+        assert.equal(reported.ok, usable, `${where}: the reporting walk reads as the quiet one`);
+        if (usable) assert.deepEqual(JSON.parse(JSON.stringify(ours)), zod.value, `${where}: both keep the same value`);
+        if (usable && reported.ok) assert.deepEqual(reported.value, ours, `${where}: the reporting walk keeps the same value`);
+        if (usable && reported.differences.length > 0) dropped++;
       }
       assert.ok(dropped > 50, `mutations must exercise dropping (${dropped} bodies had something dropped)`);
     });
@@ -80,7 +84,7 @@ describe('reading leniently', () => {
   const histogram = { breaks: [1, 2], num_values: 3, median: 1, hist: [1, 1, 1], avg: 1.2, sum: 3.6 };
 
   it('drops an unusable list entry, naming the path, and keeps the rest', () => {
-    const reading = readShape(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', title: 'A' }, { title: 'no path' }, { path: '/c' }] });
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', title: 'A' }, { title: 'no path' }, { path: '/c' }] });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { pages: [{ path: '/a', title: 'A' }, { path: '/c' }] });
     assert.deepEqual(reading.differences, [{
@@ -89,7 +93,7 @@ describe('reading leniently', () => {
   });
 
   it('drops an optional field of another type, as if missing', () => {
-    const reading = readShape(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', stats: { people: '12', visits: 3 } }] });
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', stats: { people: '12', visits: 3 } }] });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { pages: [{ path: '/a', stats: { visits: 3 } }] });
     assert.deepEqual(reading.differences.map(({ path, expected, found, dropped, entry }) => ({ path, expected, found, dropped, entry })), [
@@ -100,7 +104,7 @@ describe('reading leniently', () => {
   it('accepts histograms sent whole, as {avg} alone or as a bare number', () => {
     for (const engaged_time of [histogram, { avg: 42 }, 42]) {
       const body = { pages: [{ path: '/a', stats: { people: 1, engaged_time } }] };
-      const reading = readShape(RESPONSE_SHAPES.toppages, body);
+      const reading = readDifferences(RESPONSE_SHAPES.toppages, body);
       assert.ok(reading.ok);
       assert.deepEqual(reading.value, body);
       assert.equal(routes.toppages.response.safeParse(body).success, true);
@@ -109,14 +113,14 @@ describe('reading leniently', () => {
 
   it('accepts quickstats v4 without data.metrics and data.host_metadata', () => {
     const body = { data: { stats: { people: 4 } } };
-    assert.ok(readShape(RESPONSE_SHAPES.quickstats, body).ok);
+    assert.ok(readDifferences(RESPONSE_SHAPES.quickstats, body).ok);
     assert.equal(routes.quickstats.response.safeParse(body).success, true);
   });
 
   it('keeps unknown fields unchanged, and names them only when asked (doctor)', () => {
     const body = { pages: [{ path: '/a', future: { x: 1 } }], next: 'cursor' };
-    assert.deepEqual(readShape(RESPONSE_SHAPES.toppages, body), { ok: true, value: body, differences: [] });
-    const all = readShape(RESPONSE_SHAPES.toppages, body, { all: true });
+    assert.deepEqual(readDifferences(RESPONSE_SHAPES.toppages, body), { ok: true, value: body, differences: [] });
+    const all = readDifferences(RESPONSE_SHAPES.toppages, body, { all: true });
     assert.deepEqual(all.differences.filter((d) => d.kind === 'unknown').map((d) => d.path), ['$.pages[0].future', '$.next']);
     const missing = all.differences.filter((d) => d.kind === 'missing');
     assert.ok(missing.some((d) => d.path === '$.pages[0].title' && !d.essential && d.addedBy === undefined));
@@ -124,15 +128,15 @@ describe('reading leniently', () => {
   });
 
   it('names the path, the type expected and the type found of what refuses a body', () => {
-    const reading = readShape(RESPONSE_SHAPES.toppages, { pages: { a: 1 } });
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: { a: 1 } });
     assert.equal(reading.ok, false);
     assert.deepEqual(!reading.ok && reading.problem, { path: '$.pages', pattern: '$.pages', kind: 'type', expected: 'array', found: 'object', essential: true });
-    const missing = readShape(RESPONSE_SHAPES.quickstats, { data: { metrics: {} } });
+    const missing = readDifferences(RESPONSE_SHAPES.quickstats, { data: { metrics: {} } });
     assert.deepEqual(!missing.ok && missing.problem, { path: '$.data.stats', pattern: '$.data.stats', kind: 'missing', expected: 'object', found: 'absent', essential: true });
   });
 
   it('drops an unusable map entry under a key the data chose, its pattern without the key', () => {
-    const reading = readShape(RESPONSE_SHAPES.referrers, { referrers: { 'google.com': 3, 'bad.example': '3', '': 2 } });
+    const reading = readDifferences(RESPONSE_SHAPES.referrers, { referrers: { 'google.com': 3, 'bad.example': '3', '': 2 } });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { referrers: { 'google.com': 3, '': 2 } });
     assert.equal(reading.differences[0]!.path, '$.referrers["bad.example"]');

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { readShape, routes, ROUTE_NAMES, type RouteName } from '../src/api/index.ts';
+import { readDifferences, routes, ROUTE_NAMES, type RouteName } from '../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { jsonResponse, validResponse } from './helpers/fake-upstream.node.ts';
 import { manualClock, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
@@ -135,7 +135,7 @@ describe(`seeded mutations of the simulator's bodies (seed ${SEED}, PULSE_PROPER
         // The Web handler in process: the upstream call is a real socket, the client's request need not be.
         const reply = await h.cache.handle(new Request(`${h.url}${path}`));
         const text = await reply.text();
-        const reading = readShape(RESPONSE_SHAPES[route], body);
+        const reading = readDifferences(RESPONSE_SHAPES[route], body);
         if (reading.ok) {
           assert.equal(reply.status, 200, `${where}: ${text.slice(0, 200)}`);
           counts.served++;

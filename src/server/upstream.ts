@@ -14,7 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
-import { readShape, routes, type Difference, type RouteName } from '../api/index.ts';
+import { readDifferences, routes, type Difference, type RouteName } from '../api/index.ts';
 import { RESPONSE_SHAPES } from '../api/response-shapes.ts';
 import { ContractDrift } from './contract-drift.ts';
 import { VERSION } from './version.ts';
@@ -171,7 +171,7 @@ function parse(name: RouteName, text: string, status: number, limits: RateLimitS
     return { ok: false, reason: 'bad_json', status, ms: 0, limits };
   }
   const result = routes[name].response.safeParse(data);
-  const reading = readShape(RESPONSE_SHAPES[name], data);
+  const reading = readDifferences(RESPONSE_SHAPES[name], data);
   if (!result.success) return { ok: false, reason: 'invalid', status, ms: 0, limits, ...(reading.ok ? {} : { problem: reading.problem }) };
   if (reading.differences.length === 0) return { ok: true, data, status, ms: 0, limits };
   return { ok: true, data: result.data, status, ms: 0, limits, dropped: reading.differences };

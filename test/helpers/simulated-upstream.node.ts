@@ -4,7 +4,7 @@
  * with nothing dropped.
  */
 import assert from 'node:assert/strict';
-import { readShape, routes, type RouteName, type RouteResponse } from '../../src/api/index.ts';
+import { readDifferences, routes, type RouteName, type RouteResponse } from '../../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../../src/api/response-shapes.ts';
 import { createUpstreamHandler, type Sent } from '../../src/simulator/index.ts';
 
@@ -23,7 +23,7 @@ export function simulatedUpstream(seed: number, start: number) {
     const body = JSON.parse(await text(route, query)) as unknown;
     const checked = routes[route].response.safeParse(body);
     assert.ok(checked.success, `${route}?${query} does not match its schema: ${checked.success ? '' : JSON.stringify(checked.error.issues.slice(0, 3))}`);
-    assert.deepEqual(readShape(RESPONSE_SHAPES[route], body).differences, [], `${route}?${query}: nothing of the simulator's answer is dropped`);
+    assert.deepEqual(readDifferences(RESPONSE_SHAPES[route], body).differences, [], `${route}?${query}: nothing of the simulator's answer is dropped`);
     return body as Sent<RouteResponse<N>>;
   }
   return { clock, text, get };

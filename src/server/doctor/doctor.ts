@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
-  canonicalQuery, parseQuery, readShape, ROUTE_NAMES, SUMMARY_KEYS, type Difference, type RouteName,
+  canonicalQuery, parseQuery, readDifferences, ROUTE_NAMES, SUMMARY_KEYS, type Difference, type RouteName,
 } from '../../api/index.ts';
 import { RESPONSE_SHAPES } from '../../api/response-shapes.ts';
 import { JSON_TYPE, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
@@ -93,7 +93,7 @@ async function callRoute(route: RouteName, query: string, options: DoctorOptions
     } catch {
       return { ...report, outcome: 'bad_json' };
     }
-    const reading = readShape(RESPONSE_SHAPES[route], body, { all: true });
+    const reading = readDifferences(RESPONSE_SHAPES[route], body, { all: true });
     const asked = new URLSearchParams(query);
     report.differences = reading.differences.filter((difference) => !(difference.addedBy && asked.get(difference.addedBy) === null));
     if (!reading.ok) return { ...report, outcome: 'invalid', problem: reading.problem };
