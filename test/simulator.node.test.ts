@@ -117,8 +117,9 @@ describe('simulator: every response schema accepts every parameter combination',
         assert.deepEqual(Object.keys(body).sort(), [...keys].sort());
         for (const [key, member] of Object.entries(body)) {
           if (member.type === 'numeric') {
-            assert.deepEqual(Object.keys(member.data).sort(), ['max', 'min', 'nonzero', 'observations', 'sum', 'sum_squares'], key);
-            assert.ok(member.data.min! <= member.data.max! && member.data.nonzero! <= member.data.observations!, key);
+            assert.deepEqual(Object.keys(member.data).sort(), ['lowerHinge', 'max', 'median', 'min', 'nzObservations', 'observations', 'sum', 'sumOfSquares', 'upperHinge'], key);
+            const { min, max, median, lowerHinge, upperHinge, nzObservations, observations } = member.data as Record<string, number>;
+            assert.ok(min! <= lowerHinge! && lowerHinge! <= median! && median! <= upperHinge! && upperHinge! <= max! && nzObservations! <= observations!, key);
           } else {
             assert.equal(member.type, 'string', key);
             assert.ok(Object.keys(member.data).length <= 100, `${key}: categorical maps are capped`);
