@@ -8,7 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { readDifferences, routes, ROUTE_NAMES, type RouteName } from '../src/api/index.ts';
+import { readDifferences, routes, ROUTE_NAMES, type Difference, type RouteName } from '../src/api/index.ts';
+import { ContractDrift } from '../src/server/contract-drift.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { jsonResponse, validResponse } from './helpers/fake-upstream.node.ts';
 import { manualClock, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
@@ -103,6 +104,30 @@ describe('values that cannot be used', () => {
     const metrics = await metricsText(h);
     assert.match(metrics, /pulse_upstream_dropped_total\{route="toppages",what="entry"\} 3/);
     assert.match(metrics, /pulse_upstream_dropped_total\{route="toppages",what="field"\} 1/);
+  });
+});
+
+describe('the drift log', () => {
+  const drop = (pattern: string): Difference => ({ path: pattern.replace('[]', '[0]'), pattern, kind: 'type', expected: 'number', found: 'string', essential: false, dropped: pattern.replace('[]', '[0]') });
+  test('says each shape of difference once per route, whichever query shows it, and when the route is clean again', () => {
+    const drift = new ContractDrift();
+    const said = (query: string, dropped: Difference[]) => drift.note('toppages', query, undefined, dropped)?.message.split(':')[0];
+    assert.deepEqual([
+      said('limit=5', [drop('$.pages[].stats.people')]),
+      said('limit=10', [drop('$.pages[].stats.people')]),
+      said('limit=5', [drop('$.pages[].stats.people')]),
+      said('limit=10', []),
+      said('limit=5', [drop('$.pages[].stats.visits')]),
+      said('limit=10', [drop('$.pages[].stats.people')]),
+      said('limit=5', []),
+      said('limit=10', []),
+      said('limit=10', []),
+    ], [
+      'upstream body read with values dropped', undefined, undefined, undefined,
+      'upstream body read with values dropped', 'upstream body read with values dropped', undefined,
+      'upstream body matches the contract again', undefined,
+    ]);
+    assert.equal(drift.note('quickstats', 'host=a', { path: '$.data', pattern: '$.data', kind: 'missing', expected: 'object', found: 'absent', essential: true }, [])?.fields.path, '$.data');
   });
 });
 

@@ -20,26 +20,38 @@ function logged({ path, pattern, kind, expected, found, dropped }: Difference) {
   return { path, pattern, kind, expected, found, ...(dropped ? { dropped } : {}) };
 }
 
+/** Queries remembered per route; past this, the longest unchanged is forgotten. */
+const QUERIES_KEPT = 200;
+
 export class ContractDrift {
-  /** Per route, the shape of what went wrong in its last body ('' when nothing did). */
-  readonly #last = new Map<RouteName, string>();
+  /** Per route, the shape of what went wrong in the last body of each query that had something wrong. */
+  readonly #wrong = new Map<RouteName, Map<string, string>>();
 
   /**
-   * The line to log for a body of `route`: refused because of `problem`, or read with `dropped`
-   * values; undefined when that shape of difference was already said for this route.
+   * The line to log for a body of `route` and `query`: refused because of `problem`, or read with
+   * `dropped` values. Undefined when another query of the route already showed that shape of
+   * difference (so two queries whose bodies differ in different ways do not take turns in the
+   * log), and when the body is clean while another query of the route still is not.
    */
-  note(route: RouteName, problem: Difference | undefined, dropped: readonly Difference[]): DriftLine | undefined {
+  note(route: RouteName, query: string, problem: Difference | undefined, dropped: readonly Difference[]): DriftLine | undefined {
     const patterns = new Map<string, Difference>();
     for (const difference of problem ? [problem] : dropped) {
       const key = `${difference.pattern} ${difference.kind} ${difference.expected ?? ''} ${difference.found}`;
       if (!patterns.has(key)) patterns.set(key, difference);
     }
-    const signature = `${problem ? 'invalid' : 'dropped'}\n${[...patterns.keys()].sort().join('\n')}`;
-    const before = this.#last.get(route) ?? '';
-    const now = patterns.size === 0 ? '' : signature;
+    const now = patterns.size === 0 ? '' : `${problem ? 'invalid' : 'dropped'}\n${[...patterns.keys()].sort().join('\n')}`;
+    let queries = this.#wrong.get(route);
+    if (!queries) this.#wrong.set(route, (queries = new Map()));
+    const before = queries.get(query) ?? '';
     if (now === before) return undefined;
-    this.#last.set(route, now);
-    if (now === '') return { level: 'info', message: 'upstream body matches the contract again', fields: { route } };
+    queries.delete(query);
+    const known = [...queries.values()].includes(now);
+    if (now !== '') {
+      queries.set(query, now);
+      if (queries.size > QUERIES_KEPT) queries.delete(queries.keys().next().value!);
+    }
+    if (now === '') return queries.size === 0 ? { level: 'info', message: 'upstream body matches the contract again', fields: { route } } : undefined;
+    if (known) return undefined;
     if (problem) {
       return {
         level: 'warn',

@@ -144,7 +144,7 @@ export class UpstreamClient {
       this.#options.onDropped?.(name, entries, outcome.dropped.length - entries);
     }
     if (outcome.ok || outcome.reason === 'invalid') {
-      const line = this.#drift.note(name, outcome.ok ? undefined : outcome.problem, outcome.ok ? outcome.dropped ?? [] : []);
+      const line = this.#drift.note(name, query, outcome.ok ? undefined : outcome.problem, outcome.ok ? outcome.dropped ?? [] : []);
       if (line) this.#options.logger[line.level](line.fields, line.message);
     }
   }
