@@ -135,9 +135,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
 
   const answer = (request: Request, route: RouteName, lookup: Lookup, headers: Headers): Response => {
     if (lookup.kind === 'unavailable') {
-      if (!lookup.invalid) metrics.unavailable.inc({ route });
+      // The service answered, but nothing could be read from it: a bad gateway, not an outage.
+      const invalid = lookup.invalid && !lookup.rateLimited;
+      if (!invalid) metrics.unavailable.inc({ route });
       headers.set('retry-after', retryAfterSeconds(lookup.retryAfterMs));
-      if (lookup.invalid && !lookup.rateLimited) {
+      if (invalid) {
         headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-invalid');
         return errorResponse(502, 'upstream_invalid', 'The analytics service answered, but its answer could not be read (see the cache log for the field) and no recent data is cached; try again after Retry-After seconds.', { headers });
       }
