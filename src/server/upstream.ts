@@ -134,7 +134,7 @@ export class UpstreamClient {
       outcome: outcome.ok ? 'ok' : outcome.reason,
       remaining: outcome.limits.remaining,
       retryAfterMs: outcome.limits.retryAfterMs,
-      ...(outcome.ok ? (outcome.dropped?.length ? { dropped: outcome.dropped.length } : {}) : outcome.problem ? { path: outcome.problem.path, expected: outcome.problem.expected, found: outcome.problem.found } : {}),
+      ...contractFields(outcome),
     };
     if (outcome.ok) this.#options.logger.info(fields, 'upstream call');
     else this.#options.logger.warn(fields, 'upstream call failed');
@@ -148,6 +148,13 @@ export class UpstreamClient {
       if (line) this.#options.logger[line.level](line.fields, line.message);
     }
   }
+}
+
+/** What every call's log line says about the contract: how many values were dropped, or where a refused body went wrong. */
+function contractFields(outcome: UpstreamOutcome): Record<string, unknown> {
+  if (outcome.ok) return outcome.dropped?.length ? { dropped: outcome.dropped.length } : {};
+  const { problem } = outcome;
+  return problem ? { path: problem.path, expected: problem.expected, found: problem.found } : {};
 }
 
 function refuse(status: number, contentType: string | string[] | undefined): FailureReason | undefined {
