@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { realClock, type Clock } from '../clock.ts';
 import { checkApiKey, checkHosts, ConfigError, upstreamUrl } from '../options.ts';
 import { USER_AGENT } from '../upstream.ts';
 import { runDoctor } from './doctor.ts';
@@ -28,7 +29,7 @@ export interface CommandOutput {
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function doctorCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, output: CommandOutput): Promise<number> {
+export async function doctorCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, output: CommandOutput, clock: Clock = realClock): Promise<number> {
   let values: { json?: boolean; host?: string; help?: boolean };
   try {
     ({ values } = parseArgs({ args: [...argv], strict: true, options: { json: { type: 'boolean' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
@@ -47,9 +48,9 @@ export async function doctorCommand(argv: readonly string[], env: Readonly<Recor
     output.err(`pulse-widgets doctor: ${(error as Error).message}\n`);
     return 2;
   }
-  const reports = await runDoctor(config);
+  const reports = await runDoctor({ ...config, clock });
   if (values.json) output.out(`${JSON.stringify({ upstream: config.upstream.origin, host: config.host, userAgent: USER_AGENT, routes: reports }, null, 2)}\n`);
-  else output.out(textReport(reports, `pulse-widgets doctor: ${config.upstream.origin}, host ${config.host}, ${new Date().toISOString()}, ${USER_AGENT}`));
+  else output.out(textReport(reports, `pulse-widgets doctor: ${config.upstream.origin}, host ${config.host}, ${new Date(clock.now()).toISOString()}, ${USER_AGENT}`));
   return reports.every((report) => report.outcome === 'ok') ? 0 : 1;
 }
 
