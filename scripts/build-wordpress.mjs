@@ -3,17 +3,16 @@
  * package's version stamped in, and the CDN modules (dist/cdn/, built before this) in its assets/.
  * Source maps stay out: WordPress serves the plugin folder as it is.
  *
- *   node scripts/build-wordpress.mjs      (npm run build:wordpress, part of npm run build)
+ *   node scripts/build-wordpress.mjs [--cdn <folder>] [--out <zip>]   (npm run build:wordpress)
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { zip } from './zip.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PLUGIN = join(ROOT, 'integrations/wordpress');
-const CDN = join(ROOT, 'dist/cdn');
-export const PLUGIN_ZIP = join(ROOT, 'dist/wordpress/pulse-widgets.zip');
 
 function filesUnder(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -22,6 +21,9 @@ function filesUnder(dir) {
     .sort();
 }
 
+const { values } = parseArgs({ options: { cdn: { type: 'string', default: join(ROOT, 'dist/cdn') }, out: { type: 'string', default: join(ROOT, 'dist/wordpress/pulse-widgets.zip') } } });
+const cdn = resolve(values.cdn);
+const out = resolve(values.out);
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const files = [
   ...filesUnder(PLUGIN).map((file) => {
@@ -29,9 +31,9 @@ const files = [
     const path = relative(PLUGIN, file);
     return { path, data: path === 'pulse-widgets.php' ? Buffer.from(data.toString('utf8').replaceAll('__VERSION__', version)) : data };
   }),
-  ...filesUnder(CDN).filter((file) => file.endsWith('.js')).map((file) => ({ path: `assets/${relative(CDN, file)}`, data: readFileSync(file) })),
+  ...filesUnder(cdn).filter((file) => file.endsWith('.js')).map((file) => ({ path: `assets/${relative(cdn, file)}`, data: readFileSync(file) })),
 ];
-if (!files.some((file) => file.path === 'assets/pulse-widgets.js')) throw new Error(`no CDN modules in ${CDN}: run npm run build:cdn first`);
-mkdirSync(join(ROOT, 'dist/wordpress'), { recursive: true });
-writeFileSync(PLUGIN_ZIP, zip(files.map((file) => ({ ...file, path: `pulse-widgets/${file.path.split('\\').join('/')}` }))));
-console.log(`WordPress plugin written to ${relative(ROOT, PLUGIN_ZIP)} (${files.length} files)`);
+if (!files.some((file) => file.path === 'assets/pulse-widgets.js')) throw new Error(`no CDN modules in ${cdn}: run npm run build:cdn first`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, zip(files.map((file) => ({ ...file, path: `pulse-widgets/${file.path.split('\\').join('/')}` }))));
+console.log(`WordPress plugin written to ${relative(ROOT, out)} (${files.length} files)`);

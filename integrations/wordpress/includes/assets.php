@@ -89,3 +89,17 @@ function enqueue_element(string $name): void {
 		wp_enqueue_script($handle);
 	}
 }
+
+/** Tags written by hand (a role the settings let keep them, a Custom HTML block or widget) load their modules too. */
+function enqueue_written_elements(string $html): string {
+	foreach (array_keys(elements()) as $name) {
+		if (preg_match('/<' . $name . '[\s>]/', $html)) {
+			enqueue_element($name);
+		}
+	}
+	return $html;
+}
+
+foreach (array('the_content', 'widget_text_content', 'widget_block_content') as $filter) {
+	add_filter($filter, __NAMESPACE__ . '\enqueue_written_elements', 20);
+}

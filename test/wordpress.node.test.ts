@@ -1,0 +1,197 @@
+/**
+ * The WordPress plugin on a real WordPress: Debian's 6.1 (PHP 8.2, Apache with mod_php, MariaDB),
+ * with `pulse-widgets serve --prefix /pulse` (demo mode) behind Apache's `ProxyPass /pulse/`, as
+ * docs/cms/wordpress.md recommends. The plugin zip is built as `npm run build` builds it (the CDN
+ * modules into a folder of this run's own), unpacked and activated with WordPress's own functions
+ * on a site in German, and then, in Chromium: the shortcode and a block show live data on public
+ * pages with each element's own module and the German file; the dashboard widget, the block's
+ * preview in the editor and the settings page's check show live data with the full bundle; an
+ * Author's tags are deleted on save until the Author role is ticked on the settings page, and
+ * kept after.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../scripts/browsers.mjs';
+import { wordPressMissing } from '../scripts/wordpress.mjs';
+import { cleanEnv, serveCommand, startListening, type ListeningProcess } from './helpers/serve-process.node.ts';
+import { startWordPressSite, type WordPressSite } from './helpers/wordpress-site.node.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = findChromium();
+const SKIP = wordPressMissing() ?? (CHROMIUM ? undefined : 'no Chromium (set CHROME_PATH)');
+const HOST = 'example.com';
+const PREFIX = '/pulse';
+const ADMIN = { user: 'editor-in-chief', password: 'admin-password-7c1e' };
+const AUTHOR = { user: 'staff-writer', password: 'author-password-93ab' };
+const RENDER_TIMEOUT_MS = 15_000;
+const PLUGIN_ASSETS = '/wp-content/plugins/pulse-widgets/assets/';
+/** What an Author writes in the code editor or a Custom HTML block. */
+const AUTHOR_TAG = `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&amp;limit=3" theme="light" label="Most read"></top-pages>`;
+
+/** In the page: `selector` matches one element or more, each showing figures. */
+const ready = (selector: string) => `(() => {
+  const elements = [...document.querySelectorAll(${JSON.stringify(selector)})];
+  return elements.length > 0 && elements.every((el) => el.matches(':state(ready)') && /\\d/.test(el.shadowRoot.textContent));
+})()`;
+
+/** In the page: the text of the first element `selector` matches. */
+const shadowText = (selector: string) => `document.querySelector(${JSON.stringify(selector)}).shadowRoot.textContent`;
+
+/** In the page: the plugin's scripts, as "<type> <file under assets/>". */
+const PLUGIN_SCRIPTS = `[...document.querySelectorAll('script[src*="${PLUGIN_ASSETS}"]')]
+  .map((script) => script.getAttribute('type') + ' ' + new URL(script.src).pathname.slice(${PLUGIN_ASSETS.length}))`;
+
+function node(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed (${code}):\n${stderr}`))));
+  });
+}
+
+describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false }, () => {
+  let work: string;
+  let endpoint: ListeningProcess;
+  let site: WordPressSite;
+  let browser: Browser;
+  let admin: BrowserContext;
+  let dashboard: Page;
+  let posts: { shortcode: string; block: string; blockId: number };
+
+  /** A page with its uncaught errors and failed responses collected. */
+  async function open(context: BrowserContext, path: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('response', (response) => {
+      if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') problems.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(new URL(path, site.url).href);
+    return { page, problems };
+  }
+
+  /** Logs in; WordPress then shows the dashboard, which is returned. */
+  async function logIn(user: { user: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}/wp-login.php`);
+    await page.fill('#user_login', user.user);
+    await page.fill('#user_pass', user.password);
+    await Promise.all([page.waitForURL(/\/wp-admin\/$/), page.click('#wp-submit')]);
+    return { context, page };
+  }
+
+  /** Saves a post as the logged-in user through the REST API, as the block editor does; returns its content as stored, and its address. */
+  async function savePost(page: Page, content: string): Promise<{ raw: string; link: string }> {
+    return page.evaluate(async (content) => {
+      const nonce = await (await fetch('/wp-admin/admin-ajax.php?action=rest-nonce')).text();
+      const response = await fetch('/?rest_route=/wp/v2/posts', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-WP-Nonce': nonce },
+        body: JSON.stringify({ title: 'Tags in a post', content, status: 'publish' }),
+      });
+      const post = await response.json() as { content: { raw: string }; link: string };
+      return { raw: post.content.raw, link: post.link };
+    }, content);
+  }
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'pulse-wp-plugin-'));
+    const zip = join(work, 'pulse-widgets.zip');
+    await Promise.all([
+      (async () => {
+        endpoint = await startListening(...serveCommand(['--prefix', PREFIX, '--port', '0', '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() });
+        site = await startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: { path: `${PREFIX}/`, to: endpoint.url } });
+      })(),
+      (async () => {
+        await node(['--import', 'tsx', 'scripts/build-cdn.mjs', join(work, 'cdn')]);
+        await node(['scripts/build-wordpress.mjs', '--cdn', join(work, 'cdn'), '--out', zip]);
+      })(),
+    ]);
+    const results = await site.setup([
+      { do: 'plugin', zip, file: 'pulse-widgets/pulse-widgets.php' },
+      { do: 'user', login: AUTHOR.user, password: AUTHOR.password, role: 'author' },
+      { do: 'option', name: 'pulse_widgets', value: { endpoint: PREFIX, host: HOST, theme: 'light', kses_roles: [] } },
+      { do: 'option', name: 'WPLANG', value: 'de_DE' },
+      { do: 'post', author: ADMIN.user, title: 'Shortcode', content: '<p>Read next:</p>\n[pulse top-pages limit="5" hide-numbers articles-only]' },
+      { do: 'post', author: ADMIN.user, title: 'Block', content: '<!-- wp:pulse-widgets/live-counter {"label":"Reading now"} /-->' },
+    ]);
+    const [shortcode, block] = results.slice(-2) as { id: number; link: string }[];
+    posts = { shortcode: shortcode!.link, block: block!.link, blockId: block!.id };
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    ({ context: admin, page: dashboard } = await logIn(ADMIN));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await site?.close();
+    await endpoint?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the shortcode shows live data on a public page, with the element\'s own module and the site\'s language', async () => {
+    const context = await browser.newContext();
+    const { page, problems } = await open(context, posts.shortcode);
+    await page.waitForFunction(ready('top-pages'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    assert.deepEqual(await page.evaluate(PLUGIN_SCRIPTS), ['module top-pages.js', 'module locales/de.js']);
+    const element = await page.evaluate<{ src: string; hideNumbers: boolean; theme: string; text: string; lang: string }>(`(() => {
+      const el = document.querySelector('top-pages');
+      return { src: el.getAttribute('src'), hideNumbers: el.hasAttribute('hide-numbers'), theme: el.getAttribute('theme'), text: el.shadowRoot.textContent, lang: document.documentElement.lang };
+    })()`);
+    assert.deepEqual({ ...element, text: undefined }, { src: `${PREFIX}/live/toppages/v3/?host=${HOST}&limit=5`, hideNumbers: true, theme: 'light', text: undefined, lang: 'de-DE' });
+    assert.match(element.text, /Meistgelesene Artikel jetzt/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a block shows live data on a public page', async () => {
+    const context = await browser.newContext();
+    const { page, problems } = await open(context, posts.block);
+    await page.waitForFunction(ready('.wp-block-pulse-widgets-live-counter live-counter'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    assert.deepEqual(await page.evaluate(PLUGIN_SCRIPTS), ['module live-counter.js', 'module locales/de.js']);
+    assert.match(await page.evaluate<string>(shadowText('live-counter')), /Reading now/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the dashboard widget shows live data in wp-admin, with the full bundle', async () => {
+    await dashboard.waitForFunction(ready('#pulse_widgets_dashboard :is(live-counter, top-pages, referrer-bars)'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    assert.equal(await dashboard.evaluate('document.querySelectorAll("#pulse_widgets_dashboard :is(live-counter, top-pages, referrer-bars)").length'), 3);
+    assert.deepEqual(await dashboard.evaluate(PLUGIN_SCRIPTS), ['module pulse-widgets.js', 'module locales/de.js']);
+  });
+
+  test('the block\'s preview in the editor shows live data', async () => {
+    const { page } = await open(admin, `/wp-admin/post.php?post=${posts.blockId}&action=edit`);
+    await page.waitForFunction(ready('.wp-block-pulse-widgets-live-counter live-counter'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    assert.match(await page.evaluate<string>(shadowText('.wp-block-pulse-widgets-live-counter live-counter')), /Reading now/);
+    await page.close();
+  });
+
+  test('an Author\'s tags are deleted on save until the settings page lets Authors keep them', async () => {
+    const { context: author, page: authorPage } = await logIn(AUTHOR);
+    const stripped = await savePost(authorPage, AUTHOR_TAG);
+    assert.doesNotMatch(stripped.raw, /top-pages/, 'WordPress deletes the tag for an Author by default');
+
+    const { page: settings, problems } = await open(admin, '/wp-admin/options-general.php?page=pulse-widgets');
+    assert.match(await settings.textContent('.wrap') ?? '', /unfiltered_html/, 'the page explains the silent deletion');
+    await settings.waitForFunction(ready('.wrap live-counter'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    await settings.check('input[name="pulse_widgets[kses_roles][]"][value="author"]');
+    await Promise.all([settings.waitForURL(/settings-updated=true/), settings.click('#submit')]);
+    assert.ok(await settings.isChecked('input[name="pulse_widgets[kses_roles][]"][value="author"]'), 'the role stays ticked');
+    assert.deepEqual(problems, []);
+
+    const kept = await savePost(authorPage, AUTHOR_TAG);
+    assert.equal(kept.raw, AUTHOR_TAG);
+    const reader = await browser.newContext();
+    const { page } = await open(reader, kept.link);
+    await page.waitForFunction(ready('top-pages'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    await Promise.all([reader.close(), author.close()]);
+  });
+});
