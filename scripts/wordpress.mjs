@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
  * WordPress 6.1 and PHP 8.2 on Debian 12 with its translations (the test site speaks German);
  * Apache with mod_php serves it, MariaDB holds it.
  */
-export const WORDPRESS_PACKAGES = ['wordpress', 'wordpress-l10n', 'apache2', 'libapache2-mod-php', 'mariadb-server', 'php-mysql'];
+export const WORDPRESS_PACKAGES = ['wordpress', 'wordpress-l10n', 'wordpress-theme-twentytwentythree', 'apache2', 'libapache2-mod-php', 'mariadb-server', 'php-mysql'];
 
 const APACHE_MODULES = '/usr/lib/apache2/modules';
 
