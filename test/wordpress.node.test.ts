@@ -1,7 +1,7 @@
 /**
  * The WordPress plugin on a real WordPress: Debian's 6.1 (PHP 8.2, Apache with mod_php, MariaDB),
- * with `pulse-widgets serve --prefix /pulse` (demo mode) behind Apache's `ProxyPass /pulse/`, as
- * docs/cms/wordpress.md recommends. The plugin zip is built as `npm run build` builds it (the CDN
+ * with `pulse-widgets serve --prefix /pulse` (demo mode) behind Apache's `ProxyPass /pulse/`: the
+ * lines of docs/cms/wordpress.md. The plugin zip is built as `npm run build` builds it (the CDN
  * modules into a folder of this run's own), unpacked and activated with WordPress's own functions
  * on a site in German, and then, in Chromium: the shortcode and a block show live data on public
  * pages with each element's own module and the German file; the dashboard widget, the block's
@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -33,6 +33,9 @@ const RENDER_TIMEOUT_MS = 15_000;
 const PLUGIN_ASSETS = '/wp-content/plugins/pulse-widgets/assets/';
 /** What an Author writes in the code editor or a Custom HTML block. */
 const AUTHOR_TAG = `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&amp;limit=3" theme="light" label="Most read"></top-pages>`;
+
+/** The Apache lines of docs/cms/wordpress.md, which pass /pulse/ on to the endpoint at 127.0.0.1:8080. */
+const DOCUMENTED_PROXY = /```apache\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/cms/wordpress.md'), 'utf8'))![1]!;
 
 /** In the page: `selector` matches one element or more, each showing figures. */
 const ready = (selector: string) => `(() => {
@@ -108,7 +111,7 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     await Promise.all([
       (async () => {
         endpoint = await startListening(...serveCommand(['--prefix', PREFIX, '--port', '0', '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() });
-        site = await startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: { path: `${PREFIX}/`, to: endpoint.url } });
+        site = await startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: DOCUMENTED_PROXY.replaceAll('http://127.0.0.1:8080', endpoint.url) });
       })(),
       (async () => {
         await node(['--import', 'tsx', 'scripts/build-cdn.mjs', join(work, 'cdn')]);

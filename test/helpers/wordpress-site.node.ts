@@ -1,7 +1,7 @@
 /**
  * A throwaway WordPress site from Debian's packages, on loopback: its own MariaDB (a fresh data
  * folder, a Unix socket, no network) and its own Apache (mod_php as www-data, one port on
- * 127.0.0.1, a same-origin `ProxyPass` to a cache endpoint), both stopped by PID and their folder
+ * 127.0.0.1, with the caller's `ProxyPass` to a cache endpoint), both stopped by PID and their folder
  * removed on close(). Debian's wp-config.php picks /etc/wordpress/config-pulse-widgets-test.php
  * (written here), which reads the run's folder from the environment, so runs never share a site.
  */
@@ -85,7 +85,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-function apacheConfig(dir: string, port: number, phpModule: string, proxy: { path: string; to: string }): string {
+function apacheConfig(dir: string, port: number, phpModule: string, proxy: string): string {
   const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'alias', 'env', 'proxy', 'proxy_http']
     .map((name) => `LoadModule ${name}_module /usr/lib/apache2/modules/mod_${name}.so`);
   return `ServerRoot "${dir}"
@@ -127,14 +127,11 @@ Alias /wp-content ${dir}/wp-content
 <FilesMatch "\\.php$">
   SetHandler application/x-httpd-php
 </FilesMatch>
-# The same-origin proxy of docs/cms/wordpress.md: the cache endpoint under one path of the site.
-ProxyPass ${proxy.path} ${proxy.to}${proxy.path}
-ProxyPassReverse ${proxy.path} ${proxy.to}${proxy.path}
-`;
+${proxy}`;
 }
 
-/** Starts the site and installs WordPress; `proxy.to` is the cache endpoint's origin (serving under `proxy.path`). */
-export async function startWordPressSite(options: { title: string; admin: { user: string; password: string }; proxy: { path: string; to: string } }): Promise<WordPressSite> {
+/** Starts the site and installs WordPress; `proxy` is Apache configuration that brings the cache endpoint onto the site. */
+export async function startWordPressSite(options: { title: string; admin: { user: string; password: string }; proxy: string }): Promise<WordPressSite> {
   const programs = findWordPress();
   if (!programs) throw new Error('Debian\'s WordPress is not installed');
   if (!existsSync(CONFIG_FILE) || readFileSync(CONFIG_FILE, 'utf8') !== CONFIG) writeFileSync(CONFIG_FILE, CONFIG);
