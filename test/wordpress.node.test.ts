@@ -139,6 +139,57 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  test('the plugin\'s decisions, as a table: endpoint addresses, languages, shortcode words, module tags, escaped elements', async () => {
+    const settings = { endpoint: PREFIX, host: HOST, theme: 'light', kses_roles: [] };
+    const cases: [string, unknown[], unknown][] = [
+      ['checked_endpoint', ['/pulse'], '/pulse'],
+      ['checked_endpoint', ['/pulse/'], '/pulse'],
+      ['checked_endpoint', [''], ''],
+      ['checked_endpoint', ['https://pulse.example.net/pulse'], 'https://pulse.example.net/pulse'],
+      ['checked_endpoint', ['http://127.0.0.1:8080'], 'http://127.0.0.1:8080'],
+      ['checked_endpoint', ['pulse'], null],
+      ['checked_endpoint', ['//evil.example/pulse'], null],
+      ['checked_endpoint', ['javascript:alert(1)'], null],
+      ['checked_endpoint', ['ftp://files.example/pulse'], null],
+      ['checked_endpoint', ['https://pulse.example.net/pulse?host=x'], null],
+      ['checked_endpoint', ['/pulse" onmouseover="alert(1)'], null],
+      ['language_for', ['de_DE', ['de', 'fr']], 'de'],
+      ['language_for', ['de_DE_formal', ['de']], 'de'],
+      ['language_for', ['pt_BR', ['pt']], 'pt'],
+      ['language_for', ['ja', ['ja']], 'ja'],
+      ['language_for', ['en_US', ['de']], ''],
+      ['language_for', ['sv_SE', ['de']], ''],
+      ['shortcode_attributes', [{ 0: 'top-pages', 1: 'hide-numbers', limit: '5' }], ['top-pages', { 'hide-numbers': true, limit: '5' }]],
+      ['shortcode_attributes', [{ element: 'geo-list', 0: 'top-pages' }], ['geo-list', { element: 'geo-list' }]],
+      ['shortcode_attributes', [{ 0: 'grouped' }], ['', { grouped: true }]],
+      ['module_tag', ["<script src='/a.js' id='a-js'></script>\n"], `<script type="module" src='/a.js' id='a-js'></script>\n`],
+      ['module_tag', ["<script type='text/javascript' src='/a.js' id='a-js'></script>\n"], `<script type="module" src='/a.js' id='a-js'></script>\n`],
+      ['element_html', ['top-pages', { limit: '3', section: 'Politik & Wirtschaft', 'articles-only': true }, settings],
+        `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&#038;limit=3&#038;section=Politik%20%26%20Wirtschaft" theme="light" articles-only></top-pages>`],
+      ['element_html', ['top-pages', { label: 'Top "10" <b>now</b>', limit: '5; DROP', max: '-1', theme: 'purple', 'hide-numbers': 'no', 'link-base': 'javascript:alert(1)' }, settings],
+        `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}" theme="light" label="Top &quot;10&quot; now"></top-pages>`],
+      ['element_html', ['top-pages', { 'link-base': 'https://staging.example.com', theme: 'dark', host: 'News.Example.org' }, settings],
+        `<top-pages src="${PREFIX}/live/toppages/v3/?host=news.example.org" theme="dark" link-base="https://staging.example.com"></top-pages>`],
+      ['element_html', ['live-counter', {}, { ...settings, endpoint: 'https://pulse.example.net/pulse' }],
+        `<live-counter src="https://pulse.example.net/pulse/live/quickstats/v4/?host=${HOST}" theme="light"></live-counter>`],
+      ['element_html', ['top-pages', { host: 'evil" onload="x' }, settings], ''],
+      ['element_html', ['top-pages', {}, { ...settings, host: '' }], ''],
+      ['element_html', ['marquee', {}, settings], ''],
+    ];
+    const results = await site.setup(cases.map(([name, args]) => ({ do: 'call', function: `PulseWidgets\\${name}`, args })));
+    assert.deepEqual(results.map((result, index) => [cases[index]![0], cases[index]![1], result]), cases);
+  });
+
+  test('the classic widget and the block theme pattern write the "most read" list', async () => {
+    const [widget, pattern] = await site.setup([
+      { do: 'output', function: 'the_widget', args: ['PulseWidgets\\Most_Read_Widget', { limit: 3 }, { before_widget: '<section class="widget">', after_widget: '</section>' }] },
+      { do: 'pattern', name: 'pulse-widgets/most-read' },
+    ]);
+    const list = (limit: number) => `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&#038;limit=${limit}" theme="light" label="Most read now" articles-only hide-numbers></top-pages>`;
+    assert.equal(widget, `<section class="widget">${list(3)}</section>`);
+    assert.equal(pattern, `<div class="wp-block-pulse-widgets-top-pages">${list(5)}</div>`);
+  });
+
   test('the shortcode shows live data on a public page, with the element\'s own module and the site\'s language', async () => {
     const context = await browser.newContext();
     const { page, problems } = await open(context, posts.shortcode);

@@ -42,7 +42,9 @@ export type SetupStep =
   | { do: 'user'; login: string; password: string; role: string }
   | { do: 'plugin'; zip: string; file: string }
   | { do: 'option'; name: string; value: unknown }
-  | { do: 'post'; author: string; title: string; content: string };
+  | { do: 'post'; author: string; title: string; content: string }
+  | { do: 'call' | 'output'; function: string; args: unknown[] }
+  | { do: 'pattern'; name: string };
 
 export interface WordPressSite {
   /** Without a trailing slash. */

@@ -10,6 +10,9 @@
  *   plugin   {zip, file}                             unzip_file() into the plugins folder, activate
  *   option   {name, value}                           update_option()
  *   post     {author, title, content}                a published post as that user; result: {id, link}
+ *   call     {function, args}                        a function of WordPress or an active plugin; result: what it returns
+ *   output   {function, args}                        the same; result: what it prints
+ *   pattern  {name}                                  a registered block pattern, rendered as on a page
  */
 
 $steps = json_decode($argv[1] ?? '[]', true);
@@ -60,6 +63,17 @@ foreach ($steps as $step) {
 				exit(1);
 			}
 			$results[] = array('id' => $id, 'link' => get_permalink($id));
+			break;
+		case 'call':
+			$results[] = call_user_func_array($step['function'], $step['args']);
+			break;
+		case 'output':
+			ob_start();
+			call_user_func_array($step['function'], $step['args']);
+			$results[] = ob_get_clean();
+			break;
+		case 'pattern':
+			$results[] = do_blocks(WP_Block_Patterns_Registry::get_instance()->get_registered($step['name'])['content']);
 			break;
 		default:
 			fwrite(STDERR, 'unknown step ' . json_encode($step));
