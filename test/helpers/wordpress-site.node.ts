@@ -146,7 +146,13 @@ export async function startWordPressSite(options: { title: string; admin: { user
   const socket = join(dir, 'mysqld.sock');
   let database: ChildProcess | undefined;
   let apache: ChildProcess | undefined;
+  // Apache runs in a group of its own, which a killed test would leave behind: stopped at exit too.
+  const stopAtExit = () => {
+    for (const child of [apache, database]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', stopAtExit);
   const close = async () => {
+    process.off('exit', stopAtExit);
     await stop(apache);
     await stop(database);
     rmSync(dir, { recursive: true, force: true });
