@@ -3,7 +3,7 @@
  * with `pulse-widgets serve --prefix /pulse` (demo mode) behind Apache's `ProxyPass /pulse/`: the
  * lines of docs/cms/wordpress.md. The plugin zip is built as `npm run build` builds it (the CDN
  * modules into a folder of this run's own), unpacked and activated with WordPress's own functions
- * on a site in German, and then, in Chromium: the shortcode and a block show live data on public
+ * on a site in German (the plugin's words too), and then, in Chromium: the shortcode and a block show live data on public
  * pages with each element's own module and the German file; the dashboard widget, the block's
  * preview in the editor and the settings page's check show live data with the full bundle; an
  * Author's tags are deleted on save until the Author role is ticked on the settings page, and
@@ -186,12 +186,12 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     assert.deepEqual(results.map((result, index) => [cases[index]![0], cases[index]![1], result]), cases);
   });
 
-  test('the classic widget and the block theme pattern write the "most read" list', async () => {
+  test('the classic widget and the block theme pattern write the "most read" list, titled in the site\'s language', async () => {
     const [widget, pattern] = await site.setup([
       { do: 'output', function: 'the_widget', args: ['PulseWidgets\\Most_Read_Widget', { limit: 3 }, { before_widget: '<section class="widget">', after_widget: '</section>' }] },
       { do: 'pattern', name: 'pulse-widgets/most-read' },
     ]);
-    const list = (limit: number) => `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&#038;limit=${limit}" theme="light" label="Most read now" articles-only hide-numbers></top-pages>`;
+    const list = (limit: number) => `<top-pages src="${PREFIX}/live/toppages/v3/?host=${HOST}&#038;limit=${limit}" theme="light" label="Jetzt meistgelesen" articles-only hide-numbers></top-pages>`;
     assert.equal(widget, `<section class="widget">${list(3)}</section>`);
     assert.equal(pattern, `<div class="wp-block-pulse-widgets-top-pages">${list(5)}</div>`);
   });
@@ -225,6 +225,7 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     await dashboard.waitForFunction(ready('#pulse_widgets_dashboard :is(live-counter, top-pages, referrer-bars)'), undefined, { timeout: RENDER_TIMEOUT_MS });
     assert.equal(await dashboard.evaluate('document.querySelectorAll("#pulse_widgets_dashboard :is(live-counter, top-pages, referrer-bars)").length'), 3);
     assert.deepEqual(await dashboard.evaluate(PLUGIN_SCRIPTS), ['module pulse-widgets.js', 'module locales/de.js']);
+    assert.equal(await dashboard.textContent('#pulse_widgets_dashboard .hndle'), 'Publikum live');
   });
 
   test('the block\'s preview in the editor shows live data', async () => {
@@ -240,7 +241,8 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     assert.doesNotMatch(stripped.raw, /top-pages/, 'WordPress deletes the tag for an Author by default');
 
     const { page: settings, problems } = await open(admin, '/wp-admin/options-general.php?page=pulse-widgets');
-    assert.match(await settings.textContent('.wrap') ?? '', /unfiltered_html/, 'the page explains the silent deletion');
+    const explanation = await settings.textContent('.wrap') ?? '';
+    assert.match(explanation, /WordPress löscht Tags, die es nicht kennt, etwa <top-pages>.*„unfiltered_html“/, 'the page explains the silent deletion, in the site\'s language');
     await settings.waitForFunction(ready('.wrap live-counter'), undefined, { timeout: RENDER_TIMEOUT_MS });
     await settings.check('input[name="pulse_widgets[kses_roles][]"][value="author"]');
     await Promise.all([settings.waitForURL(/settings-updated=true/), settings.click('#submit')]);

@@ -23,6 +23,7 @@ const VERSION = '__VERSION__';
 const PLUGIN_FILE = __FILE__;
 
 require_once __DIR__ . '/includes/elements.php';
+require_once __DIR__ . '/includes/languages.php';
 require_once __DIR__ . '/includes/settings.php';
 require_once __DIR__ . '/includes/assets.php';
 require_once __DIR__ . '/includes/shortcode.php';

@@ -26,23 +26,6 @@ function asset_url(string $file): string {
 	return plugins_url('assets/' . $file, PLUGIN_FILE);
 }
 
-/** The languages of assets/locales/ besides English, which every file has built in. */
-function available_languages(): array {
-	$files = glob(dirname(__DIR__) . '/assets/locales/*.js');
-	return array_map(function (string $file): string {
-		return basename($file, '.js');
-	}, $files ? $files : array());
-}
-
-/**
- * The language file for a WordPress locale (`de_DE`, `pt_BR`, `ja`), or '' for English and
- * languages with no translation (the elements then speak English).
- */
-function language_for(string $locale, array $available): string {
-	$language = strtolower((string) preg_replace('/[_-].*$/', '', $locale));
-	return in_array($language, $available, true) ? $language : '';
-}
-
 /** Every handle printed as a module. */
 function module_handles(): array {
 	$handles = array(BUNDLE, LOCALE_HANDLE);
