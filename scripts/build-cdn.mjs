@@ -8,7 +8,7 @@
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
  *
- *   node --import tsx scripts/build-cdn.mjs [folder]     (npm run build:cdn: into dist/cdn)
+ *   node --import tsx scripts/build-cdn.mjs [folder [name,…]]   (npm run build:cdn: every file into dist/cdn)
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -64,8 +64,9 @@ export async function buildInMemory(target, options) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { rm } = await import('node:fs/promises');
-  const outDir = process.argv[2] ?? CDN_DIR;
+  const [outDir = CDN_DIR, only] = process.argv.slice(2);
+  const names = only?.split(',');
   await rm(outDir, { recursive: true, force: true });
-  for (const target of cdnEntries()) await build(cdnConfig(target, { outDir }));
+  for (const target of cdnEntries().filter(({ name }) => !names || names.includes(name))) await build(cdnConfig(target, { outDir }));
   console.log(`CDN modules written to ${outDir}`);
 }

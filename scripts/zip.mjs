@@ -56,3 +56,17 @@ export function zip(files, modified = new Date(2000, 0, 1)) {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
 }
+
+/** The paths in a zip archive, from its central directory (no zip64, no comment). */
+export function zipEntryNames(archive) {
+  const end = archive.length - 22;
+  if (archive.readUInt32LE(end) !== 0x06054b50) throw new Error('not a zip archive without a comment');
+  const names = [];
+  let offset = archive.readUInt32LE(end + 16);
+  for (let index = 0; index < archive.readUInt16LE(end + 10); index++) {
+    const nameLength = archive.readUInt16LE(offset + 28);
+    names.push(archive.toString('utf8', offset + 46, offset + 46 + nameLength));
+    offset += 46 + nameLength + archive.readUInt16LE(offset + 30) + archive.readUInt16LE(offset + 32);
+  }
+  return names;
+}

@@ -23,7 +23,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/browsers.mjs';
-import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
+import { zipEntryNames } from '../scripts/zip.mjs';
+import { ELEMENT_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
 import { brokenLinks, repositoryCommands } from './helpers/packed-docs.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 
@@ -274,6 +275,18 @@ describe('the packed package, installed in a new project', () => {
       assert.deepEqual(brokenLinks(file, text, paths), [], `${file} links files the tarball does not hold`);
       assert.deepEqual(repositoryCommands(text), [], `${file} gives commands only the repository can run`);
     }
+  });
+
+  test('the WordPress plugin zip holds the plugin, its translations and every CDN module', () => {
+    const names = zipEntryNames(readFileSync(join(consumer, 'node_modules/pulse-widgets/dist/wordpress/pulse-widgets.zip')));
+    const languages = LOCALE_ENTRIES.map((entry) => entry.slice('locales/'.length));
+    for (const path of [
+      'pulse-widgets.php', 'readme.txt', 'blocks/editor.js', 'assets/pulse-widgets.js',
+      ...ELEMENT_ENTRIES.map((name) => `assets/${name}.js`),
+      ...LOCALE_ENTRIES.map((entry) => `assets/${entry}.js`),
+      ...languages.map((code) => `languages/pulse-widgets-${code}.mo`),
+    ]) assert.ok(names.includes(`pulse-widgets/${path}`), `the zip holds pulse-widgets/${path}`);
+    assert.deepEqual(names.filter((name) => !name.startsWith('pulse-widgets/') || /\.(map|json|ts)$/.test(name)), [], 'one folder, no source maps, sources or translation sources');
   });
 
   test('(a) `npx pulse-widgets serve` runs in demo mode and answers /healthz and a toppages route', async () => {

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/browsers.mjs';
 import { wordPressMissing } from '../scripts/wordpress.mjs';
+import { freePort } from './helpers/free-port.node.ts';
 import { cleanEnv, serveCommand, startListening, type ListeningProcess } from './helpers/serve-process.node.ts';
 import { startWordPressSite, type WordPressSite } from './helpers/wordpress-site.node.ts';
 
@@ -114,16 +115,20 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'pulse-wp-plugin-'));
     const zip = join(work, 'pulse-widgets.zip');
-    await Promise.all([
+    // The endpoint, the site and the zip start together: each takes seconds of its own. All settle
+    // before a failure is thrown, so that after() stops whatever did start.
+    const endpointPort = await freePort();
+    const started = await Promise.allSettled([
+      startListening(...serveCommand(['--prefix', PREFIX, '--port', String(endpointPort), '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() }).then((started) => (endpoint = started)),
+      startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: DOCUMENTED_PROXY.replaceAll('127.0.0.1:8080', `127.0.0.1:${endpointPort}`) }).then((started) => (site = started)),
       (async () => {
-        endpoint = await startListening(...serveCommand(['--prefix', PREFIX, '--port', '0', '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() });
-        site = await startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: DOCUMENTED_PROXY.replaceAll('http://127.0.0.1:8080', endpoint.url) });
-      })(),
-      (async () => {
-        await node(['--import', 'tsx', 'scripts/build-cdn.mjs', join(work, 'cdn')]);
+        // The files these pages load (the packed-package test checks that the real zip has them all).
+        await node(['--import', 'tsx', 'scripts/build-cdn.mjs', join(work, 'cdn'), 'pulse-widgets,top-pages,live-counter,locales/de']);
         await node(['scripts/build-wordpress.mjs', '--cdn', join(work, 'cdn'), '--out', zip]);
       })(),
     ]);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    const launching = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }).then((launched) => (browser = launched));
     const results = await site.setup([
       { do: 'plugin', zip, file: 'pulse-widgets/pulse-widgets.php' },
       { do: 'user', login: AUTHOR.user, password: AUTHOR.password, role: 'author' },
@@ -134,7 +139,7 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     ]);
     const [shortcode, block] = results.slice(-2) as { id: number; link: string }[];
     posts = { shortcode: shortcode!.link, block: block!.link, blockId: block!.id };
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    await launching;
     ({ context: admin, page: dashboard } = await logIn(ADMIN));
   });
 
