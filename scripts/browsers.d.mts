@@ -12,3 +12,6 @@ export function installHint(engine: Engine): string;
 export function webKitCapabilities(miniBrowser: string): Record<string, unknown>;
 export function startWebKitDrivers(count?: number): Promise<{ urls: string[]; capabilities: Record<string, unknown>; stop(): void }>;
 export const PATH_VARIABLES: Record<Engine, string>;
+export function oldestDriven(): Promise<{ chromium: number; firefox: number }>;
+export function engineMajor(engine: Engine): number | undefined;
+export function outdatedEngines(engines: readonly Engine[]): Promise<{ engine: Engine; hint: string }[]>;

@@ -4,7 +4,7 @@
  * MiniBrowser) is driven through WebKitWebDriver on a virtual display: `startWebKitDriver()`
  * starts both and they are killed by PID when the caller stops them or exits.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -196,4 +196,36 @@ export async function startWebKitDrivers(count = 1) {
       killGroup(xvfb.child);
     },
   };
+}
+
+/**
+ * The oldest major version of each engine our test tooling drives: the one puppeteer-core was
+ * released against (Firefox over WebDriver BiDi needs its commands: Firefox ESR 140 lacks
+ * `emulation.setScreenOrientationOverride` and every Firefox test failed at launch).
+ * WebKitGTK is driven over WebDriver classic, which has no such floor.
+ */
+export async function oldestDriven() {
+  const { PUPPETEER_REVISIONS } = await import('puppeteer-core');
+  const major = (version) => Number(/(\d+)\./.exec(version)?.[1]);
+  return { chromium: major(PUPPETEER_REVISIONS.chrome), firefox: major(PUPPETEER_REVISIONS.firefox) };
+}
+
+/** The major version an engine's binary reports (`Chromium 156.0…`, `Mozilla Firefox 153.7.0esr`), if it says. */
+export function engineMajor(engine) {
+  const binary = { chromium: findChromium, firefox: findFirefox }[engine]?.();
+  if (!binary) return undefined;
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  const match = /(\d+)\.\d+/.exec(result.stdout ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The engines (of those found) older than our tooling drives, each with one line saying what to upgrade. */
+export async function outdatedEngines(engines) {
+  const oldest = await oldestDriven();
+  return engines.flatMap((engine) => {
+    const major = oldest[engine] === undefined || !findEngine(engine) ? undefined : engineMajor(engine);
+    if (major === undefined || major >= oldest[engine]) return [];
+    const hint = `${engine} ${major} is older than the ${oldest[engine]} our test tooling drives: upgrade it (Debian: \`sudo apt-get update && sudo apt-get install ${DEBIAN_PACKAGES[engine].join(' ')}\`), or set ${PATH_VARIABLES[engine]} to a newer one.`;
+    return [{ engine, hint }];
+  });
 }

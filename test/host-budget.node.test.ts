@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
+import { clockWithNow } from '../src/server/clock.ts';
 import { BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
 import { SharedSlots, type SharedTier } from '../src/server/shared-tier.ts';
 import { capturedLogger, maxInSlidingWindow } from './helpers/cache-harness.node.ts';
@@ -44,7 +45,7 @@ describe('window slots', () => {
 describe('host budget', () => {
   test('a video@ host counts against its site, as the service counts it: one budget and one cooldown for both', async () => {
     const now = T0 + 100;
-    const budget = new HostBudget(new WindowSlots(3, 1000), () => now);
+    const budget = new HostBudget(new WindowSlots(3, 1000), clockWithNow(() => now));
     const granted: string[] = [];
     for (const host of ['example.com', 'video@example.com', 'example.com', 'video@example.com', 'news.example.org']) {
       budget.acquire(host, () => true).then(() => granted.push(host), () => undefined);
@@ -63,7 +64,7 @@ describe('host budget', () => {
     // A worker's tier: closing it answers every question under way with "offline", as IpcTier does.
     let answer: (slot: SlotAnswer | undefined) => void = () => undefined;
     const tier = { takeSlot: () => new Promise<SlotAnswer | undefined>((resolve) => (answer = resolve)) } as unknown as SharedTier;
-    const budget = new HostBudget(new SharedSlots(tier, 3, 1000, 9, 3, logger), () => T0);
+    const budget = new HostBudget(new SharedSlots(tier, 3, 1000, 9, 3, logger), clockWithNow(() => T0));
     const acquired = budget.acquire('example.com', () => true);
     await turn();
     budget.close();

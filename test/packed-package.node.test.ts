@@ -3,7 +3,8 @@
  * this checkout made as a clean clone would be (tracked and new files, this node_modules), then the
  * tarball installed into a new project in the system's temporary folder, from the npm cache where
  * it can (`--prefer-offline`). In that project, as a user would:
- *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route;
+ *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route, and
+ *       `npx pulse-widgets proxy-config nginx` prints the configuration;
  *   (b) plain Node imports the server, simulator and client entries, and `createCacheHandler`
  *       answers a Request (with the version stamped in its User-Agent);
  *   (c) TypeScript that uses the elements' properties, events and `HTMLElementTagNameMap`, and
@@ -11,7 +12,9 @@
  *       vue-tsc, svelte-check);
  *   (d) a Vite app importing `pulse-widgets` builds and shows live data in Chromium;
  *   (e) the CDN file, in a plain HTML page, shows live data in Chromium;
- *   (f) every relative link of the packed README and docs names a file of the tarball, and the
+ *   (f) `createCacheHandler` serves a demo-mode request on Bun's and on Deno's own HTTP server
+ *       (binaries from the npm registry's `bun` and `deno` packages; skipped when none runs);
+ *   (g) every relative link of the packed README and docs names a file of the tarball, and the
  *       packed docs give no command that only the repository can run.
  */
 import assert from 'node:assert/strict';
@@ -24,9 +27,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/browsers.mjs';
 import { zipEntryNames } from '../scripts/zip.mjs';
+import { proxyConfig } from '../src/server/proxy-config.ts';
 import { ELEMENT_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
 import { brokenLinks, repositoryCommands } from './helpers/packed-docs.node.ts';
-import { cleanEnv } from './helpers/serve-process.node.ts';
+import { findRuntimes, RUNTIME_SCRIPTS, runtimeCommand, type Runtime, type Runtimes } from './helpers/runtimes.node.ts';
+import { cleanEnv, startListening } from './helpers/serve-process.node.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const repoPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -172,6 +177,7 @@ await upstream.close();
 Object.assign(globalThis, { exportedNames: { ${BROWSER_EXPORTS.map((specifier, index) => `'${specifier}': Object.keys(entry${index})`).join(', ')} } });
 `,
     ...Object.fromEntries(snippets),
+    ...Object.fromEntries(Object.entries(RUNTIME_SCRIPTS).map(([runtime, script]) => [`runtimes/${runtime}-serve.mjs`, script])),
   };
 }
 
@@ -207,6 +213,9 @@ describe('the packed package, installed in a new project', () => {
   let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   let browser: Browser | undefined;
 
+  /** Bun and Deno, found (or installed into the npm cache folder) while the package is packed. */
+  let runtimes: Promise<Runtimes>;
+
   /** The type checks, started together once the package is installed; each test awaits its own. */
   let checks: Record<'tsc' | 'vue' | 'svelte' | 'server' | 'wrong', Promise<Finished>>;
 
@@ -216,6 +225,7 @@ describe('the packed package, installed in a new project', () => {
     consumer = join(work, 'consumer');
     await copyCheckout(checkout);
     writeFiles(consumer, consumerFiles(documentedSnippets()));
+    runtimes = findRuntimes();
     // The pack (CPU: the build) and the third-party installs (mostly I/O) overlap.
     const [packOutput] = await Promise.all([
       run('npm', ['pack', '--json', '--pack-destination', work], checkout),
@@ -248,6 +258,7 @@ describe('the packed package, installed in a new project', () => {
       await exited;
     }
     if (checks) await Promise.all(Object.values(checks));
+    await runtimes;
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -266,7 +277,7 @@ describe('the packed package, installed in a new project', () => {
     console.log(`# ${packed.filename}: ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files`);
   });
 
-  test('(f) the packed README and docs link only files of the tarball and give no repository-only command', () => {
+  test('(g) the packed README and docs link only files of the tarball and give no repository-only command', () => {
     const paths = packed.files.map((file) => file.path);
     const markdown = paths.filter((path) => path.endsWith('.md'));
     assert.ok(markdown.includes('README.md') && markdown.includes('docs/usage.md'), `packed Markdown: ${markdown.join(', ')}`);
@@ -299,6 +310,14 @@ describe('the packed package, installed in a new project', () => {
     const body = (await pages.json()) as { pages: { title: string }[] };
     assert.equal(body.pages.length, 3);
     assert.ok(body.pages.every((page) => typeof page.title === 'string' && page.title !== ''));
+  });
+
+  test('(a) `npx pulse-widgets proxy-config nginx` prints the configuration (test/proxy-config.node.test.ts runs it in nginx)', async () => {
+    const printed = await run('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'nginx', '--prefix', '/news/pulse/', '--upstream', 'http://10.0.0.5:9000'], consumer);
+    assert.equal(printed, proxyConfig('nginx', { prefix: '/news/pulse', upstream: new URL('http://10.0.0.5:9000') }));
+    const refused = await finish('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'iis'], consumer);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^pulse-widgets: expected "proxy-config apache" or "proxy-config nginx".*\n$/);
   });
 
   test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', async () => {
@@ -336,6 +355,31 @@ describe('the packed package, installed in a new project', () => {
     const webTypes = JSON.parse(readFileSync(join(installed, webTypesPath), 'utf8')) as { contributions: { html: { elements: { name: string }[] } } };
     assert.deepEqual(webTypes.contributions.html.elements.map((element) => element.name).sort(), [...ELEMENT_ENTRIES]);
   });
+
+  for (const runtime of ['bun', 'deno'] as Runtime[]) {
+    test(`(f) ${runtime}: createCacheHandler on the runtime's own HTTP server answers in demo mode, its per-IP limit fed`, async (t) => {
+      const found = (await runtimes)[runtime];
+      if ('missing' in found) return t.skip(found.missing);
+      const [command, args] = runtimeCommand(runtime, found.binary, `runtimes/${runtime}-serve.mjs`);
+      const server = await startListening(command, args, { cwd: consumer, env: { ...cleanEnv(), NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+      try {
+        assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+        const statuses: number[] = [];
+        let pages: { title: string }[] = [];
+        for (let request = 0; request < 4; request += 1) {
+          const reply = await fetch(`${server.url}/live/toppages/v3/?host=${HOST}&limit=3`);
+          statuses.push(reply.status);
+          if (reply.status === 200) pages = ((await reply.json()) as { pages: { title: string }[] }).pages;
+          else await reply.body?.cancel();
+        }
+        assert.equal(pages.length, 3);
+        assert.ok(pages.every((page) => typeof page.title === 'string' && page.title !== ''));
+        assert.deepEqual(statuses, [200, 200, 200, 429], 'the limit of 3 counts this address');
+      } finally {
+        await server.close();
+      }
+    });
+  }
 
   describe('in Chromium', { skip: CHROMIUM ? false : 'no Chromium (set CHROME_PATH)' }, () => {
     before(async () => {

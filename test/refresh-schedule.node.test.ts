@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
+import { realClock } from '../src/server/clock.ts';
 import { RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
 
 const INTERVAL = 3000;
@@ -33,7 +34,8 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     intervalMs: INTERVAL,
     windowMs: WINDOW,
     fills: 3,
-    now: Date.now,
+    // The real clock's timers and time, both mocked by node:test below.
+    clock: realClock,
     polled: () => [...keys.values()],
     lead: () => LEAD,
     refresh: (key, dueBy) => {

@@ -2,7 +2,9 @@
  * `pulse-widgets serve --workers 3` for real: a primary and three node:cluster workers on one
  * port, in front of a counting fake upstream in this process, without Redis (the workers share
  * through the primary). Requests go out on fresh connections, which the cluster deals round-robin
- * to the workers. Times are scaled down through cache options, as in the budget tests.
+ * to the workers. What needs real processes is here (one call for a herd, a worker killed,
+ * SIGTERM); the plans' timing and the shared budget are proven on a virtual clock in
+ * server-instances.node.test.ts and the simulation (test/simulation/).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { API_KEY, maxInSlidingWindow, scaledTimes, until } from './helpers/cache-harness.node.ts';
+import { API_KEY, until } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 
@@ -118,81 +120,6 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     assert.deepEqual(replies.map((reply) => reply.status), limits.map(() => 200));
     assert.deepEqual(upstream.calls.map((call) => `${call.url.pathname}${call.url.search}`), ['/live/toppages/v3/?host=example.com&limit=6']);
     assert.equal(await cluster.stop(), 0);
-  });
-
-  test('a dashboard polled on the 3 s grid across the workers: one refill per query per tick, the most polled last before the tick', async () => {
-    const upstream = await startFakeUpstream();
-    after(() => upstream.close());
-    const cluster = await startCluster(upstream, {});
-    // Five upstream queries: toppages folds four widgets (limit=4 fills them), the others one each.
-    // quickstats with all_platforms also answers the history recorder's sample of the minute.
-    const widest = '/live/toppages/v3/?host=example.com&limit=4';
-    const singles = ['/live/quickstats/v4/?all_platforms=1&host=example.com', '/live/referrers/v3/?host=example.com&limit=5', '/live/summary/v3/?host=example.com&keys=new', '/live/top_geo/v1/?host=example.com&limit=5'];
-    const paths = [1, 2, 3, 4].map((limit) => `/live/toppages/v3/?host=example.com&limit=${limit}`).concat(singles);
-    const first = Math.ceil((Date.now() + 500) / 3000) * 3000;
-    const ticks = [0, 1, 2, 3, 4].map((tick) => first + tick * 3000);
-    const statuses: number[][] = [];
-    for (const tick of ticks) {
-      await sleep(tick + 30 - Date.now());
-      // Fresh connections: the cluster deals each widget's poll to any worker.
-      statuses.push((await Promise.all(paths.map((path) => get(cluster.url, path)))).map((reply) => reply.status));
-    }
-    // The plan as /metrics shows it, from any worker: every worker's, not their sum.
-    const metrics = (await get(cluster.url, '/metrics')).body;
-    const gauge = (name: string) => Number(new RegExp(`^pulse_schedule_${name}\\{host="example.com"\\} ([\\d.]+)$`, 'm').exec(metrics)?.[1]);
-    assert.deepEqual({ keys: gauge('keys'), groups: gauge('groups'), callsPerMinute: gauge('calls_per_minute'), stretch: gauge('stretch') }, { keys: 8, groups: 5, callsPerMinute: 100, stretch: 1 });
-    assert.equal(await cluster.stop(), 0);
-    assert.deepEqual([...new Set(statuses.flat())], [200]);
-    const called = (call: FakeUpstream['calls'][number]) => `${call.url.pathname}${call.url.search}`;
-    // From the third tick on (the first fills were cold, at the first tick), each tick's plan:
-    for (const tick of ticks.slice(2)) {
-      const inTick = upstream.calls.filter((call) => call.at > tick - 3000 && call.at <= tick && call.url.searchParams.get('host') === 'example.com');
-      const seen = inTick.map((call) => `${call.at - tick} ms ${called(call)}`).join(', ');
-      // Plans that disagreed filled a query twice, or a query whose fill a lease held a whole
-      // interval missed its slot and was filled after the tick, every tick.
-      assert.deepEqual(inTick.map(called).sort(), [widest, ...singles].sort(), `one fill per query before the tick: ${seen}`);
-      // Plans that ordered queries by name put the widest (four widgets) in the window before last.
-      const widestAt = inTick.find((call) => called(call) === widest)!.at;
-      assert.ok(widestAt > tick - 1000, `the most polled query is filled in the last second before the tick: ${seen}`);
-    }
-  });
-
-  test('15 competing keys polled across the workers: at most 183 calls in any sliding minute between them', async () => {
-    const scale = 10;
-    const minuteMs = 60_000 / scale;
-    const upstream = await startFakeUpstream();
-    after(() => upstream.close());
-    const cluster = await startCluster(upstream, scaledTimes(scale));
-    const paths = Array.from({ length: 15 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
-    const stopAt = Date.now() + minuteMs + 700;
-    // 15 keys refreshed every TTL want 50 fills a second, the budget carries 30: fills queue.
-    const statuses = new Map<number, number>();
-    await Promise.all(paths.map(async (path) => {
-      while (Date.now() < stopAt) {
-        const reply = await get(cluster.url, path);
-        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-        await sleep(3000 / scale / 3);
-      }
-    }));
-    const waits = Number(/^pulse_budget_waits_total\{host="example.com"\} (\d+)$/m.exec((await get(cluster.url, '/metrics')).body)?.[1] ?? 0);
-    assert.equal(await cluster.stop(), 0);
-    // The budget is what the primary grants (each worker logs when, on the primary's clock); a call
-    // leaves its worker an IPC round trip later and arrives later still, within the slack under 200.
-    // Of example.com only: the history recorder samples news.example.org too, on its own budget.
-    const granted = cluster.logs().filter((line) => line.msg === 'budget slot granted' && line.site === 'example.com');
-    assert.ok(granted.every((line) => line.shared === true), 'no worker acted alone');
-    const grants = granted.map((line) => Number(line.grantedAt));
-    const calls = cluster.logs().filter((line) => (line.msg === 'upstream call' || line.msg === 'upstream call failed') && String(line.query).includes('host=example.com'));
-    const byWorker = new Map<unknown, number>();
-    for (const line of calls) byWorker.set(line.worker, (byWorker.get(line.worker) ?? 0) + 1);
-    const most = maxInSlidingWindow(grants, minuteMs);
-    const arrivals = maxInSlidingWindow(upstream.calls.filter((call) => call.url.searchParams.get('host') === 'example.com').map((call) => call.at), minuteMs);
-    console.log(`${WORKERS} workers, 15 keys: ${upstream.calls.length} calls (${[...byWorker.values()].join(' + ')} by worker); max ${most} granted and ${arrivals} arrived in a sliding "minute" (${minuteMs} ms); answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}`);
-    assert.ok(calls.length <= grants.length, 'every call was granted by the primary');
-    assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
-    assert.ok(waits > 0, 'the budget was actually under pressure: fills queued for it');
-    assert.ok(arrivals < 200, `${arrivals}: the upstream never sees its limit reached`);
-    assert.ok(byWorker.size >= 2, 'more than one worker filled');
   });
 
   test('a worker that dies is replaced, the others keep serving; SIGTERM stops them all and exits 0', async () => {

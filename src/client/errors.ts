@@ -2,7 +2,30 @@ import type { PollError } from './snapshot.ts';
 
 const MAX_SERVER_MESSAGE = 200;
 
-export const NETWORK_ERROR: PollError = { kind: 'network', message: 'The data source could not be reached.' };
+const NETWORK_ERROR: PollError = { kind: 'network', message: 'The data source could not be reached.' };
+
+/** Endpoint origins the console was already told about, page-wide (two copies of the bundle share it). */
+const HINTED = Symbol.for('pulse-widgets.cross-origin-hints');
+
+/**
+ * The error of a fetch that got no answer. A browser that blocks a cross-origin request (the
+ * endpoint's CORS list, the page's CSP) says only that it failed, so for an address on another
+ * origin the console names both settings, once per endpoint origin per page.
+ */
+export function networkError(url: string): PollError {
+  const page = globalThis.location?.origin;
+  let origin = page;
+  try {
+    origin = new URL(url).origin;
+  } catch {}
+  const hinted = ((globalThis as Record<symbol, Set<string | undefined>>)[HINTED] ??= new Set());
+  if (page && origin !== page && !hinted.has(origin)) {
+    hinted.add(origin);
+    console.warn(`pulse-widgets: ${origin} is unreachable from ${page}; if it is up, allow ${page} in its PULSE_ALLOWED_ORIGINS and ${origin} in this page's CSP connect-src.`);
+  }
+  return NETWORK_ERROR;
+}
+
 export const INVALID_BODY: PollError = { kind: 'invalid', message: 'The data source sent data in an unexpected shape.' };
 
 /**

@@ -5,7 +5,7 @@
 import { checkResponse } from '../api/check-response.ts';
 import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
-import { httpError, INVALID_BODY, NETWORK_ERROR, retryAfterMs } from './errors.ts';
+import { httpError, INVALID_BODY, networkError, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
 import { INITIAL_SNAPSHOT, sameSnapshot, type PollError, type PollSnapshot } from './snapshot.ts';
 
@@ -201,7 +201,7 @@ export class PollHub {
     try {
       response = await this.#fetch(resource.url, { headers: { Accept: 'application/json' }, signal, credentials: 'same-origin', cache: 'no-cache' });
     } catch {
-      if (!signal.aborted) this.#fail(resource, NETWORK_ERROR, 0);
+      if (!signal.aborted) this.#fail(resource, networkError(resource.url), 0);
       return;
     }
     if (signal.aborted) return;

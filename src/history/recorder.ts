@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { PageStats } from '../api/index.ts';
+import type { Clock, TimerHandle } from '../server/clock.ts';
 import { MINUTE_MS, minuteOf, sampleOf } from './samples.ts';
 import type { HistoryStore } from './store.ts';
 
@@ -21,7 +22,7 @@ export interface RecorderParts {
   store: HistoryStore;
   /** Looks the host's quickstats up through the fill cache; `undefined` when it has none. */
   quickstats(host: string): Promise<CachedStats | undefined>;
-  now: () => number;
+  clock: Clock;
   logger: Logger;
   /** Wait between tries for a fresh answer (the live TTL, 3000). */
   retryMs?: number;
@@ -39,7 +40,7 @@ const TRIES = 3;
 export class Recorder {
   readonly #parts: RecorderParts;
   readonly #retryMs: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerHandle | undefined;
   #running: Promise<unknown> = Promise.resolve();
   #closed = false;
 
@@ -51,26 +52,26 @@ export class Recorder {
   /** Samples at the start of every minute from now on. */
   start(): void {
     if (this.#closed || this.#timer) return;
-    const now = this.#parts.now();
+    const { clock } = this.#parts;
+    const now = clock.now();
     // A second into the minute, so the sample belongs to the minute it is filed under.
-    this.#timer = setTimeout(() => {
+    this.#timer = clock.setTimeout(() => {
       this.#timer = undefined;
       this.#running = this.recordMinute();
       this.start();
     }, minuteOf(now) + MINUTE_MS + 1000 - now);
-    this.#timer.unref?.();
   }
 
   /** Samples every host for the current minute (unless recorded); answers how many were recorded. */
   async recordMinute(): Promise<number> {
-    const minute = minuteOf(this.#parts.now());
+    const minute = minuteOf(this.#parts.clock.now());
     const recorded = await Promise.all(this.#parts.hosts.map((host) => this.#recordHost(host, minute)));
     return recorded.filter(Boolean).length;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#parts.clock.clearTimeout(this.#timer);
     await this.#running.catch(() => undefined);
   }
 
@@ -86,11 +87,11 @@ export class Recorder {
       if (!(await store.claim(host, minute))) return 'elsewhere';
       for (let attempt = 0; attempt < TRIES && !this.#closed; attempt++) {
         const cached = await this.#parts.quickstats(host);
-        if (cached && cached.fetchedAt >= minute - FRESH_ENOUGH_MS && minuteOf(this.#parts.now()) === minute) {
+        if (cached && cached.fetchedAt >= minute - FRESH_ENOUGH_MS && minuteOf(this.#parts.clock.now()) === minute) {
           return (await store.record(host, minute, sampleOf(cached.stats))) ? 'recorded' : 'elsewhere';
         }
-        if (minuteOf(this.#parts.now()) !== minute) break;
-        await new Promise((resolve) => setTimeout(resolve, this.#retryMs));
+        if (minuteOf(this.#parts.clock.now()) !== minute) break;
+        await this.#parts.clock.sleep(this.#retryMs);
       }
       logger.warn({ site: host, minute: new Date(minute).toISOString() }, 'history: no fresh quickstats this minute; left as a gap');
     } catch (error) {

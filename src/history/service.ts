@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { HistoryParams } from '../api/index.ts';
 import { canonicalQuery } from '../api/index.ts';
+import type { Clock } from '../server/clock.ts';
 import { respondStored, storeBody, type StoredResponse } from '../server/stored-response.ts';
 import { FileStore } from './file-store.ts';
 import { Recorder, type CachedStats, type MinuteOutcome } from './recorder.ts';
@@ -34,7 +35,7 @@ export interface HistoryParts {
   options: HistoryOptions;
   hosts: readonly string[];
   quickstats(host: string): Promise<CachedStats | undefined>;
-  now: () => number;
+  clock: Clock;
   logger: Logger;
   redis?: { url: string; prefix: string; timeoutMs: number };
   retryMs?: number;
@@ -54,7 +55,7 @@ export class HistoryService {
     this.#parts = parts;
     this.#store = this.#openStore();
     this.#store.then((store) => {
-      this.#recorder = new Recorder({ hosts: parts.hosts, store, quickstats: parts.quickstats, now: parts.now, logger: parts.logger, retryMs: parts.retryMs, onMinute: parts.onMinute });
+      this.#recorder = new Recorder({ hosts: parts.hosts, store, quickstats: parts.quickstats, clock: parts.clock, logger: parts.logger, retryMs: parts.retryMs, onMinute: parts.onMinute });
       if (parts.options.record !== false) this.#recorder.start();
     }, (error: Error) => parts.logger.error({ err: error.message }, 'history: store cannot be opened; /history/v1/ answers 503'));
   }
@@ -78,7 +79,7 @@ export class HistoryService {
   /** The answer for validated parameters of an allowed host. */
   async respond(request: Request, params: HistoryParams, headers: Headers): Promise<Response> {
     const key = canonicalQuery(params);
-    const now = this.#parts.now();
+    const now = this.#parts.clock.now();
     let answer = this.#answers.get(key);
     const cached = answer && (await answer.catch(() => undefined));
     const fresh = cached !== undefined && now < cached.freshUntil;
@@ -102,7 +103,8 @@ export class HistoryService {
   }
 
   async #openStore(): Promise<HistoryStore> {
-    const { options, redis, logger, now } = this.#parts;
+    const { options, redis, logger, clock } = this.#parts;
+    const now = clock.now;
     let store: HistoryStore;
     if (options.store) store = options.store;
     else if (redis) store = new RedisStore({ ...redis, logger, now });

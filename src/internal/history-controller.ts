@@ -4,7 +4,7 @@ import { HISTORY_PATH, type HistoryMetric, type HistoryRange } from '../api/hist
 import type { HistoryResponse } from '../api/history.ts';
 import { HISTORY_SHAPE } from '../api/response-shapes.ts';
 import { getHub, type PollError } from '../client/index.ts';
-import { httpError, INVALID_BODY, NETWORK_ERROR } from '../client/errors.ts';
+import { httpError, INVALID_BODY, networkError } from '../client/errors.ts';
 
 /** History gains a point a minute: it is asked for a few seconds after each minute turns, once the cache has recorded it. */
 const MINUTE_MS = 60_000;
@@ -95,7 +95,7 @@ export class HistoryController implements ReactiveController {
         }
       }
     } catch {
-      error = NETWORK_ERROR;
+      if (!abort.signal.aborted) error = networkError(url);
     }
     if (abort.signal.aborted) return;
     this.#abort = undefined;

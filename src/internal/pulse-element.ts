@@ -3,6 +3,7 @@ import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
+import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import type { FreezeControl, FreezeHost } from './freeze-control.ts';
 import { cardTerms } from '../locales/en.ts';
@@ -155,16 +156,24 @@ export abstract class PulseElement<Data> extends LitElement {
     src: {},
     theme: { reflect: true },
     label: {},
+    noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
   };
 
   /** Address of the resource on the cache endpoint, query included (required). */
   src = '';
 
-  /** Colour scheme: `auto` follows the reader's preference, `light` and `dark` force one. */
+  /**
+   * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
+   * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
+   * and `dark` force one.
+   */
   theme: Theme = 'auto';
 
   /** Text above the data; defaults to a description of what is shown. */
   label = '';
+
+  /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
+  noHeading = false;
 
   /** Label used when `label` is empty. */
   protected abstract get defaultLabel(): string;
@@ -248,18 +257,6 @@ export abstract class PulseElement<Data> extends LitElement {
     return term === 'sourceTooMany' ? this.localize.term(term, MAX_SOURCES) : this.localize.term(term, path);
   }
 
-  /** A failed request in the element's language; the cache endpoint's own explanation kept as sent. */
-  #errorText(error: PollError): string {
-    const { kind, status = 0, reason } = error;
-    if (kind === 'network') return this.localize.term('errorUnreachable');
-    if (kind === 'invalid') return this.localize.term('errorInvalidData');
-    if (kind === 'source') return this.localize.term('errorUnknownSource');
-    if (status === 429) return this.localize.term('errorBusy');
-    if (status >= 500) return this.localize.term('errorUnavailable', status);
-    if (reason) return this.localize.term('errorExplained', reason);
-    return status === 404 ? this.localize.term('errorNotFound') : this.localize.term('errorRefused', status);
-  }
-
   #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
     if (next.data !== undefined && next.data !== previous.data) {
       // Frozen, the rows and their rank changes stay as the reader saw them.
@@ -303,7 +300,7 @@ export abstract class PulseElement<Data> extends LitElement {
       case 'loading':
         return html`<p part="message" class="message loading">${this.localize.term('loading')}</p>`;
       case 'error':
-        return html`<p part="error" class="message error">${this.#sourceProblem ? this.#problemText(this.#sourceProblem) : this.#errorText(error!)}</p>`;
+        return html`<p part="error" class="message error">${this.#sourceProblem ? this.#problemText(this.#sourceProblem) : errorText(this.localize, error!)}</p>`;
       case 'empty':
         return html`<p part="message" class="message">${this.emptyText}</p>`;
       case 'ready':

@@ -3,12 +3,16 @@ import { css } from 'lit';
 /**
  * Shared tokens and the card every element draws. Tier 1: page-wide `--pulse-*` tokens the
  * page may set; their light and dark defaults live here (`light-dark()` follows the element's
- * `color-scheme`, which `theme` sets). Tier 2: per-element properties in each `*.styles.ts`.
+ * `color-scheme`). Tier 2: per-element properties in each `*.styles.ts`.
  * Colour pairs meet WCAG AA (4.5:1) on their surface in both schemes.
+ *
+ * `theme="auto"` sets no `color-scheme`: the host inherits the page's, so a card is light unless
+ * the page says it supports dark (`<meta name="color-scheme">`, or `color-scheme` on the root or
+ * any ancestor, which is also how a page sets every element's theme at once); `light` and `dark`
+ * force one.
  */
 export const baseStyles = css`
   :host {
-    color-scheme: light dark;
     --_text: var(--pulse-color-text, light-dark(#1f2328, #e6edf3));
     --_muted: var(--pulse-color-muted, light-dark(#57606a, #9198a1));
     --_surface: var(--pulse-color-surface, light-dark(#ffffff, #0d1117));
@@ -28,6 +32,22 @@ export const baseStyles = css`
     font-family: var(--pulse-font-family, system-ui, sans-serif);
     font-size: var(--pulse-font-size, 0.9375rem);
     line-height: 1.4;
+
+    /*
+     * The text properties a page sets for its own prose stop here, so the cards read the same on
+     * every site: WordPress Columns set word-break and overflow-wrap, which broke "Rank" mid-word.
+     */
+    font-style: normal;
+    font-weight: normal;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    text-indent: 0;
+    text-align: start;
+    white-space: normal;
+    word-break: normal;
+    overflow-wrap: normal;
+    hyphens: manual;
   }
 
   :host([theme='light']) {
@@ -114,7 +134,9 @@ export const baseStyles = css`
     color: var(--_down);
   }
 
-  .visually-hidden {
+  /* no-heading: the label is still the name of the list, for screen readers. */
+  .visually-hidden,
+  :host([no-heading]) .label {
     position: absolute;
     inline-size: 1px;
     block-size: 1px;

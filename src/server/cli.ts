@@ -1,13 +1,18 @@
 /**
  * `pulse-widgets serve`: one line per configuration problem and a non-zero exit, or one line
  * saying where it listens and in which mode. Logs are JSON lines on stdout.
+ * `pulse-widgets proxy-config apache|nginx`: prints a web server configuration (proxy-config.ts).
  */
+import { printProxyConfig } from './proxy-config.ts';
 import { readSettings, USAGE } from './settings.ts';
 import { serve } from './serve.ts';
 import { runWorkers } from './workers/cluster.ts';
 
-const result = readSettings(process.argv.slice(2), process.env);
-if ('help' in result) {
+const args = process.argv.slice(2);
+const result = args[0] === 'proxy-config' ? undefined : readSettings(args, process.env);
+if (result === undefined) {
+  printProxyConfig(args);
+} else if ('help' in result) {
   process.stdout.write(USAGE);
 } else if ('errors' in result) {
   for (const error of result.errors) console.error(`pulse-widgets: ${error}`);

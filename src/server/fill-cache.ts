@@ -23,11 +23,11 @@
  * polled plans the same refills, so exactly one takes each lease and the others pick its entry
  * up before the tick. When Redis is unreachable, each instance fills alone within its budget share.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../api/index.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
+import { lruTime, type Clock, type TimerHandle } from './clock.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -126,6 +126,7 @@ export class FillCache {
   readonly #metrics: CacheMetrics;
   readonly #logger: Logger;
   readonly #shared?: SharedTier;
+  readonly #clock: Clock;
   readonly #now: () => number;
   readonly #entries: LRUCache<string, StoredResponse, FillContext>;
   readonly #keys: LRUCache<string, KeyState>;
@@ -154,7 +155,8 @@ export class FillCache {
     this.#metrics = parts.metrics;
     this.#logger = parts.logger;
     this.#shared = parts.shared;
-    this.#now = parts.options.now;
+    this.#clock = parts.options.clock;
+    this.#now = this.#clock.now;
     this.#pollMs = Math.min(50, Math.max(5, this.#options.liveTtlMs / 60));
     this.#entries = new LRUCache<string, StoredResponse, FillContext>({
       max: this.#options.cacheMaxEntries,
@@ -162,18 +164,19 @@ export class FillCache {
       sizeCalculation: (stored) => stored.size,
       allowStale: true,
       noDeleteOnFetchRejection: true,
+      ...lruTime(this.#clock),
       fetchMethod: (key, stale, { signal, context }) => this.#fill(key, context, signal, stale),
     });
-    this.#keys = new LRUCache<string, KeyState>({ max: this.#options.cacheMaxEntries * 2 });
+    this.#keys = new LRUCache<string, KeyState>({ max: this.#options.cacheMaxEntries * 2, ...lruTime(this.#clock) });
     if (this.#options.fold) {
-      this.#members = new LRUCache<string, Member | false>({ max: this.#options.cacheMaxEntries });
-      this.#groups = new LRUCache<string, FoldGroup>({ max: this.#options.cacheMaxEntries });
+      this.#members = new LRUCache<string, Member | false>({ max: this.#options.cacheMaxEntries, ...lruTime(this.#clock) });
+      this.#groups = new LRUCache<string, FoldGroup>({ max: this.#options.cacheMaxEntries, ...lruTime(this.#clock) });
     }
     this.#schedule = new RefreshSchedule({
       intervalMs: this.#options.liveTtlMs,
       windowMs: this.#options.budgetWindowMs,
       fills: this.#options.budgetFills,
-      now: this.#now,
+      clock: this.#clock,
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
       refresh: (key, dueBy) => void this.#refreshPlanned(key, dueBy),
@@ -326,11 +329,11 @@ export class FillCache {
   }
 
   #withDeadline<T>(promise: Promise<T>, ms = this.#options.maxWaitMs): Promise<T | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: TimerHandle | undefined;
     const deadline = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), ms);
+      timer = this.#clock.setTimeout(() => resolve(undefined), ms);
     });
-    return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+    return Promise.race([promise, deadline]).finally(() => this.#clock.clearTimeout(timer));
   }
 
   /** Someone asked within the last interval: a queued fill for a key nobody wants is dropped. */
@@ -394,7 +397,7 @@ export class FillCache {
       if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
       const left = deadline - this.#now();
       if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
-      await sleep(Math.min(claim.ms, this.#pollMs, left));
+      await this.#clock.sleep(Math.min(claim.ms, this.#pollMs, left));
     }
   }
 
@@ -424,7 +427,7 @@ export class FillCache {
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(this.#forClients(context.route, outcome.data));
     const freshUntil = startedAt + this.#ttlMs(context.route);
-    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil });
+    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil }, this.#options.encodeBody);
     if (lease) await this.#shared!.write(lease.sharedKey, stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
     return stored;
   }
@@ -659,12 +662,12 @@ export class FillCache {
     if (!this.#covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
       // Cold for this member: a dashboard opening sends its queries together, to every instance;
       // one fill serves them all.
-      group.gathering ??= sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
+      group.gathering ??= this.#clock.sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
       await group.gathering;
       await this.#syncMembers(group);
       wide = this.#wideOf(group, true);
     }
-    if (!wide.covered.has(member) || wide.key === member.key) return this.#lookupKey(member.key, context);
+    if (!wide.covered.has(member) || wide.key === member.key) return this.#orCoveringCopy(member, await this.#lookupKey(member.key, context));
     const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
     const current = this.#entries.peek(wide.key);
     if (!current || this.#now() >= current.freshUntil) {
@@ -676,7 +679,19 @@ export class FillCache {
       }
     }
     const lookup = await this.#lookupKey(wide.key, wideContext);
-    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : lookup;
+    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : this.#orCoveringCopy(member, lookup);
+  }
+
+  /**
+   * No error while a copy exists: when the query the member is answered from has nothing to
+   * serve (its wide query changed, and the new one's first fill failed), any wide answer of the
+   * group still servable that covers the member answers it, stale.
+   */
+  #orCoveringCopy(member: Member, lookup: Lookup): Lookup | Promise<Lookup> {
+    if (lookup.kind === 'stored') return lookup;
+    const copy = this.#covering(member.group, member, true);
+    if (!copy) return lookup;
+    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error' });
   }
 
   /**
@@ -782,7 +797,7 @@ export class FillCache {
         let wide = this.#parsed.get(source);
         if (wide === undefined) this.#parsed.set(source, (wide = JSON.parse(source.identity.toString()) as unknown));
         const { startedAt, fetchedAt, freshUntil } = source;
-        return storeBody(JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)), { startedAt, fetchedAt, freshUntil });
+        return storeBody(JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)), { startedAt, fetchedAt, freshUntil }, this.#options.encodeBody);
       })();
       member.derived = { source, made };
     }

@@ -6,6 +6,7 @@
 import pino, { type Logger } from 'pino';
 import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
 import { HistoryService } from '../history/service.ts';
+import { clientAddress } from './client-address.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
@@ -28,6 +29,11 @@ export interface CacheHandler {
    * or returns false (having done nothing) when `handle` must answer.
    */
   serveHit: HitPath;
+  /**
+   * The reader's address as the per-IP limit counts it: the peer, or with `trustProxy` the
+   * address a trusted proxy forwarded (client-address.ts).
+   */
+  clientAddress(request: Request): string | undefined;
   /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
   owns(url: URL): boolean;
   /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
@@ -67,7 +73,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     maxBodyBytes: options.maxBodyBytes,
     rawDataMaxBytes: options.rawDataMaxBytes,
     logger,
-    now: options.now,
+    clock: options.clock,
+    transport: options.upstreamTransport,
     onCall: (route, status, seconds) => {
       metrics.upstreamCalls.inc({ route, status });
       metrics.upstreamSeconds.observe({ route }, seconds);
@@ -86,7 +93,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
-  const budget = new HostBudget(slots, options.now);
+  const budget = new HostBudget(slots, options.clock);
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
@@ -95,7 +102,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const history = new HistoryService({
     options: cacheOptions.history ?? { record: false },
     hosts: [...options.hosts],
-    now: options.now,
+    clock: options.clock,
     logger,
     redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
     retryMs: options.liveTtlMs,
@@ -150,6 +157,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     return errorResponse(429, 'too_many_requests', 'Too many requests from this address; try again after Retry-After seconds.', { headers });
   };
 
+  const clientOf = (request: Request): string | undefined => clientAddress(options.clientIp(request), {
+    xForwardedFor: request.headers.get('x-forwarded-for'),
+    forwarded: request.headers.get('forwarded'),
+  }, options.trustProxy);
+
   const handle = async (request: Request): Promise<Response> => {
     if (request.url.length > MAX_URL_LENGTH) return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);
     const url = new URL(request.url);
@@ -165,9 +177,9 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     if (name === undefined && !historyRoute) return operations(path);
 
     const headers = cors.headers(request.headers.get('origin'));
-    const ip = options.clientIp(request);
-    if (clientLimit && ip !== undefined) {
-      const waitMs = await clientLimit.refusal(ip);
+    const client = clientOf(request);
+    if (clientLimit && client !== undefined) {
+      const waitMs = await clientLimit.refusal(client);
       if (waitMs !== undefined) return tooManyRequests(waitMs, headers);
     }
     if (historyRoute) return historyAnswer(request, url, headers);
@@ -199,6 +211,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     cors,
     // A custom `clientIp` reads a Web Request: with one, limited requests all take the Web path.
     clientLimit: cacheOptions.clientIp === undefined ? clientLimit : undefined,
+    trustProxy: options.trustProxy,
     limited: clientLimit !== undefined && cacheOptions.clientIp !== undefined,
     hits: metrics.hits,
     staleServes: metrics.staleServes,
@@ -209,6 +222,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   return {
     handle,
     serveHit,
+    clientAddress: clientOf,
     owns,
     registry: metrics.registry,
     history,

@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findRoute, type RouteName } from '../api/index.ts';
+import { clientAddress, trustsAnyProxy, type TrustProxy } from './client-address.ts';
 import type { ClientLimit } from './client-limit.ts';
 import { EXPOSED_HEADERS, type Cors } from './cors.ts';
 import type { FillCache, FillContext } from './fill-cache.ts';
@@ -28,8 +29,10 @@ export interface HitPathParts {
   hosts: ReadonlySet<string>;
   fills: FillCache;
   cors: Cors;
-  /** The per-IP limit, counted here for hits (by socket address, as node-http does). */
+  /** The per-IP limit, counted here for hits (from the socket address, as node-http does). */
   clientLimit?: ClientLimit;
+  /** Whom to believe about the reader's address, as the Web handler does. */
+  trustProxy: TrustProxy;
   /** A limit this path cannot count (a custom `clientIp`): every request goes to the Web handler. */
   limited: boolean;
   hits: CacheMetrics['hits'];
@@ -87,6 +90,14 @@ export function createHitPath(parts: HitPathParts): HitPath {
   const prepared = new WeakMap<StoredResponse, (PreparedAnswer | undefined)[]>();
   /** Labelled counters by route: fresh hits, and stale answers while refilling. */
   const counters = { hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(), stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>() };
+
+  // Headers are read only when a proxy is trusted: hits stay one socket lookup without.
+  const clientOf = trustsAnyProxy(parts.trustProxy)
+    ? (req: IncomingMessage) => clientAddress(req.socket.remoteAddress, {
+      xForwardedFor: requestHeader(req.rawHeaders, 'x-forwarded-for'),
+      forwarded: requestHeader(req.rawHeaders, 'forwarded'),
+    }, parts.trustProxy)
+    : (req: IncomingMessage) => req.socket.remoteAddress;
 
   /** The canonical key of a raw target, parsed once per distinct target; undefined for anything the Web handler must see. */
   const targetOf = (raw: string): Target | undefined => {
@@ -193,7 +204,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
     const status = stored ? HIT : REFRESHING;
     stored ??= fills.refillingEntry(target.key);
     if (!stored) return false;
-    const ip = req.socket.remoteAddress;
+    const ip = clientLimit && clientOf(req);
     if (!clientLimit || !ip) {
       send(req, res, target, stored, status);
       return true;

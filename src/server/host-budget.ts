@@ -20,6 +20,7 @@
  * and the service answered 429.
  */
 import { siteOf } from '../api/index.ts';
+import type { Clock, TimerHandle } from './clock.ts';
 
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';
@@ -61,7 +62,8 @@ export class WindowSlots implements SlotSource {
     this.#burst = Math.max(fills, burst);
   }
 
-  take(host: string, now: number): SlotAnswer {
+  /** `burst`: this call's, where the caller decides it per call (as the shared tier's callers do). */
+  take(host: string, now: number, burst = this.#burst): SlotAnswer {
     const start = now - (now % this.#windowMs);
     let window = this.#windows.get(host);
     if (!window) this.#windows.set(host, (window = { start, used: 0, sent: [] }));
@@ -73,7 +75,7 @@ export class WindowSlots implements SlotSource {
     // A call exactly a minute ago still counts: a sliding minute is closed at both ends.
     while (window.sent.length > 0 && window.sent[0]! < minuteAgo) window.sent.shift();
     const perMinute = this.#fills * 61;
-    const limit = window.sent.length < perMinute / 2 ? this.#burst : this.#fills;
+    const limit = window.sent.length < perMinute / 2 ? Math.max(this.#fills, burst) : this.#fills;
     if (window.used >= limit || window.sent.length >= perMinute) {
       const untilRoom = window.sent.length >= perMinute ? window.sent[0]! - minuteAgo + 1 : 0;
       return { granted: false, waitMs: Math.max(1, untilRoom, start + this.#windowMs - now), coolingDown: false };
@@ -95,18 +97,18 @@ interface HostState {
   cooldownUntil: number;
   queue: Waiter[];
   pumping: boolean;
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: TimerHandle;
 }
 
 export class HostBudget {
   readonly #slots: SlotSource;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #hosts = new Map<string, HostState>();
   #closed = false;
 
-  constructor(slots: SlotSource, now: () => number) {
+  constructor(slots: SlotSource, clock: Clock) {
     this.#slots = slots;
-    this.#now = now;
+    this.#clock = clock;
   }
 
   /**
@@ -129,7 +131,7 @@ export class HostBudget {
     const site = siteOf(host);
     const state = this.#state(site);
     state.cooldownUntil = Math.max(state.cooldownUntil, until);
-    this.#slots.cooldown?.(site, until - this.#now());
+    this.#slots.cooldown?.(site, until - this.#clock.now());
   }
 
   cooldownUntil(host: string): number {
@@ -140,7 +142,7 @@ export class HostBudget {
     this.#closed = true;
     this.#slots.close?.();
     for (const state of this.#hosts.values()) {
-      clearTimeout(state.timer);
+      this.#clock.clearTimeout(state.timer);
       for (const waiter of state.queue.splice(0)) waiter.reject(new BudgetClosedError('closed'));
     }
   }
@@ -166,7 +168,7 @@ export class HostBudget {
           head.resolve(undefined);
           continue;
         }
-        const now = this.#now();
+        const now = this.#clock.now();
         const answer: SlotAnswer = now < state.cooldownUntil
           ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
           : await this.#slots.take(host, now);
@@ -191,10 +193,9 @@ export class HostBudget {
       waiter.waited?.();
       waiter.waited = undefined;
     }
-    state.timer = setTimeout(() => {
+    state.timer = this.#clock.setTimeout(() => {
       state.timer = undefined;
       void this.#pump(host, state);
     }, Math.max(1, delayMs));
-    state.timer.unref();
   }
 }

@@ -2,6 +2,7 @@
  * What `/` shows when no static directory is configured: the routes, with one example URL each
  * for the first allowed host, so a fresh `npm start` has something to click.
  */
+import { realClock, type Clock } from './clock.ts';
 import { HISTORY_PATH, ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
 import { errorResponse } from './errors.ts';
 import type { WebHandler } from './node-http.ts';
@@ -23,7 +24,8 @@ function exampleQuery(name: RouteName, host: string, today: Date): string {
   return `?host=${encodeURIComponent(host)}${extra[name]}`;
 }
 
-export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string }): WebHandler {
+export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string; clock?: Clock }): WebHandler {
+  const clock = options.clock ?? realClock;
   return async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname !== '/' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -31,7 +33,7 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
     }
     const host = options.hosts[0] ?? 'example.com';
     const items = ROUTE_NAMES.map((name) => {
-      const url = `${options.prefix}${routes[name].path}${exampleQuery(name, host, new Date())}`;
+      const url = `${options.prefix}${routes[name].path}${exampleQuery(name, host, new Date(clock.now()))}`;
       return `<li><code>${escapeHtml(options.prefix + routes[name].path)}</code> — <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`;
     });
     const history = `${options.prefix}${HISTORY_PATH}?${new URLSearchParams({ host, metric: 'people', range: 'today' })}`;

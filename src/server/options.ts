@@ -5,8 +5,12 @@
 import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import type { HistoryOptions } from '../history/service.ts';
+import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from './client-address.ts';
+import { clockWithNow, realClock, type Clock } from './clock.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
 import type { SharedTier } from './shared-tier.ts';
+import type { BodyEncoder } from './stored-response.ts';
+import type { UpstreamTransport } from './upstream.ts';
 
 export interface CacheOptions {
   /** Base URL of the upstream service, e.g. `https://api.example.com`. */
@@ -62,8 +66,20 @@ export interface CacheOptions {
   /** Requests per client IP per `clientLimitWindowMs` (60000 per minute); 0 turns the limit off. */
   clientLimit?: number;
   clientLimitWindowMs?: number;
-  /** The client IP used by the per-IP limit; default: the address node-http puts in `x-pulse-client-ip`. */
+  /**
+   * The address of the peer that connected (a proxy, or the reader); default: the address
+   * node-http puts in `x-pulse-client-ip`. The per-IP limit counts the reader found from it
+   * through `trustProxy`.
+   */
   clientIp?: (request: Request) => string | undefined;
+  /**
+   * Which proxies to believe about the reader's address, as Express's `trust proxy`: a hop count
+   * (0, the default, believes none), or addresses and CIDR ranges (IPv4 and IPv6; also
+   * `loopback`, `linklocal`, `uniquelocal`), as an array or one comma-separated string. The
+   * per-IP limit then counts the reader named by `X-Forwarded-For` (or `Forwarded`) from those
+   * proxies, and ignores the headers from any other peer.
+   */
+  trustProxy?: number | string | readonly string[];
   /**
    * Redis URL of the shared tier (`redis://host:6379`, `rediss://` for TLS): instances on one
    * Redis share entries, a fill lease per key and the per-host budget. Unset: this process alone.
@@ -78,6 +94,10 @@ export interface CacheOptions {
    * `pulse-widgets serve --workers` share through their primary. `redisUrl` wins when both are set.
    */
   sharedTier?: SharedTier;
+  /** How calls reach the upstream (default: undici over the network); the simulation answers in process. */
+  upstreamTransport?: UpstreamTransport;
+  /** How stored bodies are compressed (default: gzip 6 and brotli 5 on libuv's pool); the simulation's is synchronous. */
+  encodeBody?: BodyEncoder;
   /** How many instances share the budget: while Redis is unreachable each one keeps to budget / instances (3). */
   instances?: number;
   /** Keep `user_email` and `user_id` in raw data (default false: stripped). */
@@ -89,13 +109,21 @@ export interface CacheOptions {
   history?: HistoryOptions;
   /** pino logger; default: JSON lines on stdout at info level. */
   logger?: Logger;
-  /** Wall clock in ms (Date.now); tests inject one. */
+  /**
+   * Time and timers of every part (default: the real clock). Tests and the simulation inject a
+   * virtual one (test/simulation/virtual-clock.ts).
+   */
+  clock?: Clock;
+  /** Wall clock in ms alone, with real timers (the older form of `clock`). */
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy'>> & {
+  encodeBody?: BodyEncoder;
+  trustProxy: TrustProxy;
   redisUrl?: string;
   sharedTier?: SharedTier;
+  upstreamTransport?: UpstreamTransport;
   upstream: URL;
   hosts: ReadonlySet<string>;
   allowedOrigins: ReadonlySet<string>;
@@ -218,12 +246,22 @@ export function checkPrefix(prefix: string): string {
   return trimmed;
 }
 
+/** `trustProxy` / PULSE_TRUST_PROXY, compiled (client-address.ts). */
+export function checkTrustProxy(value: number | string | readonly string[]): TrustProxy {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new ConfigError(`trustProxy: ${(error as Error).message}`);
+  }
+}
+
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
   return value;
 }
 
 export function resolveOptions(options: CacheOptions): ResolvedOptions {
+  const clock = options.clock ?? (options.now ? clockWithNow(options.now) : realClock);
   const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = options[name];
@@ -241,12 +279,16 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     prefix: checkPrefix(options.prefix ?? ''),
     allowedOrigins: checkOrigins(options.allowedOrigins ?? []),
     clientIp: options.clientIp ?? ((request) => request.headers.get(CLIENT_IP_HEADER) || undefined),
+    trustProxy: options.trustProxy === undefined ? TRUST_NO_PROXY : checkTrustProxy(options.trustProxy),
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     fold: options.fold ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     sharedTier: options.sharedTier,
+    upstreamTransport: options.upstreamTransport,
+    encodeBody: options.encodeBody,
     logger: options.logger,
-    now: options.now ?? Date.now,
+    clock,
+    now: clock.now,
   };
 }

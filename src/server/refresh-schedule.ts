@@ -24,6 +24,8 @@
  * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
  */
 
+import type { Clock, TimerHandle } from './clock.ts';
+
 /** What the plan needs to know about one polled key. */
 export interface PlannedKey {
   key: string;
@@ -50,7 +52,7 @@ export interface ScheduleParts {
   intervalMs: number;
   windowMs: number;
   fills: number;
-  now: () => number;
+  clock: Clock;
   /** The host's polled keys that have a stored answer. */
   polled(host: string): PlannedKey[];
   /** How long before its slot ends a refill must start to land in time (from upstream latency). */
@@ -76,8 +78,8 @@ export function leastRefillGap(intervalMs: number, windowMs: number): number {
 }
 
 interface HostTimers {
-  tick?: ReturnType<typeof setTimeout>;
-  slots: Set<ReturnType<typeof setTimeout>>;
+  tick?: TimerHandle;
+  slots: Set<TimerHandle>;
   stretch: number;
   replanning?: boolean;
   /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
@@ -126,12 +128,12 @@ export class RefreshSchedule {
     if (!timers) return this.watch(host);
     if (timers.replanning) return;
     timers.replanning = true;
-    setImmediate(() => {
+    this.#parts.clock.setTimeout(() => {
       timers.replanning = false;
       if (this.#closed || this.#hosts.get(host) !== timers) return;
       this.#clear(timers);
       this.#plan(host, timers);
-    });
+    }, 0);
   }
 
   close(): void {
@@ -141,26 +143,24 @@ export class RefreshSchedule {
   }
 
   #clear(timers: HostTimers): void {
-    clearTimeout(timers.tick);
-    for (const slot of timers.slots) clearTimeout(slot);
+    this.#parts.clock.clearTimeout(timers.tick);
+    for (const slot of timers.slots) this.#parts.clock.clearTimeout(slot);
     timers.slots.clear();
   }
 
-  /** Runs `action` at `at` on the injected clock: a timer that fires before then is armed again. */
+  /** Runs `action` at `at` on the schedule's clock. */
   #arm(timers: HostTimers, at: number, action: () => void): void {
-    const slot = setTimeout(() => {
+    const { clock } = this.#parts;
+    const slot = clock.setTimeout(() => {
       timers.slots.delete(slot);
-      if (this.#closed) return;
-      if (this.#parts.now() < at) this.#arm(timers, at, action);
-      else action();
-    }, Math.max(1, at - this.#parts.now()));
-    slot.unref();
+      if (!this.#closed) action();
+    }, Math.max(1, at - clock.now()));
     timers.slots.add(slot);
   }
 
   #plan(host: string, timers: HostTimers): void {
-    const { intervalMs, windowMs, fills, now } = this.#parts;
-    const at = now();
+    const { intervalMs, windowMs, fills, clock } = this.#parts;
+    const at = clock.now();
     const lead = this.#parts.lead(host);
     // The tick this plan serves: the next one a refill can still reach.
     let tick = Math.ceil(at / intervalMs) * intervalMs;
@@ -219,7 +219,6 @@ export class RefreshSchedule {
       stretch: Math.round(timers.stretch * 100) / 100,
     });
     // The next plan comes once this tick's pollers have been answered (an eighth of an interval).
-    timers.tick = setTimeout(() => this.#plan(host, timers), Math.max(1, tick + intervalMs / 8 - at));
-    timers.tick.unref();
+    timers.tick = clock.setTimeout(() => this.#plan(host, timers), Math.max(1, tick + intervalMs / 8 - at));
   }
 }

@@ -62,6 +62,7 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
     staleWindowMs: settings.staleWindowMs,
     rawDataPersonalFields: settings.rawDataPersonalFields,
     clientLimit: settings.clientLimit,
+    trustProxy: settings.trustProxy,
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
     instances: settings.instances,

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { checkHostTimeZones } from '../history/time-zone-setting.ts';
+import { parseTrustProxy } from './client-address.ts';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
 
 export interface ServeSettings {
@@ -40,6 +41,8 @@ export interface ServeSettings {
   workers: number;
   /** Query folding (on unless PULSE_FOLD=off). */
   fold: boolean;
+  /** Proxies believed about the reader's address: a hop count or addresses and ranges (checked); unset: none. */
+  trustProxy?: string;
 }
 
 export type SettingsResult = { help: true } | { settings: ServeSettings } | { errors: string[] };
@@ -59,6 +62,8 @@ Every option can also be set in the environment (flag wins):
   --stale-seconds <n>        PULSE_STALE_SECONDS    serve stale data this long when the upstream fails (300)
   --raw-personal-fields      PULSE_RAW_PERSONAL_FIELDS=1  keep user_email/user_id in raw data
   --client-limit <n>         PULSE_CLIENT_LIMIT     requests per minute per client IP (60000; 0 = off)
+  --trust-proxy <n|a,b/24>   PULSE_TRUST_PROXY      proxies whose X-Forwarded-For/Forwarded names the client: a hop count,
+                                                    or addresses and CIDR ranges (or loopback, uniquelocal); unset = none
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
   --redis-url <url>          PULSE_REDIS_URL        share cache, fill leases and budget with other instances (redis://host:6379)
   --instances <n>            PULSE_INSTANCES        instances sharing the budget, for when Redis is unreachable (3)
@@ -84,6 +89,7 @@ const FLAGS = {
   'stale-seconds': 'PULSE_STALE_SECONDS',
   'raw-personal-fields': 'PULSE_RAW_PERSONAL_FIELDS',
   'client-limit': 'PULSE_CLIENT_LIMIT',
+  'trust-proxy': 'PULSE_TRUST_PROXY',
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
   instances: 'PULSE_INSTANCES',
@@ -183,6 +189,9 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   const fold = setting('fold')?.toLowerCase() ?? 'on';
   if (!/^(on|off|1|0|true|false)$/.test(fold)) errors.push('PULSE_FOLD (--fold): must be on or off');
 
+  const trustProxy = setting('trust-proxy');
+  if (trustProxy !== undefined) check('trust-proxy', () => parseTrustProxy(trustProxy));
+
   const hostTzSetting = setting('host-tz');
   const hostTimeZones = hostTzSetting === undefined ? {} : check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {};
 
@@ -206,6 +215,7 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     hostTimeZones,
     workers: Math.max(1, wholeNumber('workers', availableParallelism(), 256)),
     fold: !/^(off|0|false)$/.test(fold),
+    trustProxy,
   };
   return errors.length > 0 ? { errors } : { settings };
 }

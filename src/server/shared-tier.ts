@@ -173,13 +173,16 @@ redis.call('ZADD', KEYS[3], now, window .. ':' .. used)
 redis.call('PEXPIRE', KEYS[3], 61 * windowMs)
 return {1, 0, 0, now}`;
 
-/** A member counts until Redis's now + keepMs; the set lives as long as its newest member. */
+/**
+ * A member counts until Redis's now + keepMs; the set lives as long as its longest-counting
+ * member (a join with a shorter keep never shortens it: that dropped every other member).
+ */
 const JOIN_GROUP = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[3]) then redis.call('ZPOPMIN', KEYS[1]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
 const GROUP_MEMBERS = `
@@ -331,11 +334,33 @@ export async function runBounded<T>(ready: boolean, logger: Logger, failure: str
   }
 }
 
+/** How a host's slots are taken: from the tier, alone, or (held) on the way back to the tier. */
+interface SlotMode {
+  state: 'shared' | 'alone' | 'returning';
+  /** No slot before then: a switch waits out the windows the other side may have counted. */
+  holdUntil: number;
+  /** No burst before then: the tier's minute may lack calls made alone. */
+  calmUntil: number;
+  /** Alone: not before then is the way back to the tier tried again. */
+  tryBackAt: number;
+}
+
+/** Windows between tries to go back to a tier that says it is up. */
+const TRY_BACK_WINDOWS = 5;
+
 /**
  * The budget counted in Redis across instances, and while Redis is unreachable, this instance's
  * share of it counted here: one fill per `windowMs × instances / fills`. N instances acting
  * alone then make at most 60 000 × fills / windowMs + N calls in any sliding minute: 183 for 3
  * instances of the default 3 per second (a minute overlaps at most 61 windows of each).
+ *
+ * A switch between the two waits out one whole window after the window it happens in, so no
+ * window holds calls counted by both sides (each side keeps its windows to 3 calls, and a
+ * sliding minute overlaps 61 windows): switched at once, a minute across a loss of the tier
+ * held 184. Back on the tier, for a minute no burst: the tier's minute log lacks the calls
+ * made alone (all of them, when it came back empty), and a burst on top of them held 204.
+ * While the tier says it is up but cannot answer for this host (a Redis Cluster whose master
+ * for the host's budget is down), the way back is tried every few windows, not on every call.
  */
 export class SharedSlots implements SlotSource {
   readonly #tier: SharedTier;
@@ -344,6 +369,7 @@ export class SharedSlots implements SlotSource {
   readonly #burst: number;
   readonly #alone: WindowSlots;
   readonly #logger: Logger;
+  readonly #modes = new Map<string, SlotMode>();
   #closed = false;
 
   constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
@@ -356,13 +382,41 @@ export class SharedSlots implements SlotSource {
   }
 
   async take(host: string, now: number): Promise<SlotAnswer> {
-    const shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, this.#burst);
-    // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
-    if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
+    let mode = this.#modes.get(host);
+    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0 }));
+    if (now < mode.holdUntil) return this.#wait(mode, now);
+    if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
+      mode.state = 'returning';
+      return this.#hold(mode, now);
+    }
+    let shared: SlotAnswer | undefined;
+    if (mode.state !== 'alone') {
+      shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, now < mode.calmUntil ? this.#fills : this.#burst);
+      // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
+      if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
+      if (shared === undefined) {
+        // Not back after all: nothing was counted on the tier since the hold, so alone at once.
+        const returning = mode.state === 'returning';
+        mode.state = 'alone';
+        mode.tryBackAt = now + TRY_BACK_WINDOWS * this.#windowMs;
+        if (!returning) return this.#hold(mode, now);
+      } else mode.state = 'shared';
+    }
     const answer = shared ?? this.#alone.take(host, now);
+    if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
     if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
     return answer;
+  }
+
+  /** Nothing until the start of the window after next. */
+  #hold(mode: SlotMode, now: number): SlotAnswer {
+    mode.holdUntil = now - (now % this.#windowMs) + 2 * this.#windowMs;
+    return this.#wait(mode, now);
+  }
+
+  #wait(mode: SlotMode, now: number): SlotAnswer {
+    return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
   }
 
   close(): void {

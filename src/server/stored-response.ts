@@ -34,8 +34,11 @@ function exactCopy(view: Buffer): Buffer {
   return copy;
 }
 
-export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>): Promise<StoredResponse> {
-  const identity = Buffer.from(json);
+/** Compresses one body for storage; the deterministic simulation swaps in a synchronous one. */
+export type BodyEncoder = (identity: Buffer) => Promise<{ gzip: Buffer; br: Buffer }>;
+
+/** gzip 6 and brotli 5, on libuv's thread pool: once per fill, then served as stored. */
+export const zlibEncoder: BodyEncoder = async (identity) => {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {
@@ -46,6 +49,12 @@ export async function storeBody(json: string, timing: Pick<StoredResponse, 'star
       },
     }),
   ]);
+  return { gzip: gzipped, br: brotli };
+};
+
+export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>, encode: BodyEncoder = zlibEncoder): Promise<StoredResponse> {
+  const identity = Buffer.from(json);
+  const { gzip: gzipped, br: brotli } = await encode(identity);
   const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
   return { identity, gzip: exactCopy(gzipped), br: exactCopy(brotli), etag, ...timing, size: identity.length + gzipped.length + brotli.length };
 }
@@ -148,21 +157,24 @@ export interface Freshness {
   cacheStatus: string;
 }
 
-/**
- * `max-age` minus `Age` is the remaining freshness, which is how RFC 9111 (4.2.3) has every
- * downstream cache compute it: a stale answer says `max-age=0`.
- */
 /** Whole seconds since the fill and left of its freshness: what the freshness headers are made of. */
 export function freshnessSeconds(stored: StoredResponse, now: number): { age: number; remaining: number } {
   return { age: Math.max(0, Math.floor((now - stored.fetchedAt) / 1000)), remaining: Math.floor((stored.freshUntil - now) / 1000) };
 }
 
+/**
+ * `max-age` minus `Age` is the remaining freshness, which is how RFC 9111 (4.2.3) has every
+ * downstream cache compute it: a stale answer says `max-age=0`. The status decides: an entry
+ * judged stale may be stretched fresh by the refresh plan before its answer is written, and
+ * the answer must not then say stale in Cache-Status and fresh in Cache-Control.
+ */
 export function freshness(stored: StoredResponse, status: CacheStatus, now: number): Freshness {
   const { age, remaining } = freshnessSeconds(stored, now);
+  const fresh = status.kind !== 'stale' && stored.freshUntil > now;
   return {
     age: String(age),
-    cacheControl: `public, max-age=${stored.freshUntil > now ? age + Math.max(0, remaining) : 0}`,
-    cacheStatus: cacheStatusHeader(status, remaining),
+    cacheControl: `public, max-age=${fresh ? age + Math.max(0, remaining) : 0}`,
+    cacheStatus: cacheStatusHeader(status, status.kind === 'stale' ? Math.min(0, remaining) : remaining),
   };
 }
 

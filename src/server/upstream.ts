@@ -9,10 +9,10 @@
  * The answer is accepted only when it is a 200 with a JSON content type, parses, and matches the
  * route's response schema; anything else is a failure with a reason, and is never cached.
  */
-import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
 import { routes, type RouteName } from '../api/index.ts';
+import type { Clock } from './clock.ts';
 import { VERSION } from './version.ts';
 
 export const USER_AGENT = `pulse-widgets/${VERSION}`;
@@ -31,6 +31,19 @@ export type UpstreamOutcome =
   | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals }
   | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals };
 
+/** The part of an HTTP answer the client reads (undici's `request` result has this shape). */
+export interface TransportResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: { text(): Promise<string>; dump(): Promise<unknown> };
+}
+
+/**
+ * How one call travels: undici over the network by default; the deterministic simulation
+ * (test/simulation/) answers in process, on its virtual clock.
+ */
+export type UpstreamTransport = (url: URL, call: { headers: Record<string, string>; signal: AbortSignal; live: boolean }) => Promise<TransportResponse>;
+
 export interface UpstreamClientOptions {
   base: URL;
   apiKey: string;
@@ -39,8 +52,10 @@ export interface UpstreamClientOptions {
   maxBodyBytes: number;
   rawDataMaxBytes: number;
   logger: Logger;
-  /** The cache's clock: log lines say when each call was sent on it. */
-  now: () => number;
+  /** The cache's clock: the call's timeout, its duration, and when log lines say it was sent. */
+  clock: Clock;
+  /** Default: undici, with the body caps above. */
+  transport?: UpstreamTransport;
   /** Called once per call with the route and the status (a number, or the failure reason). */
   onCall?: (route: RouteName, status: string, seconds: number) => void;
 }
@@ -49,14 +64,12 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 export class UpstreamClient {
   readonly #options: UpstreamClientOptions;
-  readonly #live: Agent;
-  readonly #rawData: Agent;
+  readonly #transport: UpstreamTransport;
+  readonly #agents: Agent[] = [];
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
-    const common = { connections: 16, keepAliveTimeout: 10_000 };
-    this.#live = new Agent({ ...common, maxResponseSize: options.maxBodyBytes });
-    this.#rawData = new Agent({ ...common, maxResponseSize: options.rawDataMaxBytes });
+    this.#transport = options.transport ?? this.#undici();
   }
 
   /** The upstream URL of a route and canonical query: the only place one is built. */
@@ -70,23 +83,22 @@ export class UpstreamClient {
   /** `grantedAt`: when the budget granted this call, logged beside `sentAt` (see host-budget.ts). */
   async get(name: RouteName, query: string, fillSignal?: AbortSignal, grantedAt?: number): Promise<UpstreamOutcome> {
     const route = routes[name];
-    const timeout = AbortSignal.timeout(route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs);
+    const { clock } = this.#options;
+    const timeout = clock.timeout(route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs);
     const signal = fillSignal ? AbortSignal.any([timeout, fillSignal]) : timeout;
-    const sentAt = this.#options.now();
-    const started = performance.now();
+    const sentAt = clock.now();
     let limits: RateLimitSignals = {};
     let status: number | undefined;
     let outcome: UpstreamOutcome;
     let readingBody = false;
     try {
-      const response = await request(this.url(name, query), {
-        method: 'GET',
+      const response = await this.#transport(this.url(name, query), {
         headers: { 'x-svc-ak': this.#options.apiKey, accept: 'application/json', 'user-agent': USER_AGENT },
-        dispatcher: route.live ? this.#live : this.#rawData,
         signal,
+        live: route.live,
       });
       status = response.statusCode;
-      limits = readLimits(response.headers);
+      limits = readLimits(response.headers, clock.now());
       const refusal = refuse(response.statusCode, response.headers['content-type']);
       if (refusal) {
         await response.body.dump().catch(() => undefined);
@@ -98,13 +110,22 @@ export class UpstreamClient {
     } catch (error) {
       outcome = { ok: false, reason: classify(error, timeout, fillSignal, readingBody), status, ms: 0, limits };
     }
-    outcome.ms = Math.round(performance.now() - started);
+    outcome.ms = Math.round(clock.now() - sentAt);
     this.#report(name, query, { grantedAt, sentAt }, outcome);
     return outcome;
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#live.close(), this.#rawData.close()]);
+    await Promise.all(this.#agents.map((agent) => agent.close()));
+  }
+
+  /** undici with one connection pool for live routes and one for raw data, each with its body cap. */
+  #undici(): UpstreamTransport {
+    const common = { connections: 16, keepAliveTimeout: 10_000 };
+    const live = new Agent({ ...common, maxResponseSize: this.#options.maxBodyBytes });
+    const rawData = new Agent({ ...common, maxResponseSize: this.#options.rawDataMaxBytes });
+    this.#agents.push(live, rawData);
+    return (url, call) => request(url, { method: 'GET', headers: call.headers, dispatcher: call.live ? live : rawData, signal: call.signal });
   }
 
   #report(name: RouteName, query: string, times: { grantedAt?: number; sentAt: number }, outcome: UpstreamOutcome): void {
@@ -155,14 +176,14 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** `Retry-After` as seconds or as an HTTP date (compared with the real clock: it is the upstream's). */
-function readLimits(headers: Record<string, string | string[] | undefined>): RateLimitSignals {
+/** `Retry-After` as seconds or as an HTTP date (compared with `now`). */
+function readLimits(headers: Record<string, string | string[] | undefined>, now: number): RateLimitSignals {
   const limits: RateLimitSignals = {};
   const remaining = header(headers, 'x-ratelimit-remaining');
   if (remaining !== undefined && /^\s*\d+\s*$/.test(remaining)) limits.remaining = Number(remaining);
   const retryAfter = header(headers, 'retry-after');
   if (retryAfter !== undefined) {
-    const ms = /^\s*\d+\s*$/.test(retryAfter) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - Date.now();
+    const ms = /^\s*\d+\s*$/.test(retryAfter) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - now;
     if (Number.isFinite(ms) && ms > 0) limits.retryAfterMs = ms;
   }
   return limits;

@@ -6,7 +6,7 @@
  * The choices the spec leaves open are listed in docs/upstream-assumptions.md.
  */
 import { findRoute, parseQuery, routes } from '../api/index.ts';
-import { createSimulator, STEP_MS } from './model/index.ts';
+import { createSimulator, STEP_MS, type Simulator } from './model/index.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 
 export interface UpstreamOptions {
@@ -20,6 +20,8 @@ export interface UpstreamOptions {
   hosts?: readonly string[];
   /** Requests per minute per host; default 200 (spec 8). */
   rateLimitPerMinute?: number;
+  /** The model answering (default: one made from `seed` and `hosts`); the cache's simulation shares one across runs. */
+  simulator?: Simulator;
 }
 
 const KEY_HEADER = 'x-svc-ak';
@@ -49,7 +51,7 @@ interface Problem {
 }
 
 export function createUpstreamHandler(options: UpstreamOptions): (request: Request) => Promise<Response> {
-  const simulator = createSimulator({ seed: options.seed, hosts: options.hosts });
+  const simulator = options.simulator ?? createSimulator({ seed: options.seed, hosts: options.hosts });
   const clock = options.now ?? Date.now;
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
 

@@ -3,7 +3,7 @@
  * with the same placeholders), one worker, in a throwaway prefix directory, and stops it by PID.
  * Node tests and bench/cache.mjs.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,23 +68,28 @@ http {
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilListening(url, () => child.exitCode !== null, () => stderr);
+  await waitUntilListening(url, () => child.exitCode !== null, () => `nginx: ${stderr}`);
   return {
     url,
     close: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGQUIT');
-        await exited;
-      }
+      await stopChild(child, 'SIGQUIT');
       await rm(prefix, { recursive: true, force: true });
     },
   };
 }
 
-async function waitUntilListening(url: string, exited: () => boolean, stderr: () => string): Promise<void> {
+/** Sends `signal` to a server still running and resolves once it exited (the web servers here stop gracefully on their own signal). */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+/** Resolves once `url` answers, or throws with the server's own words once it exited or after 5 s. */
+export async function waitUntilListening(url: string, exited: () => boolean, stderr: () => string | Promise<string>): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (exited()) throw new Error(`nginx exited: ${stderr()}`);
+    if (exited()) throw new Error(`exited: ${await stderr()}`);
     try {
       await fetch(url);
       return;
@@ -92,5 +97,5 @@ async function waitUntilListening(url: string, exited: () => boolean, stderr: ()
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  throw new Error('nginx did not start listening within 5 s');
+  throw new Error(`${url} did not start listening within 5 s`);
 }

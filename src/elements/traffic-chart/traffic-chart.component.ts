@@ -2,6 +2,7 @@ import { html, nothing, svg, type CSSResultGroup, type PropertyDeclarations, typ
 import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { getHub } from '../../client/index.ts';
+import { errorText } from '../../internal/error-text.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
@@ -273,11 +274,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     if (!history) {
       const error = this.#history.error;
       return html`<p part="summary" class="summary">${this.#sentence(live, locale)}</p>
-        <p part="notice" class="message ${error ? 'error' : 'loading'}">${error ? this.localize.term('chartHistoryError', error.message) : this.localize.term('chartHistoryLoading')}</p>`;
+        <p part="notice" class="message ${error ? 'error' : 'loading'}">${error ? this.localize.term('chartHistoryError', errorText(this.localize, error)) : this.localize.term('chartHistoryLoading')}</p>`;
     }
     return html`<p part="summary" class="summary">${this.#summary(history, live, locale)}</p>
       ${this.#renderChart(history, live, locale)}
       ${this.#renderTable(history, locale)}
-      ${this.#history.error ? html`<p part="notice" class="message error">${this.localize.term('chartHistoryError', this.#history.error.message)}</p>` : nothing}`;
+      ${this.#history.error ? html`<p part="notice" class="message error">${this.localize.term('chartHistoryError', errorText(this.localize, this.#history.error))}</p>` : nothing}`;
   }
 }

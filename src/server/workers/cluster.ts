@@ -18,6 +18,7 @@ import { historyOptions, serveEndpoint, startUpstream, type UpstreamTarget } fro
 import type { ServeSettings } from '../settings.ts';
 import { Coordinator, isTierRequest } from './coordinator.ts';
 import { IpcTier } from './ipc-tier.ts';
+import { realClock } from '../clock.ts';
 
 /** The environment variable that tells a worker its slot, 0 to workers - 1. */
 const WORKER_SLOT = 'PULSE_WORKER_SLOT';
@@ -81,7 +82,7 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
 
   // A replacement takes the slot of the worker it replaces (its history directory, see runWorker).
   const start = (slot: number) => {
-    const startedAt = Date.now();
+    const startedAt = realClock.now();
     const worker = cluster.fork({ [WORKER_SLOT]: String(slot) });
     workers.add(worker);
     worker.on('message', (message: unknown) => {
@@ -106,12 +107,14 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     worker.once('exit', (code, signal) => {
       workers.delete(worker);
       if (closing) return;
-      const ranMs = Date.now() - startedAt;
+      const ranMs = realClock.now() - startedAt;
       restartDelayMs = ranMs >= STABLE_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, restartDelayMs * 2));
       logger.error({ pid: worker.process.pid, code, signal, restartInMs: restartDelayMs }, 'worker died: starting a replacement');
-      setTimeout(() => {
+      const restart = realClock.setTimeout(() => {
         if (!closing) start(slot);
       }, restartDelayMs);
+      // The primary may hold nothing else open while every worker is down: this wait keeps it alive.
+      (restart as NodeJS.Timeout).ref();
     });
   };
   for (let slot = 0; slot < settings.workers; slot += 1) start(slot);
@@ -133,9 +136,9 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
 function stopWorker(worker: Worker): Promise<void> {
   return new Promise((resolve) => {
     if (worker.isDead()) return resolve();
-    const kill = setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_MS);
+    const kill = realClock.setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_MS);
     worker.once('exit', () => {
-      clearTimeout(kill);
+      realClock.clearTimeout(kill);
       resolve();
     });
     worker.process.kill('SIGTERM');

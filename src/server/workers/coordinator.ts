@@ -5,6 +5,7 @@
  * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
  */
 import { LRUCache } from 'lru-cache';
+import { lruTime, realClock, type Clock } from '../clock.ts';
 import { WindowSlots, type SlotAnswer } from '../host-budget.ts';
 import { MAX_GROUP_MEMBERS } from '../shared-tier.ts';
 
@@ -37,15 +38,19 @@ const MAX_GROUPS = 10_000;
 
 export class Coordinator {
   /** Packed entries (stored-response.ts `packStored`), bounded by bytes like a worker's cache. */
+  readonly #clock: Clock;
   readonly #entries: LRUCache<string, Uint8Array>;
-  readonly #marks = new LRUCache<string, string | number>({ max: MAX_MARKS });
-  /** The budget's windows, per host, counted here for every worker (made at the first call: workers all ask with the same settings). */
-  #slots?: WindowSlots;
+  readonly #marks: LRUCache<string, string | number>;
+  /** The budget's windows, per host, counted here for every worker; fills and window per setting, the burst per call (as on Redis). */
+  readonly #slots = new Map<string, WindowSlots>();
   /** Per fold group: each member and when it stops counting. */
   readonly #groups = new LRUCache<string, Map<string, number>>({ max: MAX_GROUPS });
 
-  constructor(maxBytes: number) {
-    this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength) });
+  /** `clock` counts every TTL and window (the primary's real one; a virtual one in the simulation). */
+  constructor(maxBytes: number, clock: Clock = realClock) {
+    this.#clock = clock;
+    this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength), ...lruTime(clock) });
+    this.#marks = new LRUCache({ max: MAX_MARKS, ...lruTime(clock) });
   }
 
   answer(request: TierRequest): TierReply {
@@ -88,14 +93,14 @@ export class Coordinator {
         if (!members) this.#groups.set(request.group, (members = new Map()));
         // Re-inserted, so the map stays ordered by when each member stops counting.
         members.delete(request.member);
-        members.set(request.member, Date.now() + request.keepMs);
+        members.set(request.member, this.#clock.now() + request.keepMs);
         if (members.size > MAX_GROUP_MEMBERS) members.delete(members.keys().next().value!);
         return true;
       }
       case 'members': {
         const members = this.#groups.get(request.group);
         if (!members) return [];
-        const now = Date.now();
+        const now = this.#clock.now();
         for (const [member, until] of members) if (until <= now) members.delete(member);
         return [...members.keys()];
       }
@@ -115,8 +120,10 @@ export class Coordinator {
   #takeSlot(host: string, fills: number, windowMs: number, burst: number): SlotAnswer {
     const cooling = this.#remaining(`cooldown:${host}`);
     if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
-    this.#slots ??= new WindowSlots(fills, windowMs, burst);
-    return this.#slots.take(host, Date.now());
+    const setting = `${fills}/${windowMs}`;
+    let slots = this.#slots.get(setting);
+    if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs)));
+    return slots.take(host, this.#clock.now(), burst);
   }
 
   #remaining(key: string): number {

@@ -5,6 +5,7 @@
  * on its share of the budget, as with an unreachable Redis.
  */
 import { randomUUID } from 'node:crypto';
+import { realClock, type Clock } from '../clock.ts';
 import type { SlotAnswer } from '../host-budget.ts';
 import type { LeaseClaim, SharedTier } from '../shared-tier.ts';
 import { packStored, unpackStored, type StoredResponse } from '../stored-response.ts';
@@ -22,13 +23,15 @@ export interface IpcChannel {
 export class IpcTier implements SharedTier {
   readonly #channel: IpcChannel;
   readonly #timeoutMs: number;
+  readonly #clock: Clock;
   readonly #pending = new Map<number, (result: unknown) => void>();
   #next = 0;
   #closed = false;
 
-  constructor(channel: IpcChannel, timeoutMs: number) {
+  constructor(channel: IpcChannel, timeoutMs: number, clock: Clock = realClock) {
     this.#channel = channel;
     this.#timeoutMs = timeoutMs;
+    this.#clock = clock;
     channel.on('message', (message) => {
       const reply = message as TierReply;
       if (typeof reply?.pulseTier !== 'number') return;
@@ -94,9 +97,9 @@ export class IpcTier implements SharedTier {
     if (!this.online) return Promise.resolve(undefined);
     const id = (this.#next += 1);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => settle(undefined), this.#timeoutMs);
+      const timer = this.#clock.setTimeout(() => settle(undefined), this.#timeoutMs);
       const settle = (result: unknown) => {
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         this.#pending.delete(id);
         resolve(result);
       };

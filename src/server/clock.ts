@@ -1,0 +1,71 @@
+/**
+ * Time, as the cache endpoint and the history recorder see it. Every part of `src/server` and
+ * `src/history` reaches the time and its timers through one `Clock` passed in its options, so a
+ * test or the deterministic simulation (test/simulation/) can run the whole cache on a virtual
+ * clock. `realClock` is the only code in those folders that touches real timers (a test fails
+ * when another one appears).
+ */
+
+/** A pending timer of a `Clock`; opaque to its users. */
+export type TimerHandle = { readonly __timer: unique symbol } | object;
+
+export interface Clock {
+  /** Wall-clock time in ms since the epoch. */
+  now(): number;
+  /** Runs `callback` once after `ms`. Real timers never keep the process alive on their own. */
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle | undefined): void;
+  /** Resolves after `ms`; rejects with the signal's reason if it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A signal that aborts with a `TimeoutError` DOMException after `ms`. */
+  timeout(ms: number): AbortSignal;
+}
+
+/** The one place where real time and real timers are read. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const timer = globalThis.setTimeout(callback, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout> | undefined),
+  sleep: (ms, signal) => sleepOn(realClock, ms, signal),
+  timeout: (ms) => AbortSignal.timeout(ms),
+};
+
+/** `sleep` written on a clock's own timers, for any `Clock`. */
+export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `timeout` written on a clock's own timers, for any `Clock`. */
+export function timeoutOn(clock: Pick<Clock, 'setTimeout'>, ms: number): AbortSignal {
+  const controller = new AbortController();
+  clock.setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  return controller.signal;
+}
+
+/** A clock whose `now` is given and whose timers are real: what `now` alone in the options meant. */
+export function clockWithNow(now: () => number): Clock {
+  return { ...realClock, now };
+}
+
+/**
+ * lru-cache options that make its TTLs count on `clock`: its `perf` reads the clock, and no
+ * cached "now" (lru-cache debounces `perf.now()` with a real timer unless `ttlResolution` is 0).
+ */
+export function lruTime(clock: Clock): { perf: { now(): number }; ttlResolution: number } {
+  return { perf: { now: () => clock.now() }, ttlResolution: 0 };
+}

@@ -1,0 +1,115 @@
+/**
+ * Node tests only. A `Clock` (src/server/clock.ts) that moves only when told: timers run in the
+ * order of their due time (ties in the order they were set), each with `now()` reading its own
+ * due time, and every promise chain a timer starts settles before the next timer runs. Nothing
+ * in it reads real time, so a run that starts from the same state replays exactly.
+ */
+import { sleepOn, timeoutOn, type Clock, type TimerHandle } from '../../src/server/clock.ts';
+
+interface Timer {
+  at: number;
+  order: number;
+  callback: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * Lets every pending promise continuation run: Node drains the whole microtask queue (and
+ * `process.nextTick`) before it runs an immediate, so one turn of the event loop settles every
+ * chain that waits on nothing real.
+ */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export class VirtualClock implements Clock {
+  #now: number;
+  #order = 0;
+  /** A binary min-heap on (at, order). */
+  readonly #heap: Timer[] = [];
+
+  constructor(start = 1_800_000_000_000) {
+    this.#now = start;
+  }
+
+  readonly now = (): number => this.#now;
+
+  readonly setTimeout = (callback: () => void, ms: number): TimerHandle => {
+    const timer: Timer = { at: this.#now + Math.max(0, ms), order: (this.#order += 1), callback, cancelled: false };
+    this.#push(timer);
+    return timer;
+  };
+
+  readonly clearTimeout = (handle: TimerHandle | undefined): void => {
+    if (handle) (handle as Timer).cancelled = true;
+  };
+
+  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> => sleepOn(this, ms, signal);
+
+  readonly timeout = (ms: number): AbortSignal => timeoutOn(this, ms);
+
+  /** Timers still due, cancelled ones left out. */
+  get pending(): number {
+    return this.#heap.filter((timer) => !timer.cancelled).length;
+  }
+
+  /** Runs every timer due within `ms` from now, each at its own time, then stands at now + `ms`. */
+  async advance(ms: number): Promise<void> {
+    await this.runUntil(this.#now + ms);
+  }
+
+  /**
+   * Runs every timer due up to `until`, each at its own time, then stands at `until`. Timers due
+   * at one instant run together, in the order they were set, before the chains they start settle.
+   */
+  async runUntil(until: number): Promise<void> {
+    await settle();
+    for (;;) {
+      const next = this.#heap[0];
+      if (!next || next.at > until) break;
+      this.#now = Math.max(this.#now, next.at);
+      while (this.#heap[0] && this.#heap[0].at <= this.#now) {
+        const timer = this.#heap[0];
+        this.#pop();
+        if (!timer.cancelled) timer.callback();
+      }
+      await settle();
+    }
+    this.#now = Math.max(this.#now, until);
+    await settle();
+  }
+
+  #before(a: Timer, b: Timer): boolean {
+    return a.at < b.at || (a.at === b.at && a.order < b.order);
+  }
+
+  #push(timer: Timer): void {
+    const heap = this.#heap;
+    heap.push(timer);
+    let index = heap.length - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!this.#before(heap[index]!, heap[parent]!)) break;
+      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+      index = parent;
+    }
+  }
+
+  #pop(): void {
+    const heap = this.#heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    heap[0] = last;
+    let index = 0;
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let smallest = index;
+      if (left < heap.length && this.#before(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && this.#before(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === index) break;
+      [heap[index], heap[smallest]] = [heap[smallest]!, heap[index]!];
+      index = smallest;
+    }
+  }
+}

