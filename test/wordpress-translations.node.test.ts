@@ -15,7 +15,7 @@ const PLUGIN = fileURLToPath(new URL('../integrations/wordpress/', import.meta.u
 const TRANSLATION_CALL = /\b(?:__|esc_html__|esc_attr__|_e|esc_html_e|esc_attr_e)\(/g;
 const LITERAL_CALL = /\b(?:__|esc_html__|esc_attr__|_e|esc_html_e|esc_attr_e)\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*'pulse-widgets'\s*\)/g;
 /** What a translation keeps as written: placeholders, code, settings, paths, attributes. */
-const KEPT = /%s|\[pulse\]|<top-pages>|unfiltered_html|PULSE_ALLOWED_ORIGINS|ProxyPass \/pulse\/|--prefix \/pulse|host="[^"]*"|example\.com|pulse-widgets/g;
+const KEPT = /%s|color-scheme|\[pulse\]|<top-pages>|unfiltered_html|PULSE_ALLOWED_ORIGINS|ProxyPass \/pulse\/|--prefix \/pulse|host="[^"]*"|example\.com|pulse-widgets/g;
 
 function pluginStrings(): string[] {
   const strings = new Set<string>();

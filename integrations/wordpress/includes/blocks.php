@@ -19,6 +19,7 @@ function block_fields(array $spec): array {
 	$fields = array(
 		'host' => array('type' => 'string', 'label' => __('Site ID (empty: the default)', 'pulse-widgets')),
 		'label' => array('type' => 'string', 'label' => __('Heading', 'pulse-widgets')),
+		'no-heading' => array('type' => 'boolean', 'label' => __('Hide the heading', 'pulse-widgets')),
 		'theme' => array('type' => 'string', 'enum' => THEMES, 'label' => __('Theme (empty: the default)', 'pulse-widgets')),
 	);
 	foreach ($spec['query'] + $spec['attributes'] as $key => $type) {

@@ -13,14 +13,17 @@ if (!defined('ABSPATH')) {
 /** A site ID as the cache endpoint accepts it (src/api/params.ts of the package). */
 const HOST_PATTERN = '/^(?:video@)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/';
 
-/** The element's colour scheme; `auto` follows the reader (see docs/cms/wordpress.md). */
+/** The element's colour scheme; `auto`, the element's default, follows the page's color-scheme. */
 const THEMES = array('light', 'dark', 'auto');
+
+/** What every element takes besides `src` and `theme`. */
+const COMMON_ATTRIBUTES = array('label' => 'string', 'no-heading' => 'boolean');
 
 /**
  * Every element: its title, its resource on the cache endpoint, and the query parameters and
  * element attributes a shortcode or block may set. A type is 'string', 'number' (a whole number),
  * 'boolean' (a bare attribute), 'url' (http or https only) or the list of allowed values (the
- * element's default first). Every element also takes `host`, `theme` and `label`.
+ * element's default first). Every element also takes `host`, `theme`, `label` and `no-heading`.
  */
 function elements(): array {
 	$path = array('path' => 'string');
@@ -162,8 +165,11 @@ function element_html(string $name, array $given, array $settings): string {
 		}
 	}
 	$attributes = array('src' => endpoint_url($settings['endpoint'], $spec['route'], $query));
-	$attributes['theme'] = typed_value($given['theme'] ?? null, THEMES) ?? $settings['theme'];
-	foreach (array('label' => 'string') + $spec['attributes'] as $key => $type) {
+	$theme = typed_value($given['theme'] ?? null, THEMES) ?? $settings['theme'];
+	if ($theme !== 'auto') {
+		$attributes['theme'] = $theme;
+	}
+	foreach (COMMON_ATTRIBUTES + $spec['attributes'] as $key => $type) {
 		$value = typed_value($given[$key] ?? null, $type);
 		if ($value !== null) {
 			$attributes[$key] = $value;

@@ -13,7 +13,7 @@ if (!defined('ABSPATH')) {
 
 /** The attributes an element's tag may keep: the common ones and its own. */
 function allowed_attributes(array $spec): array {
-	$names = array_merge(array('src', 'theme', 'label', 'lang', 'dir', 'class', 'id'), array_keys($spec['attributes']));
+	$names = array_merge(array('src', 'theme', 'lang', 'dir', 'class', 'id'), array_keys(COMMON_ATTRIBUTES + $spec['attributes']));
 	return array_fill_keys($names, true);
 }
 

@@ -15,10 +15,10 @@ const PAGE = 'pulse-widgets';
 
 /**
  * `/pulse` matches `pulse-widgets serve --prefix /pulse` behind one `ProxyPass /pulse/` on this
- * site; light cards because most themes are light (docs/cms/wordpress.md).
+ * site (docs/cms/wordpress.md); `auto` is light unless the theme declares a dark color-scheme.
  */
 function defaults(): array {
-	return array('endpoint' => '/pulse', 'host' => '', 'theme' => 'light', 'kses_roles' => array());
+	return array('endpoint' => '/pulse', 'host' => '', 'theme' => 'auto', 'kses_roles' => array());
 }
 
 function settings(): array {
@@ -116,7 +116,7 @@ function render_settings_page(): void {
 							$themes = array(
 								'light' => __('Light', 'pulse-widgets'),
 								'dark' => __('Dark', 'pulse-widgets'),
-								'auto' => __('Automatic (follows the page or the reader\'s system)', 'pulse-widgets'),
+								'auto' => __('Automatic: light unless the theme declares a dark color-scheme', 'pulse-widgets'),
 							);
 							foreach ($themes as $value => $label) {
 								printf('<option value="%s"%s>%s</option>', esc_attr($value), selected($settings['theme'], $value, false), esc_html($label));
