@@ -119,7 +119,7 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     // before a failure is thrown, so that after() stops whatever did start.
     const endpointPort = await freePort();
     const started = await Promise.allSettled([
-      startListening(...serveCommand(['--prefix', PREFIX, '--port', String(endpointPort), '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() }).then((started) => (endpoint = started)),
+      startListening(...serveCommand(['--prefix', PREFIX, '--port', String(endpointPort), '--trust-proxy', 'loopback', '--log-level', 'warn']), { cwd: ROOT, env: cleanEnv() }).then((started) => (endpoint = started)),
       startWordPressSite({ title: 'Pulse Daily', admin: ADMIN, proxy: DOCUMENTED_PROXY.replaceAll('127.0.0.1:8080', `127.0.0.1:${endpointPort}`) }).then((started) => (site = started)),
       (async () => {
         // The files these pages load (the packed-package test checks that the real zip has them all).
@@ -191,6 +191,12 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     ];
     const results = await site.setup(cases.map(([name, args]) => ({ do: 'call', function: `PulseWidgets\\${name}`, args })));
     assert.deepEqual(results.map((result, index) => [cases[index]![0], cases[index]![1], result]), cases);
+  });
+
+  test('the documented proxy lines put the endpoint on the site: /pulse/healthz answers through Apache', async () => {
+    const response = await fetch(`${site.url}${PREFIX}/healthz`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok' });
   });
 
   test('the classic widget and the block theme pattern write the "most read" list, titled in the site\'s language', async () => {
