@@ -134,6 +134,8 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
       { do: 'user', login: AUTHOR.user, password: AUTHOR.password, role: 'author' },
       { do: 'option', name: 'pulse_widgets', value: { endpoint: PREFIX, host: HOST, theme: 'light', kses_roles: [] } },
       { do: 'option', name: 'WPLANG', value: 'de_DE' },
+      // The front page of Twenty Twenty-Three as a site would make it in the Site Editor: the header and the pattern.
+      { do: 'template', theme: 'twentytwentythree', slug: 'home', content: '<!-- wp:template-part {"slug":"header","theme":"twentytwentythree","tagName":"header"} /-->\n<!-- wp:pattern {"slug":"pulse-widgets/most-read"} /-->' },
       { do: 'post', author: ADMIN.user, title: 'Shortcode', content: '<p>Read next:</p>\n[pulse top-pages limit="5" hide-numbers articles-only]' },
       { do: 'post', author: ADMIN.user, title: 'Block', content: '<!-- wp:pulse-widgets/live-counter {"label":"Reading now"} /-->' },
     ]);
@@ -232,6 +234,26 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     assert.match(await page.evaluate<string>(shadowText('live-counter')), /Reading now/);
     assert.deepEqual(problems, []);
     await context.close();
+  });
+
+  test('a block theme\'s template with the pattern shows the most read list live on the front page', async () => {
+    const context = await browser.newContext();
+    const { page, problems } = await open(context, '/');
+    await page.waitForFunction(ready('.wp-block-pulse-widgets-top-pages top-pages[hide-numbers]'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    assert.deepEqual(await page.evaluate(PLUGIN_SCRIPTS), ['module top-pages.js', 'module locales/de.js']);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the Site Editor\'s frame shows the template\'s list live, with the full bundle', async () => {
+    const { page } = await open(admin, '/wp-admin/site-editor.php');
+    const canvas = await page.waitForSelector('iframe[name="editor-canvas"]', { timeout: RENDER_TIMEOUT_MS });
+    const frame = (await canvas.contentFrame())!;
+    await frame.waitForFunction(ready('.wp-block-pulse-widgets-top-pages top-pages'), undefined, { timeout: RENDER_TIMEOUT_MS });
+    // The frame's copy of the blocks' script (classic: WordPress 6.1 drops type="module" there) imports the modules.
+    const loaded = await frame.evaluate<string[]>(`performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname).filter((path) => path.includes('/plugins/pulse-widgets/'))`);
+    assert.deepEqual(loaded.sort(), ['/wp-content/plugins/pulse-widgets/assets/locales/de.js', '/wp-content/plugins/pulse-widgets/assets/pulse-widgets.js', '/wp-content/plugins/pulse-widgets/blocks/frame.js']);
+    await page.close();
   });
 
   test('the dashboard widget shows live data in wp-admin, with the full bundle', async () => {

@@ -43,6 +43,7 @@ export type SetupStep =
   | { do: 'plugin'; zip: string; file: string }
   | { do: 'option'; name: string; value: unknown }
   | { do: 'post'; author: string; title: string; content: string }
+  | { do: 'template'; theme: string; slug: string; content: string }
   | { do: 'call' | 'output'; function: string; args: unknown[] }
   | { do: 'pattern'; name: string };
 

@@ -10,6 +10,7 @@
  *   plugin   {zip, file}                             unzip_file() into the plugins folder, activate
  *   option   {name, value}                           update_option()
  *   post     {author, title, content}                a published post as that user; result: {id, link}
+ *   template {theme, slug, content}                  a block theme's template as the Site Editor saves it
  *   call     {function, args}                        a function of WordPress or an active plugin; result: what it returns
  *   output   {function, args}                        the same; result: what it prints
  *   pattern  {name}                                  a registered block pattern, rendered as on a page
@@ -63,6 +64,10 @@ foreach ($steps as $step) {
 				exit(1);
 			}
 			$results[] = array('id' => $id, 'link' => get_permalink($id));
+			break;
+		case 'template':
+			$id = wp_insert_post(array('post_type' => 'wp_template', 'post_name' => $step['slug'], 'post_title' => $step['slug'], 'post_status' => 'publish', 'post_content' => wp_slash($step['content'])), true);
+			$results[] = is_wp_error($id) ? $id->get_error_message() : wp_set_post_terms($id, $step['theme'], 'wp_theme');
 			break;
 		case 'call':
 			$results[] = call_user_func_array($step['function'], $step['args']);

@@ -2,7 +2,8 @@
 /**
  * One dynamic block per element (`pulse-widgets/top-pages`, …): the server writes the tag, as for
  * the shortcode, and the editor shows that same markup live (blocks/editor.js, ServerSideRender,
- * with the full bundle loaded in wp-admin and the site editor's frame). Plus a "Most read" pattern
+ * with the full bundle loaded by blocks/frame.js in the editor's document and the Site Editor's
+ * frame). Plus a "Most read" pattern
  * for block themes' sidebars and footers.
  */
 
@@ -13,6 +14,16 @@ if (!defined('ABSPATH')) {
 }
 
 const EDITOR_HANDLE = 'pulse-widgets-editor';
+const FRAME_HANDLE = 'pulse-widgets-frame';
+
+/** blocks/frame.js, naming the modules it imports: wp-admin's, at the addresses WordPress prints. */
+function frame_loader_url(): string {
+	$modules = array_map(function (string $handle): string {
+		$script = wp_scripts()->registered[$handle];
+		return add_query_arg('ver', $script->ver, $script->src);
+	}, admin_handles());
+	return add_query_arg('modules', rawurlencode(implode(' ', $modules)), plugins_url('blocks/frame.js', PLUGIN_FILE));
+}
 
 /** The block attribute schema and the editor's label of each setting an element takes. */
 function block_fields(array $spec): array {
@@ -51,6 +62,7 @@ add_action('init', function (): void {
 		VERSION,
 		true
 	);
+	wp_register_script(FRAME_HANDLE, frame_loader_url(), array(), VERSION, false);
 	wp_add_inline_script(EDITOR_HANDLE, 'window.pulseWidgetsBlocks = ' . wp_json_encode(array(
 		'blocks' => block_definitions(),
 		'settings' => __('Settings', 'pulse-widgets'),
@@ -69,9 +81,9 @@ add_action('init', function (): void {
 			'attributes' => $attributes,
 			'supports' => array('html' => false, 'align' => array('wide', 'full')),
 			'editor_script_handles' => array(EDITOR_HANDLE),
-			// In wp-admin the block's script is the full bundle: WordPress then prints it into the
-			// site editor's frame too. Public pages load the element's own file from render().
-			'script_handles' => is_admin() ? admin_handles() : array(),
+			// In wp-admin the block's script loads the full bundle, in the editor's document and in
+			// the Site Editor's frame alike. Public pages load the element's own file from render().
+			'script_handles' => is_admin() ? array(FRAME_HANDLE) : array(),
 			'render_callback' => function (array $attributes) use ($name): string {
 				$html = render($name, $attributes);
 				return $html === '' ? '' : '<div ' . get_block_wrapper_attributes() . '>' . $html . '</div>';
