@@ -3,8 +3,7 @@
  * One dynamic block per element (`pulse-widgets/top-pages`, …): the server writes the tag, as for
  * the shortcode, and the editor shows that same markup live (blocks/editor.js, ServerSideRender,
  * with the full bundle loaded by blocks/frame.js in the editor's document and the Site Editor's
- * frame). Plus a "Most read" pattern
- * for block themes' sidebars and footers.
+ * frame). Plus a "Most read" pattern for block themes' sidebars and footers.
  */
 
 namespace PulseWidgets;
