@@ -4,7 +4,8 @@
  * tarball installed into a new project in the system's temporary folder, from the npm cache where
  * it can (`--prefer-offline`). In that project, as a user would:
  *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route, and
- *       `npx pulse-widgets proxy-config nginx` prints the configuration;
+ *       `npx pulse-widgets proxy-config nginx` prints the configuration, and
+ *       `npx pulse-widgets doctor` pointed at it finds every route usable;
  *   (b) plain Node imports the server, simulator and client entries, and `createCacheHandler`
  *       answers a Request (with the version stamped in its User-Agent);
  *   (c) TypeScript that uses the elements' properties, events and `HTMLElementTagNameMap`, and
@@ -78,8 +79,13 @@ interface Finished { code: number | null; stdout: string; stderr: string; comman
 
 /** Runs a command to its end, never rejecting: a check started early is awaited by its test. */
 function finish(command: string, args: string[], cwd: string): Promise<Finished> {
+  return finishWithEnv(command, args, cwd);
+}
+
+/** {@link finish} with these variables added to a clean environment. */
+function finishWithEnv(command: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Finished> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...cleanEnv(), ...env } } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -318,6 +324,15 @@ describe('the packed package, installed in a new project', () => {
     const refused = await finish('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'iis'], consumer);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /^pulse-widgets: expected "proxy-config apache" or "proxy-config nginx".*\n$/);
+  });
+
+  test('(a) `npx pulse-widgets doctor`, pointed at that endpoint as its upstream, finds every route usable and never prints the key', async () => {
+    const key = 'packed-doctor-key-51c2';
+    const doctor = await finishWithEnv('npx', ['--no-install', 'pulse-widgets', 'doctor'], consumer, { PULSE_UPSTREAM: serve!.url, PULSE_API_KEY: key, PULSE_HOSTS: HOST });
+    assert.equal(doctor.code, 0, `${doctor.stdout}${doctor.stderr}`);
+    assert.match(doctor.stdout, /^toppages {2}GET \/live\/toppages\/v3\/\?/m);
+    assert.match(doctor.stdout, /Routes: \d match the contract, \d differ but are usable, 0 unusable\./);
+    assert.ok(!doctor.stdout.includes(key) && !doctor.stderr.includes(key));
   });
 
   test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', async () => {

@@ -5,6 +5,7 @@
  * `PULSE_SIM_SEEDS=N` sets how many run here. A failing seed names the command that replays it.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
 
@@ -17,6 +18,14 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 3);
 const KNOWN = /^fairness: /;
 
 describe('the cache in the deterministic simulation', () => {
+  test('a seed replays exactly: the same polls, answers, grants and arrivals', async () => {
+    const digest = async () => {
+      const { record } = await simulate(3, 2);
+      return createHash('sha256').update(JSON.stringify([record.polls, record.grants, record.arrivals])).digest('hex');
+    };
+    assert.equal(await digest(), await digest());
+  });
+
   for (let seed = 1; seed <= SEEDS; seed += 1) {
     test(`seed ${seed}`, async (t) => {
       const { scenario, verdict } = await simulate(seed);

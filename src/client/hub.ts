@@ -2,7 +2,7 @@
  * The page-wide poll hub: one clock, one request per distinct URL per tick, whatever the number
  * of elements showing that URL.
  */
-import { checkResponse } from '../api/check-response.ts';
+import { Failure, readResponse } from '../api/check-response.ts';
 import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, networkError, retryAfterMs } from './errors.ts';
@@ -223,8 +223,10 @@ export class PollHub {
       return;
     }
     if (signal.aborted) return;
-    if (!checkResponse(resource.route!, body)) return this.#fail(resource, INVALID_BODY, 0);
-    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
+    // Unusable optional parts are dropped (the contract's lenient reading); an unusable body is an error.
+    const value = readResponse(resource.route!, body);
+    if (value instanceof Failure) return this.#fail(resource, INVALID_BODY, 0);
+    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, value));
   }
 
   /** Whether the response carries the ETag of the data on screen (exposed by our CORS headers). */

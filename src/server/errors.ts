@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'uri_too_long'
   | 'too_many_requests'
   | 'upstream_unavailable'
+  | 'upstream_invalid'
   | 'upstream_rate_limited'
   | 'history_unavailable';
 

@@ -76,7 +76,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
 
   #items(data: TopGeoResponse, locale: string): ShareItem[] {
     const counts = data.geo[this.segment in GEO_SEGMENTS ? this.segment : 'countries'];
-    const entries = Object.entries(counts).filter(([, count]) => count > 0);
+    const entries = Object.entries(counts ?? {}).filter(([, count]) => count > 0);
     return shareItems(entries, (key) => this.#placeName(key, locale), this.max, data.geo.total);
   }
 

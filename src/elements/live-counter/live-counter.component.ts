@@ -3,6 +3,7 @@ import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount } from '../../internal/format.ts';
 import { cardTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
+import { noData } from '../../internal/no-data.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
@@ -101,10 +102,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     return this.threshold > 0 ? '' : this.localize.term('counterNoMetric', this.metric);
   }
 
+  /** A figure we know that this answer lacks shows "—"; a metric we do not know says so. */
   protected override isEmpty(data: QuickstatsResponse): boolean {
     const raw = this.#raw(data);
+    if (raw === undefined) return this.threshold > 0 || !(this.metric in COUNTER_METRICS);
     // The threshold reads the true count: rounding first would show 3 readers as "5" with round="5".
-    return raw === undefined || (this.threshold > 0 && raw < this.threshold);
+    return this.threshold > 0 && raw < this.threshold;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -185,7 +188,8 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   }
 
   protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
-    const value = this.#value(data)!;
+    const value = this.#value(data);
+    if (value === undefined) return html`<div class="figure"><p part="value" class="value">${noData(this.localize)}</p></div>${this.#renderSparkline(locale)}`;
     return html`<div class="figure">
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}

@@ -7,6 +7,7 @@ import { bar } from '../../internal/bar.ts';
 import { formatCount } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
+import { noData } from '../../internal/no-data.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, topPagesTerms } from '../../locales/en.ts';
 import type { RowDetail, RowDetailHost } from './page-detail.ts';
@@ -234,7 +235,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   #title(page: TopPage): string {
-    return this.#titleOf(page.title) || page.path;
+    return (page.title === undefined ? '' : this.#titleOf(page.title)) || page.path;
   }
 
   readonly #href = (path: string, host: string): string | undefined => {
@@ -266,11 +267,16 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return href ? html`<a part="link" href=${href}>${title}</a>` : title;
   }
 
+  #renderPeople(people: number | undefined, most: number, locale: string): TemplateResult {
+    if (people === undefined) return html`<td part="people" class="people"><span class="count">${noData(this.localize)}</span></td>`;
+    return html`<td part="people" class="people"><span class="count">${formatCount(locale, people)}</span>${bar(most > 0 ? Math.round((people / most) * BAR_STEPS) / BAR_STEPS : 0)}</td>`;
+  }
+
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
     const pages = this.#visiblePages(data);
     const ranksBefore = this.#ranksBefore();
     let most = 0;
-    for (const page of pages) most = Math.max(most, page.stats.people);
+    for (const page of pages) most = Math.max(most, page.stats?.people ?? 0);
     const columns = this.#columns(pages);
     const context: CellContext = { locale, localize: this.localize, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
     const numbers = !this.hideNumbers;
@@ -289,10 +295,12 @@ export class TopPages extends PulseElement<ToppagesResponse> {
           ${pages.map((page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
             <td part="title" class="title"><div class="line">${numbers ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? TopPages.siteLabel?.(page.site, this, this.localize) : nothing}</div></td>
-            ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
-            ${columns.map((column) => column.metric
-              ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`
-              : html`<td part="column" class="detail">${column.cell(page, context)}</td>`)}
+            ${numbers ? this.#renderPeople(page.stats?.people, most, locale) : nothing}
+            ${columns.map((column) => {
+              const cell = column.cell(page, context);
+              const shown = cell === '' ? noData(this.localize) : cell;
+              return column.metric ? html`<td part="column metric" class="detail">${shown}</td>` : html`<td part="column" class="detail">${shown}</td>`;
+            })}
           </tr>${this.#detail?.row(page, span)}`)}
         </tbody>
       </table>
@@ -302,5 +310,5 @@ export class TopPages extends PulseElement<ToppagesResponse> {
 
 /** `types=1` names the type; without it, a page with nobody on an article is a landing page. */
 function isLandingPage(page: TopPage): boolean {
-  return page.type !== undefined ? !/article/i.test(page.type) : page.stats.article === 0;
+  return page.type !== undefined ? !/article/i.test(page.type) : page.stats?.article === 0;
 }
