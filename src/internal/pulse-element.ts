@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
@@ -23,6 +23,66 @@ export type View = 'loading' | 'ready' | 'empty' | 'error';
 export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused', 'partial'] as const;
 /** Most sites one element merges (`src` with several addresses). */
 const MAX_SOURCES = 20;
+
+/** Editors' tools an element shows when its `tools` attribute names them (with the newsroom features). */
+export type Tool = 'freeze' | 'drill-down';
+
+/** Makes the source of an element showing several sites in one (the network view). */
+export type SitesSourceFactory = (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
+
+/**
+ * The optional features an element class can be given, by name: what the element calls to make
+ * or render each. An element module that has features of its own adds them to this interface.
+ */
+export interface Features {
+  /** The network view: `src` takes several addresses, one per site, polled and merged. Without it an element takes one address. */
+  sitesSource: SitesSourceFactory;
+  /** The freeze control of a list, which `tools="freeze"` shows. */
+  freezeControl: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
+}
+
+/** What a feature brings to the class it is registered on, besides its behaviour. */
+export interface FeatureAssets {
+  /** Its styles, adopted by every element of the class made from then on. */
+  readonly styles?: CSSResultGroup;
+  /** Its English, bundled by every element of the class made from then on. */
+  readonly terms?: English;
+  /** Lit properties it adds to the class (their attributes are read by the feature itself when the class was defined before). */
+  readonly properties?: PropertyDeclarations;
+}
+
+/** An element class: PulseElement's subclasses, whatever their data. */
+type ElementClass = (abstract new (...args: never[]) => LitElement) & Pick<typeof LitElement, 'createProperty'>;
+
+/** The features registered on each class, and their styles (flattened as Lit adopts them) and English. */
+const registered = new WeakMap<object, { features: Partial<Features>; styles: CSSResultOrNative[]; terms: English }>();
+
+/**
+ * Gives the element class `type` (and its subclasses) the feature `name`. Optional features are
+ * registered by the modules that own them (src/newsroom.ts, live-counter-typical.ts), never by
+ * the element modules, so a bundle that does not ask for a feature carries neither it nor this
+ * function. A feature reaches every element made after its registration, with its styles and
+ * English, whether its class was defined before or after: Lit reads `styles` once per class, so
+ * feature styles are adopted per shadow root instead.
+ */
+export function registerFeature<Name extends keyof Features>(type: ElementClass, name: Name, feature: Features[Name], assets: FeatureAssets = {}): void {
+  const entry = registered.get(type) ?? { features: {}, styles: [], terms: {} };
+  entry.features[name] = feature;
+  entry.styles.push(...[assets.styles ?? []].flat(Infinity as 1) as CSSResultOrNative[]);
+  Object.assign(entry.terms, assets.terms);
+  for (const [property, options] of Object.entries(assets.properties ?? {})) type.createProperty(property, options);
+  registered.set(type, entry);
+}
+
+/** What is registered on the classes of `element`, from its own class up to PulseElement, nearest first. */
+function registrations(element: PulseElement<unknown>) {
+  const found = [];
+  for (let at: object = element.constructor; at !== LitElement; at = Object.getPrototypeOf(at)) {
+    const entry = registered.get(at);
+    if (entry) found.push(entry);
+  }
+  return found;
+}
 
 /**
  * Where an element's data comes from. The element sets `url` from `src`; the source tells the
@@ -51,7 +111,7 @@ export interface DataSource<Data> {
  * @csspart message - The loading and empty messages.
  * @csspart error - The error message shown when there is no data.
  * @csspart partial - The note naming the sites missing from a merge of several (the network view, newsroom features).
- * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list; newsroom features): its button and, while frozen, the updates waiting.
+ * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list; newsroom features, with `tools="freeze"`): its button and, while frozen, the updates waiting.
  * @csspart freeze-button - The "Freeze" toggle button (`aria-pressed`).
  * @csspart waiting - "N updates waiting", while frozen.
  * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
@@ -93,18 +153,6 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The response shape of `route` (from `response-shapes.ts`), which the hub checks every body against. */
   static shape: Shape;
 
-  /** Lists whose rows a reader can hold still (a freeze button) while polling goes on, with the newsroom features. */
-  static freezable = false;
-
-  /**
-   * The newsroom features, set by src/newsroom.ts before any element is made: the source of an
-   * element that shows several sites in one (the network view: `src` with several addresses),
-   * and the freeze control of a list. Without them an element takes one address and a list has
-   * no freeze control; bundles that do not ask for them do not carry them.
-   */
-  static sitesSource?: (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
-  static freezeControl?: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
-
   /** The English the element bundles: the card's section of the catalog and its own. */
   static terms: English = { ...cardTerms };
 
@@ -124,8 +172,10 @@ export abstract class PulseElement<Data> extends LitElement {
     if (this.shape) registerShape(this.route, this.shape);
   }
 
-  /** The element's language and its words. */
-  protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
+  /** The features of the element's classes, as registered when it was made. */
+  readonly #registrations = registrations(this);
+  /** The element's language and its words, its features' included. */
+  protected readonly localize = new LocalizeController(this, Object.assign({}, (this.constructor as typeof PulseElement).terms, ...this.#registrations.map((entry) => entry.terms)));
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
   protected readonly announcer = new Announcer(this);
   /** The data for `src`, from {@link createSource}. */
@@ -135,14 +185,14 @@ export abstract class PulseElement<Data> extends LitElement {
   /** Writes the "updated N s ago" line, once a second. */
   readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
-  /** A list's freeze control, with the newsroom features. */
-  readonly #freeze = (this.constructor as typeof PulseElement).freezable ? PulseElement.freezeControl?.<Data>({
+  /** A list's freeze control, with the newsroom features; shown with `tools="freeze"`. */
+  readonly #freeze = this.feature('freezeControl')?.<Data>({
     localize: this.localize,
     announcer: this.announcer,
     latest: () => this.snapshot.data,
     resume: (held) => (this.previousData = held),
     requestUpdate: () => this.requestUpdate(),
-  }) : undefined;
+  });
   #sourceProblem: SourceProblem | undefined;
   #dataUrl: string | undefined;
 
@@ -155,6 +205,7 @@ export abstract class PulseElement<Data> extends LitElement {
     src: {},
     theme: { reflect: true },
     label: {},
+    tools: {},
   };
 
   /** Address of the resource on the cache endpoint, query included (required). */
@@ -165,6 +216,26 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** Text above the data; defaults to a description of what is shown. */
   label = '';
+
+  /**
+   * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
+   * <top-pages> row's own live numbers). None by default, so readers of a public page never see
+   * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
+   */
+  tools = '';
+
+  /** Whether `tools` names `tool`. */
+  protected hasTool(tool: Tool): boolean {
+    return this.tools.split(/\s+/).includes(tool);
+  }
+
+  /**
+   * The feature `name` registered on this element's class or the nearest class above it (see
+   * {@link registerFeature}).
+   */
+  protected feature<Name extends keyof Features>(name: Name): Features[Name] | undefined {
+    return this.#registrations.find((entry) => entry.features[name])?.features[name];
+  }
 
   /** Label used when `label` is empty. */
   protected abstract get defaultLabel(): string;
@@ -181,7 +252,7 @@ export abstract class PulseElement<Data> extends LitElement {
    * page's poll hub, polling `url` on its clock; several addresses with the network view.
    */
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
-    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    const sites = this.feature('sitesSource');
     if (!sites) return new PollController<Data>(this, onChange);
     return sites({ element: this, localize: this.localize, announcer: this.announcer }, onChange as SnapshotChange<unknown>) as DataSource<Data>;
   }
@@ -209,6 +280,14 @@ export abstract class PulseElement<Data> extends LitElement {
     return this.#freeze?.held ?? this.snapshot.data;
   }
 
+  /** The shadow root, with the styles of the element's features after its class's own. */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    const styles = [...this.#registrations].reverse().flatMap((entry) => entry.styles);
+    if (styles.length > 0) adoptStyles(root as ShadowRoot, [...(this.constructor as typeof PulseElement).elementStyles, ...styles]);
+    return root;
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     // New data alone changes no property, and so not the address: no URL parsing on every tick.
     if (changed.size > 0) {
@@ -228,7 +307,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const path = ROUTE_PATHS[route];
     const addresses = this.src.split(/\s+/).filter(Boolean);
     if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
-    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    const sites = this.feature('sitesSource');
     if (addresses.length > (sites ? MAX_SOURCES : 1)) return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
     const urls: string[] = [];
     for (const address of addresses) {
@@ -317,7 +396,7 @@ export abstract class PulseElement<Data> extends LitElement {
     // The language's direction when the page gives none; English text on a page in a language we lack says so.
     return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
-      ${view === 'ready' && this.#freeze ? this.#freeze.render() : nothing}
+      ${view === 'ready' && this.#freeze && this.hasTool('freeze') ? this.#freeze.render() : nothing}
       ${this.#renderBody(view, locale)}
       ${view === 'ready' ? this.source.note?.() : nothing}
       <p part="updated" class="updated"></p>

@@ -43,7 +43,6 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override shape: Shape = TOP_GEO_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...geoListTerms };
 
   static override properties: PropertyDeclarations = {

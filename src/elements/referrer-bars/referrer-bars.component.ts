@@ -47,7 +47,6 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override shape: Shape = REFERRERS_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...trafficTerms, ...referrerBarsTerms };
 
   static override properties: PropertyDeclarations = {
