@@ -224,6 +224,15 @@ export abstract class PulseElement<Data> extends LitElement {
    */
   tools = '';
 
+  /**
+   * The rows a list's body holds, from its attributes alone: its styles size the body as this
+   * many fixed rows before any data, so loading, data, errors and every poll take the same box
+   * and nothing on the page moves (no layout shift). Undefined when unbounded, or not a list.
+   */
+  protected get rows(): number | undefined {
+    return undefined;
+  }
+
   /** Whether `tools` names `tool`. */
   protected hasTool(tool: Tool): boolean {
     return this.tools.split(/\s+/).includes(tool);
@@ -298,6 +307,10 @@ export abstract class PulseElement<Data> extends LitElement {
       }
       if (resolved.url !== this.source.url) this.#freeze?.release();
       this.source.url = resolved.url;
+      // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
+      const rows = this.rows;
+      if (rows) this.style.setProperty('--_rows', String(rows));
+      else this.style.removeProperty('--_rows');
     }
     this.#syncStates();
   }
@@ -397,7 +410,7 @@ export abstract class PulseElement<Data> extends LitElement {
     return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${view === 'ready' && this.#freeze && this.hasTool('freeze') ? this.#freeze.render() : nothing}
-      ${this.#renderBody(view, locale)}
+      <div class="body">${this.#renderBody(view, locale)}</div>
       ${view === 'ready' ? this.source.note?.() : nothing}
       <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>

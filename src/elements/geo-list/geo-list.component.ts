@@ -56,6 +56,10 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   /** Most places shown (0 shows all the data has). */
   max = 10;
 
+  protected override get rows(): number | undefined {
+    return this.max > 0 ? this.max : undefined;
+  }
+
   protected override get defaultLabel(): string {
     return this.localize.term(GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries);
   }

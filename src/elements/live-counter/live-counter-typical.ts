@@ -61,7 +61,7 @@ export class TypicalComparison implements ReactiveController {
         ? ['→', localize.term('typicalSame')]
         : [comparison.direction === 'above' ? '▲' : '▼', localize.term(comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow', formatShare(locale, comparison.share))];
       // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
-      words = html`<p part="compare" class="delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
+      words = html`<p part="compare" class="compare delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
         <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${localize.term('typicalContext')}</span>
       </p>`;
     }

@@ -60,6 +60,10 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   /** Adds up referrers by kind (search engines, social networks, …) instead of listing domains. */
   grouped = false;
 
+  protected override get rows(): number | undefined {
+    return this.max > 0 ? this.max : undefined;
+  }
+
   protected override get defaultLabel(): string {
     return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');
   }

@@ -74,6 +74,7 @@ const BAR_STEPS = 200;
  *
  * @cssproperty --pulse-top-pages-row-gap - Vertical padding of a row.
  * @cssproperty --pulse-top-pages-bar-width - Width of the people column and its bars.
+ * @cssproperty --pulse-top-pages-title-lines - Most lines a title takes (2): every row is this tall, so the list's height never changes with its data.
  *
  * @cssstate loading - No data yet.
  * @cssstate ready - Showing pages.
@@ -178,6 +179,10 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     this.#detail?.close(url !== this.source.url || this.hideNumbers || !this.hasTool('drill-down'));
     // Nothing on screen would say why the columns asked for are missing.
     if (changed.has('columns') && this.columns && !this.feature('detailColumns')) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+  }
+
+  protected override get rows(): number {
+    return this.#rowCount;
   }
 
   get #firstUrl(): string {
