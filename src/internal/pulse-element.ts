@@ -1,7 +1,7 @@
 import { adoptStyles, html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import { LazyPolling, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import type { FreezeControl, FreezeHost } from './freeze-control.ts';
@@ -96,6 +96,8 @@ export interface DataSource<Data> {
   readonly snapshot: PollSnapshot<Data>;
   /** With several sites: some failed at their last attempt while others have data. */
   readonly partial?: boolean;
+  /** Whether to poll (`loading="lazy"` turns it off away from the viewport); a source that loads once ignores it. */
+  active?: boolean;
   /** With several sites: the note naming those that fail, while the merge is partial. */
   note?(): TemplateResult | typeof nothing;
 }
@@ -180,6 +182,7 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly announcer = new Announcer(this);
   /** The data for `src`, from {@link createSource}. */
   protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
+  readonly #lazyPolling = new LazyPolling(this, () => this.source);
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
   /** Writes the "updated N s ago" line, once a second. */
@@ -206,6 +209,7 @@ export abstract class PulseElement<Data> extends LitElement {
     theme: { reflect: true },
     label: {},
     tools: {},
+    loading: {},
   };
 
   /** Address of the resource on the cache endpoint, query included (required). */
@@ -216,6 +220,13 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** Text above the data; defaults to a description of what is shown. */
   label = '';
+
+  /**
+   * `lazy`: no request until the element comes near the viewport, and none once it has been far
+   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
+   * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
+   */
+  loading: 'eager' | 'lazy' = 'eager';
 
   /**
    * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
@@ -306,6 +317,7 @@ export abstract class PulseElement<Data> extends LitElement {
         if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
       }
       if (resolved.url !== this.source.url) this.#freeze?.release();
+      this.#lazyPolling.lazy = this.loading === 'lazy';
       this.source.url = resolved.url;
       // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
       const rows = this.rows;
