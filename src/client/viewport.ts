@@ -4,18 +4,9 @@ export type WatchNear = (element: Element, onChange: (near: boolean) => void) =>
 /** How far beyond the viewport an element counts as near: one viewport height, so its data is in before it scrolls into view. */
 const NEAR_MARGIN = '100% 0px';
 
-const watched = new WeakMap<Element, (near: boolean) => void>();
-let observer: IntersectionObserver | undefined;
-
-/** The browser's answer, from one IntersectionObserver for the page. */
+/** The browser's answer: an IntersectionObserver on the element (a page has a few lazy elements, not hundreds). */
 export const watchNearViewport: WatchNear = (element, onChange) => {
-  observer ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) watched.get(entry.target)?.(entry.isIntersecting);
-  }, { rootMargin: NEAR_MARGIN });
-  watched.set(element, onChange);
+  const observer = new IntersectionObserver((entries) => onChange(entries.at(-1)!.isIntersecting), { rootMargin: NEAR_MARGIN });
   observer.observe(element);
-  return () => {
-    observer!.unobserve(element);
-    watched.delete(element);
-  };
+  return () => observer.disconnect();
 };

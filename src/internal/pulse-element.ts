@@ -1,4 +1,4 @@
-import { adoptStyles, html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
 import { LazyPolling, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
@@ -45,43 +45,35 @@ export interface Features {
 export interface FeatureAssets {
   /** Its styles, adopted by every element of the class made from then on. */
   readonly styles?: CSSResultGroup;
-  /** Its English, bundled by every element of the class made from then on. */
+  /** Its English, which the class's elements read from then on. */
   readonly terms?: English;
   /** Lit properties it adds to the class (their attributes are read by the feature itself when the class was defined before). */
   readonly properties?: PropertyDeclarations;
 }
 
 /** An element class: PulseElement's subclasses, whatever their data. */
-type ElementClass = (abstract new (...args: never[]) => LitElement) & Pick<typeof LitElement, 'createProperty'>;
+type ElementClass = (abstract new (...args: never[]) => LitElement) & Pick<typeof LitElement, 'createProperty' | 'styles' | 'elementStyles'> & { terms: English };
 
-/** The features registered on each class, and their styles (flattened as Lit adopts them) and English. */
-const registered = new WeakMap<object, { features: Partial<Features>; styles: CSSResultOrNative[]; terms: English }>();
+/** The features registered on each class. */
+const registered = new WeakMap<object, Partial<Features>>();
 
 /**
- * Gives the element class `type` (and its subclasses) the feature `name`. Optional features are
- * registered by the modules that own them (src/newsroom.ts, live-counter-typical.ts), never by
- * the element modules, so a bundle that does not ask for a feature carries neither it nor this
- * function. A feature reaches every element made after its registration, with its styles and
- * English, whether its class was defined before or after: Lit reads `styles` once per class, so
- * feature styles are adopted per shadow root instead.
+ * Gives the element class `type` (and its subclasses) the feature `name`, with its styles and
+ * English. Optional features are registered by the modules that own them (src/newsroom.ts,
+ * live-counter-typical.ts), never by the element modules, so a bundle that does not ask for a
+ * feature carries neither it nor this function. Every element made after the registration has
+ * the feature, whether its class was defined before or after: Lit reads `styles` once, when a
+ * class is finalized, so a class already finalized gets the styles in its `elementStyles`.
  */
 export function registerFeature<Name extends keyof Features>(type: ElementClass, name: Name, feature: Features[Name], assets: FeatureAssets = {}): void {
-  const entry = registered.get(type) ?? { features: {}, styles: [], terms: {} };
-  entry.features[name] = feature;
-  entry.styles.push(...[assets.styles ?? []].flat(Infinity as 1) as CSSResultOrNative[]);
-  Object.assign(entry.terms, assets.terms);
-  for (const [property, options] of Object.entries(assets.properties ?? {})) type.createProperty(property, options);
-  registered.set(type, entry);
-}
-
-/** What is registered on the classes of `element`, from its own class up to PulseElement, nearest first. */
-function registrations(element: PulseElement<unknown>) {
-  const found = [];
-  for (let at: object = element.constructor; at !== LitElement; at = Object.getPrototypeOf(at)) {
-    const entry = registered.get(at);
-    if (entry) found.push(entry);
+  registered.set(type, { ...registered.get(type), [name]: feature });
+  if (assets.styles) {
+    type.styles = [type.styles ?? [], assets.styles];
+    if (Object.hasOwn(type, 'elementStyles')) type.elementStyles.push(...([assets.styles].flat(Infinity as 1) as CSSResultOrNative[]));
   }
-  return found;
+  // The object the class's elements read their English from, so elements made before have it too.
+  Object.assign(type.terms, assets.terms);
+  for (const [property, options] of Object.entries(assets.properties ?? {})) type.createProperty(property, options);
 }
 
 /**
@@ -174,10 +166,8 @@ export abstract class PulseElement<Data> extends LitElement {
     if (this.shape) registerShape(this.route, this.shape);
   }
 
-  /** The features of the element's classes, as registered when it was made. */
-  readonly #registrations = registrations(this);
-  /** The element's language and its words, its features' included. */
-  protected readonly localize = new LocalizeController(this, Object.assign({}, (this.constructor as typeof PulseElement).terms, ...this.#registrations.map((entry) => entry.terms)));
+  /** The element's language and its words. */
+  protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
   protected readonly announcer = new Announcer(this);
   /** The data for `src`, from {@link createSource}. */
@@ -254,7 +244,11 @@ export abstract class PulseElement<Data> extends LitElement {
    * {@link registerFeature}).
    */
   protected feature<Name extends keyof Features>(name: Name): Features[Name] | undefined {
-    return this.#registrations.find((entry) => entry.features[name])?.features[name];
+    for (let type: object = this.constructor; type !== LitElement; type = Object.getPrototypeOf(type)) {
+      const feature = registered.get(type)?.[name];
+      if (feature) return feature;
+    }
+    return undefined;
   }
 
   /** Label used when `label` is empty. */
@@ -298,14 +292,6 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The data on screen: the latest, or what was shown when the reader froze the rows. */
   protected get shownData(): Data | undefined {
     return this.#freeze?.held ?? this.snapshot.data;
-  }
-
-  /** The shadow root, with the styles of the element's features after its class's own. */
-  protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    const root = super.createRenderRoot();
-    const styles = [...this.#registrations].reverse().flatMap((entry) => entry.styles);
-    if (styles.length > 0) adoptStyles(root as ShadowRoot, [...(this.constructor as typeof PulseElement).elementStyles, ...styles]);
-    return root;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
