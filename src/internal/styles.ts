@@ -92,7 +92,6 @@ export const baseStyles = css`
   .updated {
     block-size: 1.4em;
     margin: calc(var(--_space) / 2) 0 0;
-    padding-block: 0.125em;
     overflow: hidden;
     color: var(--_muted);
     font-size: 0.8em;
