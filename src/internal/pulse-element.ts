@@ -220,7 +220,7 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /**
    * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
-   * <top-pages> row's own live numbers). None by default, so readers of a public page never see
+   * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
    * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
    */
   tools = '';
