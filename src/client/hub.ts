@@ -8,6 +8,7 @@ import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, networkError, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
 import { INITIAL_SNAPSHOT, sameSnapshot, type PollError, type PollSnapshot } from './snapshot.ts';
+import { watchNearViewport, type WatchNear } from './viewport.ts';
 
 /** The upstream refreshes every 3 s (spec 1 and 8): polling faster brings nothing newer. */
 export const MIN_INTERVAL_MS = 3000;
@@ -22,6 +23,8 @@ export interface HubOptions {
   clock?: Clock;
   /** Source of backoff jitter, in [0, 1). */
   random?: () => number;
+  /** Whether an element is near the viewport, for `loading="lazy"` (an IntersectionObserver). */
+  watchNear?: WatchNear;
 }
 
 export type SnapshotListener = (snapshot: PollSnapshot) => void;
@@ -53,6 +56,7 @@ export class PollHub {
   #fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args);
   #clock: Clock = systemClock;
   #random: () => number = Math.random;
+  #watchNear: WatchNear = watchNearViewport;
   readonly #resources = new Map<string, Resource>();
   readonly #pending = new Set<Promise<void>>();
   #timer: unknown;
@@ -79,8 +83,14 @@ export class PollHub {
     return this.#fetch;
   }
 
+  /** The configured {@link WatchNear}, for lazy elements. */
+  get watchNear(): WatchNear {
+    return this.#watchNear;
+  }
+
   configure(options: HubOptions): void {
     this.#stopClock();
+    if (options.watchNear) this.#watchNear = options.watchNear;
     if (options.interval !== undefined) this.#interval = Math.max(MIN_INTERVAL_MS, options.interval);
     if (options.fetch) this.#fetch = options.fetch;
     if (options.clock) this.#clock = options.clock;

@@ -29,6 +29,13 @@ export const COUNTER_METRICS = {
 
 export type CounterMetric = keyof typeof COUNTER_METRICS;
 
+declare module '../../internal/pulse-element.ts' {
+  interface Features {
+    /** `compare="typical"`, registered by live-counter-typical.ts (the full bundle loads it). */
+    typicalComparison: (counter: LiveCounter) => TypicalComparison;
+  }
+}
+
 /** A change of at least this fraction of the last announced value is worth saying aloud. */
 const ANNOUNCE_CHANGE = 0.1;
 
@@ -41,8 +48,8 @@ const ANNOUNCE_CHANGE = 0.1;
  * @csspart sparkline - The trend line (an `svg` with a text alternative).
  * @csspart compare - With `compare="typical"`: how the number compares with a typical day at this time, in words.
  *
- * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
- * @prop {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
+ * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made (before or after the element is defined).
+ * @prop {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made (before or after the element is defined).
  *
  * @cssproperty --pulse-counter-size - Font size of the number.
  * @cssproperty --pulse-sparkline-color - Colour of the trend line.
@@ -63,11 +70,8 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...liveCounterTerms };
 
-  /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
-  static typical?: (counter: LiveCounter) => TypicalComparison;
-
   #history: number[] = [];
-  #typical = LiveCounter.typical?.(this);
+  #typical = this.feature('typicalComparison')?.(this);
   /** The value the reader last heard (or saw first); a change of less than ANNOUNCE_CHANGE of it is not worth saying. */
   #saidValue: number | undefined;
   /** The last value put in words, and those words: said once the announcer has said them. */

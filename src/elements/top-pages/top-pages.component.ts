@@ -18,6 +18,18 @@ import { topPagesStyles } from './top-pages.styles.ts';
 
 export type { TopPagesColumn } from './top-pages-columns.ts';
 
+declare module '../../internal/pulse-element.ts' {
+  /** The newsroom features of <top-pages>, registered by src/newsroom.ts. */
+  interface Features {
+    /** The drill-down of a row into its page's own numbers, which `tools="drill-down"` shows. */
+    rowDetail: (host: RowDetailHost) => RowDetail;
+    /** The site of a row in the network view. */
+    siteLabel: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
+    /** The detail columns (`columns`) and custom metric columns (`metrics=` in `src`). */
+    detailColumns: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
+  }
+}
+
 /** Hosts whose page links are kept (a site's pages normally share one). */
 const MAX_HOSTS = 50;
 /** How many more pages `articles-only` asks for than it shows, since landing pages are dropped. */
@@ -40,7 +52,9 @@ const BAR_STEPS = 200;
  *
  * The detail columns, custom metrics, the network view (several addresses in `src`), the freeze
  * control and the drill-down of a row are newsroom features: they come with the full bundle
- * (`pulse-widgets`, `pulse-widgets.js`) or `pulse-widgets/newsroom` imported before the element.
+ * (`pulse-widgets`, `pulse-widgets.js`) or `pulse-widgets/newsroom`, imported before or after
+ * the element. The freeze control and the drill-down are editors' tools, shown only when `tools`
+ * names them (`tools="freeze drill-down"`).
  *
  * @csspart table - The table of pages.
  * @csspart row - One page.
@@ -55,12 +69,13 @@ const BAR_STEPS = 200;
  * @csspart metric - A cell of a custom metric column (also has the `column` part).
  * @csspart site - The site of a row, in the network view (several addresses in `src`; newsroom features).
  * @csspart site-icon - The site's icon, when `site-icons` gives one.
- * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`; newsroom features).
+ * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`; newsroom features, with `tools="drill-down"`).
  * @csspart detail-row - The row under an opened page, holding its live numbers.
  * @csspart page-detail - One page's people, sources, platforms and top referrers.
  *
  * @cssproperty --pulse-top-pages-row-gap - Vertical padding of a row.
  * @cssproperty --pulse-top-pages-bar-width - Width of the people column and its bars.
+ * @cssproperty --pulse-top-pages-title-lines - Most lines a title takes (2): every row is this tall, so the list's height never changes with its data.
  *
  * @cssstate loading - No data yet.
  * @cssstate ready - Showing pages.
@@ -76,17 +91,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
   static override shape: Shape = TOPPAGES_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...topPagesTerms };
-
-  /**
-   * The list's newsroom features, set by src/newsroom.ts before any list is made: the drill-down
-   * of a row into its page's own numbers, the site of a row in the network view, and the detail
-   * columns (`columns`, custom metrics).
-   */
-  static rowDetail?: (host: RowDetailHost) => RowDetail;
-  static siteLabel?: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
-  static detailColumns?: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
 
   #rowCount = 10;
   /** The pages each response ranks, for the settings in `#rankedFor`. */
@@ -99,7 +104,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
   #hrefs = new Map<string, (path: string) => string | undefined>();
   /** The drill-down of the rows, with the newsroom features. */
-  readonly #detail = TopPages.rowDetail?.({
+  readonly #detail = this.feature('rowDetail')?.({
     localize: this.localize,
     announcer: this.announcer,
     theme: () => this.theme,
@@ -172,9 +177,13 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     if (changed.has('linkBase')) this.#hrefs = new Map();
     const url = this.source.url;
     super.willUpdate(changed);
-    this.#detail?.close(url !== this.source.url || this.hideNumbers);
+    this.#detail?.close(url !== this.source.url || this.hideNumbers || !this.hasTool('drill-down'));
     // Nothing on screen would say why the columns asked for are missing.
-    if (changed.has('columns') && this.columns && !TopPages.detailColumns) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+    if (changed.has('columns') && this.columns && !this.feature('detailColumns')) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+  }
+
+  protected override get rows(): number {
+    return this.#rowCount;
   }
 
   get #firstUrl(): string {
@@ -250,7 +259,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   };
 
   #columns(pages: TopPage[]): Column[] {
-    return TopPages.detailColumns?.(this, pages, this.#firstUrl, this.localize) ?? [];
+    return this.feature('detailColumns')?.(this, pages, this.#firstUrl, this.localize) ?? [];
   }
 
   #renderChange(before: number | undefined, now: number): TemplateResult {
@@ -294,7 +303,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
         <tbody>
           ${pages.map((page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title"><div class="line">${numbers ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? TopPages.siteLabel?.(page.site, this, this.localize) : nothing}</div></td>
+            <td part="title" class="title"><div class="line">${numbers && this.hasTool('drill-down') ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.feature('siteLabel')?.(page.site, this, this.localize) : nothing}</div></td>
             ${numbers ? this.#renderPeople(page.stats?.people, most, locale) : nothing}
             ${columns.map((column) => {
               const cell = column.cell(page, context);
