@@ -19,8 +19,11 @@ type Story = StoryObj<Args>;
 /** Live simulator data: the number, its change and the sparkline move every 3 seconds. */
 export const Live: Story = { tags: ['state:ready'] };
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
-/** The data has no figure for the chosen metric. */
-export const Empty: Story = { ...common.empty, tags: ['state:empty'], args: { ...common.empty.args, metric: 'subscr' } };
+/**
+ * A metric the counter does not know (a figure of the data it cannot read): it says so. A known
+ * figure the answer lacks shows "—" instead, as every element shows a missing value.
+ */
+export const Empty: Story = { ...common.empty, tags: ['state:empty'], args: { ...common.empty.args, metric: 'paywall_hits' as Args['metric'] } };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
 export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
 export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
