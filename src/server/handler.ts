@@ -93,7 +93,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
-  const budget = new HostBudget(slots, options.clock);
+  // New queries take only what the refresh plan leaves of each window (read once `fills` exists).
+  const budget = new HostBudget(slots, options.clock, (site, now) => fills.newQueryShare(site, now));
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
 
