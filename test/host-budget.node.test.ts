@@ -85,7 +85,7 @@ describe('host budget', () => {
       return { slots: 3 - reserved(windowStart), windowStart, windowEnd: windowStart + 1000 };
     });
     const grants: { kind: string; at: number }[] = [];
-    const ask = (kind: 'new' | 'established') => budget.acquire('example.com', () => true, undefined, kind === 'established').then((at) => grants.push({ kind, at: at! }), () => undefined);
+    const ask = (kind: 'new' | 'established') => budget.acquire('example.com', () => true, undefined, () => kind === 'established').then((at) => grants.push({ kind, at: at! }), () => undefined);
     // Twenty new queries first, then the six established refills, all at the start of the tick.
     for (let index = 0; index < 20; index += 1) void ask('new');
     for (let index = 0; index < 6; index += 1) void ask('established');
@@ -106,7 +106,7 @@ describe('host budget', () => {
       return { slots: 0, windowStart, windowEnd: windowStart + 1000 };
     });
     const granted: number[] = [];
-    void budget.acquire('example.com', () => true, undefined, false).catch(() => undefined);
+    void budget.acquire('example.com', () => true, undefined, () => false).catch(() => undefined);
     await clock.runUntil(T0 + 400);
     void budget.acquire('example.com', () => true).then((at) => granted.push(at!));
     await clock.runUntil(T0 + 400);

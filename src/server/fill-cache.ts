@@ -457,7 +457,7 @@ export class FillCache {
     };
     let grantedAt: number | undefined;
     try {
-      grantedAt = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued, this.#established(state));
+      grantedAt = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued, () => this.#established(state));
     } finally {
       state.waitingForBudget = false;
     }

@@ -99,7 +99,8 @@ export class WindowSlots implements SlotSource {
 export type NewQueryShare = (site: string, now: number) => { slots: number; windowStart: number; windowEnd: number } | undefined;
 
 interface Waiter {
-  established: boolean;
+  /** Asked when its turn may come: a query polled again while it waits is established by then. */
+  established: () => boolean;
   wanted: () => boolean;
   waited?: () => void;
   resolve: (grantedAt: number | undefined) => void;
@@ -134,18 +135,15 @@ export class HostBudget {
    * Resolves with the time the slot was granted (on the windows' clock) once a call to `host` may
    * be made now, `undefined` if the waiter was no longer wanted when its turn came (no slot
    * spent). `waited` is called once if it had to queue. A new query (`established` false)
-   * queues behind every established one and takes only the slots the plan left.
+   * waits behind every established one and takes only the slots the plan left.
    */
-  acquire(host: string, wanted: () => boolean, waited?: () => void, established = true): Promise<number | undefined> {
+  acquire(host: string, wanted: () => boolean, waited?: () => void, established: () => boolean = () => true): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
     const site = siteOf(host);
     const state = this.#state(site);
     return new Promise<number | undefined>((resolve, reject) => {
-      const waiter: Waiter = { established, wanted, waited, resolve, reject };
-      const firstNew = established ? state.queue.findIndex((queued) => !queued.established) : -1;
-      if (firstNew === -1) state.queue.push(waiter);
-      else state.queue.splice(firstNew, 0, waiter);
-      if (established && state.heldForEstablished) {
+      state.queue.push({ established, wanted, waited, resolve, reject });
+      if (state.heldForEstablished && established()) {
         this.#clock.clearTimeout(state.timer);
         state.timer = undefined;
         state.heldForEstablished = false;
@@ -190,14 +188,18 @@ export class HostBudget {
     state.pumping = true;
     try {
       while (state.queue.length > 0 && !this.#closed) {
-        const head = state.queue[0]!;
-        if (!head.wanted()) {
-          state.queue.shift();
-          head.resolve(undefined);
-          continue;
+        // Nobody waits for these any more: a new query behind established ones may wait long, and
+        // granted late it was a call nobody needed (made without the lease it once claimed).
+        for (const waiter of state.queue.filter((queued) => !queued.wanted())) {
+          state.queue.splice(state.queue.indexOf(waiter), 1);
+          waiter.resolve(undefined);
         }
+        if (state.queue.length === 0) break;
+        // The first established waiter, else the first new one: established queries come first.
+        const established = state.queue.find((waiter) => waiter.established());
+        const head = established ?? state.queue[0]!;
         const now = this.#clock.now();
-        const share = head.established ? undefined : this.#newQueryShare?.(host, now);
+        const share = established ? undefined : this.#newQueryShare?.(host, now);
         if (share && state.newGrants.windowStart !== share.windowStart) state.newGrants = { windowStart: share.windowStart, count: 0 };
         if (share && state.newGrants.count >= share.slots) {
           // Only new queries are left in the queue: they wait for a window with room.
@@ -215,8 +217,9 @@ export class HostBudget {
           this.#wake(host, state, answer.waitMs);
           return;
         }
-        // An established waiter may have queued ahead of it while the slot was asked for.
-        state.queue.splice(state.queue.indexOf(head), 1);
+        // Others may have queued, or been dropped, while the slot was asked for.
+        const at = state.queue.indexOf(head);
+        if (at !== -1) state.queue.splice(at, 1);
         if (share) state.newGrants.count += 1;
         head.resolve(answer.at);
       }
