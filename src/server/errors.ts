@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'origin_not_allowed'
   | 'uri_too_long'
   | 'too_many_requests'
+  | 'too_many_new_queries'
   | 'upstream_unavailable'
   | 'upstream_rate_limited'
   | 'history_unavailable';

@@ -238,6 +238,23 @@ export class FillCache {
     return stored;
   }
 
+  /**
+   * Whether answering `key` now would start an upstream call for a query nobody polls: no fresh
+   * answer (its own, or a fold group's wide one that covers it), and no client (here or, with a
+   * shared tier, on another instance) polled it within the last interval. What the per-client
+   * meter counts (new-query-meter.ts).
+   */
+  startsNewQuery(key: string, context: FillContext): boolean {
+    const now = this.#now();
+    const state = this.#keys.peek(key);
+    if (state && this.#polledRecently(state, now)) return false;
+    const stored = this.#entries.peek(key);
+    if (stored && now < stored.freshUntil) return false;
+    const member = this.#members?.peek(key);
+    if (member && (this.#covering(member.group, member, false) || now - member.lastRequestedAt <= this.#options.liveTtlMs)) return false;
+    return !context.passive;
+  }
+
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
     const member = this.#members?.get(key);

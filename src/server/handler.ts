@@ -14,6 +14,7 @@ import { FillCache, type Lookup } from './fill-cache.ts';
 import { createHitPath, type HitPath } from './hit-path.ts';
 import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';
+import { NewQueryMeter } from './new-query-meter.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
@@ -63,6 +64,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const logger = options.logger ?? createLogger();
   const cors = new Cors(options.allowedOrigins);
   const clientLimit = options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
+  const newQueries = options.newQueryLimit > 0 ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock) : undefined;
   // Read at scrape time only, once `fills` exists.
   const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
   const upstream = new UpstreamClient({
@@ -152,10 +154,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     return respondStored(request, lookup.stored, status, options.now(), headers);
   };
 
-  const tooManyRequests = (waitMs: number, headers: Headers): Response => {
+  const REFUSALS = {
+    too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
+    too_many_new_queries: 'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+  } as const;
+  const tooManyRequests = (waitMs: number, headers: Headers, code: keyof typeof REFUSALS = 'too_many_requests'): Response => {
     metrics.clientRejections.inc();
     headers.set('retry-after', retryAfterSeconds(waitMs));
-    return errorResponse(429, 'too_many_requests', 'Too many requests from this address; try again after Retry-After seconds.', { headers });
+    return errorResponse(429, code, REFUSALS[code], { headers });
   };
 
   const clientOf = (request: Request): string | undefined => clientAddress(options.clientIp(request), {
@@ -186,6 +192,10 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     if (historyRoute) return historyAnswer(request, url, headers);
     const resolved = resolveQuery(name!, url.searchParams, options.hosts);
     if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
+    if (newQueries && client !== undefined && fills.startsNewQuery(resolved.key, resolved.context)) {
+      const waitMs = newQueries.refusal(client);
+      if (waitMs !== undefined) return tooManyRequests(waitMs, headers, 'too_many_new_queries');
+    }
     const lookup = await fills.lookup(resolved.key, resolved.context);
     return answer(request, name!, lookup, headers);
   };

@@ -67,6 +67,13 @@ export interface CacheOptions {
   clientLimit?: number;
   clientLimitWindowMs?: number;
   /**
+   * Upstream calls a minute each client address may start for queries nobody polls (6), after
+   * a burst of `newQueryBurst` (30); past them it is answered 429 with Retry-After. Hits, and
+   * queries someone already polls, are never counted. 0 turns the meter off.
+   */
+  newQueryLimit?: number;
+  newQueryBurst?: number;
+  /**
    * The address of the peer that connected (a proxy, or the reader); default: the address
    * node-http puts in `x-pulse-client-ip`. The per-IP limit counts the reader found from it
    * through `trustProxy`.
@@ -150,6 +157,9 @@ export const DEFAULTS = {
   // 500 viewers behind one NAT × 4 distinct URLs × 21 ticks in a minute = 42,000; room to spare.
   clientLimit: 60_000,
   clientLimitWindowMs: 60_000,
+  // A dashboard of 30 queries opening on a cold cache, then a few new ones a minute.
+  newQueryLimit: 6,
+  newQueryBurst: 30,
   redisTimeoutMs: 250,
   // Three instances alone on 1 fill a second each still make at most 183 calls a minute.
   instances: 3,
@@ -265,7 +275,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
   const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = options[name];
-    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'staleWindowMs');
+    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'newQueryLimit' || name === 'staleWindowMs');
   }
   if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs) throw new ConfigError('upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL');
   if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs) throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');

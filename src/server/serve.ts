@@ -62,6 +62,8 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
     staleWindowMs: settings.staleWindowMs,
     rawDataPersonalFields: settings.rawDataPersonalFields,
     clientLimit: settings.clientLimit,
+    newQueryLimit: settings.newQueryLimit,
+    newQueryBurst: settings.newQueryBurst,
     trustProxy: settings.trustProxy,
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,

@@ -27,6 +27,9 @@ export interface ServeSettings {
   staleWindowMs: number;
   rawDataPersonalFields: boolean;
   clientLimit: number;
+  /** Upstream calls a minute (and at once) a client address may start for queries nobody polls. */
+  newQueryLimit: number;
+  newQueryBurst: number;
   cacheMaxBytes: number;
   logLevel: string;
   /** The shared tier; unset: this instance alone. */
@@ -62,6 +65,8 @@ Every option can also be set in the environment (flag wins):
   --stale-seconds <n>        PULSE_STALE_SECONDS    serve stale data this long when the upstream fails (300)
   --raw-personal-fields      PULSE_RAW_PERSONAL_FIELDS=1  keep user_email/user_id in raw data
   --client-limit <n>         PULSE_CLIENT_LIMIT     requests per minute per client IP (60000; 0 = off)
+  --new-query-limit <n>      PULSE_NEW_QUERY_LIMIT  upstream calls per minute a client IP may start for queries nobody polls (6; 0 = off)
+  --new-query-burst <n>      PULSE_NEW_QUERY_BURST  ... and at once, as a dashboard opening on a cold cache (30)
   --trust-proxy <n|a,b/24>   PULSE_TRUST_PROXY      proxies whose X-Forwarded-For/Forwarded names the client: a hop count,
                                                     or addresses and CIDR ranges (or loopback, uniquelocal); unset = none
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
@@ -89,6 +94,8 @@ const FLAGS = {
   'stale-seconds': 'PULSE_STALE_SECONDS',
   'raw-personal-fields': 'PULSE_RAW_PERSONAL_FIELDS',
   'client-limit': 'PULSE_CLIENT_LIMIT',
+  'new-query-limit': 'PULSE_NEW_QUERY_LIMIT',
+  'new-query-burst': 'PULSE_NEW_QUERY_BURST',
   'trust-proxy': 'PULSE_TRUST_PROXY',
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
@@ -207,6 +214,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     staleWindowMs: wholeNumber('stale-seconds', DEFAULTS.staleWindowMs / 1000) * 1000,
     rawDataPersonalFields: personal === '1' || personal === 'true',
     clientLimit: wholeNumber('client-limit', DEFAULTS.clientLimit),
+    newQueryLimit: wholeNumber('new-query-limit', DEFAULTS.newQueryLimit),
+    newQueryBurst: Math.max(1, wholeNumber('new-query-burst', DEFAULTS.newQueryBurst)),
     cacheMaxBytes: Math.max(1, wholeNumber('cache-mb', DEFAULTS.cacheMaxBytes / 2 ** 20)) * 2 ** 20,
     logLevel,
     redisUrl,
