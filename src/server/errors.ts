@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'uri_too_long'
   | 'too_many_requests'
   | 'too_many_new_queries'
+  | 'query_not_allowed'
   | 'upstream_unavailable'
   | 'upstream_rate_limited'
   | 'history_unavailable';

@@ -18,6 +18,7 @@ import { NewQueryMeter } from './new-query-meter.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
+import { pinned, shapeOf } from './query-shapes.ts';
 import { RedisTier, SharedSlots } from './shared-tier.ts';
 import { respondStored } from './stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
@@ -35,6 +36,8 @@ export interface CacheHandler {
    * address a trusted proxy forwarded (client-address.ts).
    */
   clientAddress(request: Request): string | undefined;
+  /** The shapes of the valid queries this process was asked, to start a `queries` list from (the `/` page shows them). */
+  queryShapes(): string[];
   /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
   owns(url: URL): boolean;
   /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
@@ -46,6 +49,8 @@ export interface CacheHandler {
 }
 
 const MAX_URL_LENGTH = 4096;
+/** Query shapes remembered for `queryShapes()`: a sprayer of new shapes cannot grow the list past it. */
+const MAX_SHAPES_SEEN = 200;
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -99,6 +104,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const budget = new HostBudget(slots, options.clock, (site, now) => fills.newQueryShare(site, now));
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
+  const shapesSeen = new Set<string>();
 
   // History samples quickstats with every platform, through the fill cache (a fresh fill that covers it is reused).
   // Without `history` options nothing is recorded: the route answers what a shared store holds.
@@ -192,6 +198,13 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     if (historyRoute) return historyAnswer(request, url, headers);
     const resolved = resolveQuery(name!, url.searchParams, options.hosts);
     if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
+    const shape = shapeOf(name!, resolved.context.query);
+    if (shapesSeen.size < MAX_SHAPES_SEEN) shapesSeen.add(shape);
+    const pin = options.queries && pinned(options.queries, name!, resolved.context.query);
+    if (pin && !pin.ok) {
+      const what = pin.param === undefined ? `the route ${name}` : `${shape} (its ${pin.param} as asked)`;
+      return errorResponse(403, 'query_not_allowed', `This endpoint answers only the query shapes its operator pinned; ${what} is not one of them.`, { param: pin.param, headers });
+    }
     if (newQueries && client !== undefined && fills.startsNewQuery(resolved.key, resolved.context)) {
       const waitMs = newQueries.refusal(client);
       if (waitMs !== undefined) return tooManyRequests(waitMs, headers, 'too_many_new_queries');
@@ -234,6 +247,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     handle,
     serveHit,
     clientAddress: clientOf,
+    queryShapes: () => [...shapesSeen].sort(),
     owns,
     registry: metrics.registry,
     history,

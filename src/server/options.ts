@@ -8,6 +8,7 @@ import type { HistoryOptions } from '../history/service.ts';
 import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from './client-address.ts';
 import { clockWithNow, realClock, type Clock } from './clock.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
+import { parseQueryShapes, type QueryShapes } from './query-shapes.ts';
 import type { SharedTier } from './shared-tier.ts';
 import type { BodyEncoder } from './stored-response.ts';
 import type { UpstreamTransport } from './upstream.ts';
@@ -74,6 +75,11 @@ export interface CacheOptions {
   newQueryLimit?: number;
   newQueryBurst?: number;
   /**
+   * Pins the query shapes answered (query-shapes.ts; docs/cache-endpoint.md, "Public endpoint"):
+   * `toppages?limit&section=Politics|Tech quickstats`. Others get 403 query_not_allowed. Unset: any valid query.
+   */
+  queries?: string;
+  /**
    * The address of the peer that connected (a proxy, or the reader); default: the address
    * node-http puts in `x-pulse-client-ip`. The per-IP limit counts the reader found from it
    * through `trustProxy`.
@@ -125,8 +131,10 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy' | 'queries'>> & {
   encodeBody?: BodyEncoder;
+  /** Unset: every valid query is answered. */
+  queries?: QueryShapes;
   trustProxy: TrustProxy;
   redisUrl?: string;
   sharedTier?: SharedTier;
@@ -265,6 +273,12 @@ export function checkTrustProxy(value: number | string | readonly string[]): Tru
   }
 }
 
+function checkQueries(text: string): QueryShapes {
+  const parsed = parseQueryShapes(text);
+  if ('error' in parsed) throw new ConfigError(parsed.error);
+  return parsed.shapes;
+}
+
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
   return value;
@@ -293,6 +307,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     fold: options.fold ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
+    queries: options.queries === undefined ? undefined : checkQueries(options.queries),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     sharedTier: options.sharedTier,
     upstreamTransport: options.upstreamTransport,
