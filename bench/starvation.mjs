@@ -10,9 +10,11 @@
  * counted by /metrics over the measured span; answers by status for the dashboard and the
  * sprayers. Bounded: (warm-up + measure) × 3 scenarios × the worker counts, a fresh server each.
  *
- *   node --import tsx bench/starvation.mjs [--warm 20] [--measure 40] [--workers 1,2] [--no-write]
+ *   node --import tsx bench/starvation.mjs [--warm 20] [--measure 40] [--workers 1,2] [--meter-off] [--no-write]
  *
- * Results go into BENCHMARKS.md between `<!-- starvation -->` markers unless --no-write.
+ * --meter-off: PULSE_NEW_QUERY_LIMIT=0, what the planning rule alone does (sprayers unmetered).
+ * Results go into BENCHMARKS.md between `<!-- starvation -->` markers (`<!-- starvation-meter-off -->`)
+ * unless --no-write.
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +30,7 @@ const WARM_MS = Number(option('warm', '20')) * 1000;
 const MEASURE_MS = Number(option('measure', '40')) * 1000;
 const WORKERS = option('workers', '1,2').split(',').map(Number);
 const write = !args.includes('--no-write');
+const meterOff = args.includes('--meter-off');
 const GRID_MS = 3000;
 const PHASE_MS = 30;
 const SPRAY_EVERY_MS = 200;
@@ -64,7 +67,7 @@ async function upstreamCalls(base) {
 async function run(workers, sprayers) {
   const server = await startListening(...serveCommand(), {
     cwd: ROOT,
-    env: { ...cleanEnv(), PORT: '0', PULSE_WORKERS: String(workers), PULSE_TRUST_PROXY: 'loopback', PULSE_LOG_LEVEL: 'error' },
+    env: { ...cleanEnv(), PORT: '0', PULSE_WORKERS: String(workers), PULSE_TRUST_PROXY: 'loopback', PULSE_LOG_LEVEL: 'error', ...(meterOff ? { PULSE_NEW_QUERY_LIMIT: '0' } : {}) },
   });
   const result = { workers, sprayers, ages: [], dashboard: new Map(), sprays: new Map(), callsPerMinute: NaN };
   try {
@@ -112,11 +115,11 @@ for (const workers of WORKERS) {
   }
 }
 
-const report = `## Starvation: one client's new queries against a dashboard (issue 27)
+const report = `## Starvation: one client's new queries against a dashboard (issue 27)${meterOff ? ', meter off' : ''}
 
-\`npm run bench:starvation\` (bench/starvation.mjs): \`pulse-widgets serve\` in demo mode (embedded
+\`npm run bench:starvation${meterOff ? ' -- --meter-off' : ''}\` (bench/starvation.mjs): \`pulse-widgets serve\` in demo mode (embedded
 simulator) with \`PULSE_WORKERS\` as below and \`PULSE_TRUST_PROXY=loopback\`, defaults otherwise
-(new-query meter 6 a minute after a burst of 30 per address, no pinned queries). A dashboard of
+(${meterOff ? '**PULSE_NEW_QUERY_LIMIT=0**: no meter, the planning rule alone' : 'new-query meter 6 a minute after a burst of 30 per address'}, no pinned queries). A dashboard of
 the first 6 queries of test/helpers/dashboard-queries.node.ts polled at every 3 s tick + 30 ms
 from one address; from 10 s on, each sprayer asks a new \`toppages?host=example.com&author=…\`
 every 200 ms from its own address. ${WARM_MS / 1000} s of warm-up, then ${MEASURE_MS / 1000} s measured: data age from \`Age\` of the dashboard's
@@ -129,6 +132,6 @@ ${rows.join('\n')}
 
 Targets (issue 27): one sprayer, median ≤ 1 s and p90 ≤ 2 s; ten, p90 ≤ 3 s. Before this change
 the issue measured 4 / 17 / 24 s (1 worker) and 49 / 76 / 85 s (2 workers) with one sprayer.`;
-if (write) await replaceSection('starvation', report);
+if (write) await replaceSection(meterOff ? 'starvation-meter-off' : 'starvation', report);
 console.log(report);
 await agent.close();
