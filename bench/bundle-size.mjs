@@ -82,12 +82,35 @@ for (const { label, name, entry, external } of ingredients) {
   parts.push(`| ${label} | ${kB(code.length)} | ${kB(gzipped(code))} |`);
 }
 
+/**
+ * Where `<live-counter>`'s bytes go: the same build split into one chunk per part, each minified
+ * and gzipped alone (separate gzip contexts and the chunks' import/export glue make the parts add
+ * up to more than the one file).
+ */
+const COUNTER_PARTS = [
+  { name: 'lit', label: 'lit (lit-html, reactive-element, css-tag, lit-element)', test: /node_modules[\\/](lit|@lit|lit-html|lit-element)[\\/]/ },
+  { name: 'validation', label: 'Validation: the contract\'s browser part (`checkResponse`, the quickstats shape, `findRoute`)', test: /src[\\/]api[\\/]/ },
+  { name: 'hub', label: 'The hub (`src/client`: clock, dedup, backoff, 304, structural sharing, pause, lazy polling)', test: /src[\\/]client[\\/]/ },
+  { name: 'languages', label: 'Languages (`localize.ts`, `translations.ts`, number formats, the English of the card and the counter)', test: /src[\\/](internal[\\/](localize|translations|format|memo)|locales[\\/])/ },
+  { name: 'frame', label: 'The card frame (`PulseElement`: states, events, views, updated line, live region, features, tokens)', test: /src[\\/]internal[\\/]/ },
+];
+const counterConfig = cdnConfig({ name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts` }, { write: false });
+counterConfig.build.rolldownOptions.output = { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name].js', codeSplitting: { groups: COUNTER_PARTS.map(({ name, test }) => ({ name, test })) } };
+const counterChunks = [await build(counterConfig)].flat()[0].output.filter((chunk) => chunk.type === 'chunk');
+const counterRows = ['| `<live-counter>`, part by part | min | min+gz |', '|---|---|---|'];
+for (const { name, label } of [...COUNTER_PARTS, { name: 'live-counter', label: 'The counter itself (`live-counter.component.ts`, its styles)' }]) {
+  const chunk = counterChunks.find((one) => one.fileName === `${name}.js`);
+  counterRows.push(`| ${label} | ${kB(chunk.code.length)} | ${kB(gzipped(chunk.code))} |`);
+}
+
 const text = [
   `Measured by \`npm run bench:bundle\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, Vite/Rolldown, minified, gzip -9). 1 kB = 1000 bytes.`,
   '',
   ...rows,
   '',
   ...parts,
+  '',
+  ...counterRows,
 ].join('\n');
 console.log(text);
 await replaceSection('bundle-size', text);

@@ -8,7 +8,7 @@
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
  *
- *   node --import tsx scripts/build-cdn.mjs      (npm run build:cdn)
+ *   node --import tsx scripts/build-cdn.mjs [folder [name,…]]   (npm run build:cdn: every file into dist/cdn)
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -31,7 +31,7 @@ export function cdnEntries() {
  * whitespace of ES output even when minifying. One input and no code splitting make the file
  * self-contained; `strict` entry signatures keep its exports (`configure`, the classes).
  */
-export function cdnConfig({ name, entry }, { minify = true, write = true } = {}) {
+export function cdnConfig({ name, entry }, { minify = true, write = true, outDir = CDN_DIR } = {}) {
   return {
     configFile: false,
     root: ROOT,
@@ -39,7 +39,7 @@ export function cdnConfig({ name, entry }, { minify = true, write = true } = {})
     logLevel: 'warn',
     plugins: [compactTemplates()],
     build: {
-      outDir: CDN_DIR,
+      outDir,
       emptyOutDir: false,
       target: 'es2022',
       minify,
@@ -64,7 +64,9 @@ export async function buildInMemory(target, options) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { rm } = await import('node:fs/promises');
-  await rm(CDN_DIR, { recursive: true, force: true });
-  for (const target of cdnEntries()) await build(cdnConfig(target));
-  console.log(`CDN modules written to ${CDN_DIR}`);
+  const [outDir = CDN_DIR, only] = process.argv.slice(2);
+  const names = only?.split(',');
+  await rm(outDir, { recursive: true, force: true });
+  for (const target of cdnEntries().filter(({ name }) => !names || names.includes(name))) await build(cdnConfig(target, { outDir }));
+  console.log(`CDN modules written to ${outDir}`);
 }

@@ -11,7 +11,7 @@ import { ROUTE_NAMES, routes, type RouteName } from '../src/api/routes.ts';
 type Json = Record<string, unknown>;
 
 /** The JSON Schema words check-response.ts understands; any other word would be ignored there. */
-const UNDERSTOOD = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf']);
+const UNDERSTOOD = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'drop', 'addedBy']);
 
 /**
  * Drops what can never fail on parsed JSON, to keep the browser bundle small: object keys are
@@ -39,7 +39,8 @@ function inlined(shape: unknown, defs: Json, seen: readonly string[] = []): unkn
   if (typeof $ref === 'string') {
     const name = $ref.slice('#/$defs/'.length);
     if (seen.includes(name)) throw new Error(`${$ref}: a recursive schema cannot be written out in full`);
-    return inlined(defs[name], defs, [...seen, name]);
+    // Words beside the reference (`drop`, `addedBy`) say how this use of the definition is read.
+    return { ...(inlined(defs[name], defs, [...seen, name]) as Json), ...(inlined(words, defs, seen) as Json) };
   }
   return Object.fromEntries(Object.entries(words).map(([word, value]) => [word, word === 'required' ? value : word === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, child]) => [name, inlined(child, defs, seen)])) : inlined(value, defs, seen)]));
 }
@@ -59,10 +60,44 @@ function assertUnderstood(shape: Json, where: string): void {
   }
 }
 
+/**
+ * The schema as the body it reads (`io: 'input'`: a list before its dropped entries are filtered
+ * out), with `drop` on each value dropped when unusable (a `z.catch`) and `addedBy` from the
+ * metadata of a field a query flag adds.
+ */
+/**
+ * Every optional property is read when present and dropped when unusable (`optional()` in
+ * responses.ts), so its `drop` goes without saying: it is left out, and check-response.ts drops
+ * any property not `required`. Only list items and map values keep the word. A smaller shape
+ * for every element bundle; an optional property without `drop` would be a contract no reader
+ * follows, so it stops the build.
+ */
+function withImplicitDrops(shape: unknown, where: string): unknown {
+  if (Array.isArray(shape)) return shape.map((item, index) => withImplicitDrops(item, `${where}[${index}]`));
+  if (typeof shape !== 'object' || shape === null) return shape;
+  const { properties, required = [], ...words } = shape as Json & { properties?: Record<string, Json>; required?: string[] };
+  const kept: Json = Object.fromEntries(Object.entries(words).map(([word, value]) => [word, withImplicitDrops(value, `${where}.${word}`)]));
+  if (properties) {
+    kept.properties = Object.fromEntries(Object.entries(properties).map(([name, child]) => {
+      if (required.includes(name)) return [name, withImplicitDrops(child, `${where}.${name}`)];
+      if (child.drop !== true) throw new Error(`${where}.${name}: an optional property must be read with optional() (dropped when unusable)`);
+      const { drop: _drop, ...rest } = child;
+      return [name, withImplicitDrops(rest, `${where}.${name}`)];
+    }));
+  }
+  if ((shape as Json).required) kept.required = required;
+  return kept;
+}
+
 function shapeOf(schema: z.ZodMiniType, name: string): Json {
-  const { $schema: _dialect, ...exported } = z.toJSONSchema(schema, { reused: 'ref', target: 'draft-2020-12' });
+  const { $schema: _dialect, ...exported } = z.toJSONSchema(schema, {
+    io: 'input', reused: 'ref', target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      if ((zodSchema as unknown as z.ZodMiniType)._zod.def.type === 'catch') jsonSchema.drop = true;
+    },
+  });
   const kept = withoutNoOps(exported) as Json;
-  const shape = inlined(kept, (kept.$defs ?? {}) as Json) as Json;
+  const shape = withImplicitDrops(inlined(kept, (kept.$defs ?? {}) as Json), name) as Json;
   assertUnderstood(shape, name);
   return shape;
 }
@@ -80,9 +115,14 @@ function children(shape: Json): Json[] {
 
 /**
  * A constant's name: by its type when that says it all (`numberShape`, `stringOrNullShape`,
- * `numberListShape`, `numberMapShape`), else by the property it is first found under.
+ * `numberListShape`, `numberMapShape`), else by the property it is first found under;
+ * `droppable…` when an unusable value is dropped.
  */
 function constantName(shape: Json, property: string): string {
+  if (shape.drop === true) {
+    const { drop: _drop, ...kept } = shape;
+    return `droppable${constantName(kept, property).replace(/^\w/, (letter) => letter.toUpperCase())}`;
+  }
   const bareType = (inner: unknown) => {
     const words = typeof inner === 'object' && inner !== null ? Object.keys(inner) : [];
     return words.length === 1 && words[0] === 'type' ? [(inner as Json).type].flat().join('_or_') : undefined;

@@ -4,10 +4,12 @@
  * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist and are
  * recent enough for our test tooling, installing or upgrading Debian's packages when it runs as
  * root with apt-get (package lists refreshed first: stale lists install an old Firefox ESR), and
- * otherwise stops with one line per engine saying what to do.
+ * otherwise stops with one line per engine saying what to do. Debian's WordPress (the plugin test)
+ * is installed the same way when it can be; its test skips with the reason otherwise.
  */
 import { spawnSync } from 'node:child_process';
 import { DEBIAN_PACKAGES, findEngine, installHint, outdatedEngines, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
+import { findWordPress, WORDPRESS_PACKAGES } from './wordpress.mjs';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
@@ -33,9 +35,23 @@ async function ensureBrowsers() {
   return missing().length === 0 && outdated.length === 0;
 }
 
+/**
+ * Debian's WordPress for the plugin test, once per machine (root with apt-get). Never fails the
+ * run: without it test/wordpress.node.test.ts skips, saying why in one line.
+ */
+function ensureWordPress() {
+  if (findWordPress() || process.getuid?.() !== 0 || run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) !== 0) return 0;
+  console.log(`Installing Debian's ${WORDPRESS_PACKAGES.join(' ')} with apt-get for the WordPress plugin test…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', ...WORDPRESS_PACKAGES], { env });
+  return 0;
+}
+
 const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
+  ['wordpress', ensureWordPress],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
   ['browser tests', () => run('npm', ['run', '--silent', 'test:browser'])],
   ['storybook smoke', () => run('npm', ['run', '--silent', 'smoke-storybook'])],

@@ -5,7 +5,7 @@
  * newsroom features (src/newsroom.ts), and exports what pulse-widgets/classes exports. Each
  * element module registers its own element, for pages that need only one.
  */
-// Before any element is defined, so every element made has them.
+// The features register on the element classes, so they may come before or after the elements.
 import './elements/live-counter/live-counter-typical.ts';
 import './newsroom.ts';
 import './elements/live-counter/live-counter.ts';

@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-// Before the element is defined: the network view, freeze, drill-down and detail columns (as the full bundle does).
+// The newsroom features, as the full bundle has them: the network view, detail columns, and the editors' tools for `tools`.
 import '../src/newsroom.ts';
 import { GEO_SEGMENTS } from '../src/elements/geo-list/geo-list.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';

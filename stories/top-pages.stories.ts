@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-// Before the element is defined: the network view, freeze, drill-down and detail columns (as the full bundle does).
+// The newsroom features, as the full bundle has them: the network view, detail columns, and the editors' tools for `tools`.
 import '../src/newsroom.ts';
 import '../src/elements/top-pages/top-pages.ts';
 import { networkSrc, storySrc } from './support/endpoint.ts';
@@ -117,8 +117,8 @@ function pressOnFirstData(part: string) {
   };
 }
 
-/** Frozen: the rows hold still while polling goes on, and the card counts the updates waiting; press Freeze again for the latest. */
-export const Frozen: Story = { tags: ['state:ready'], args: { max: 5 }, render: pressOnFirstData('freeze-button') };
+/** Frozen (`tools="freeze"`): the rows hold still while polling goes on, and the card counts the updates waiting; press Freeze again for the latest. */
+export const Frozen: Story = { tags: ['state:ready'], args: { max: 5, tools: 'freeze' }, render: pressOnFirstData('freeze-button') };
 
-/** The first row opened (the + button): that page's own people, sources, platforms and referrers, polled while open. */
-export const DrillDown: Story = { tags: ['state:ready'], args: { max: 5 }, render: pressOnFirstData('expand') };
+/** The first row opened (the + button, with `tools="drill-down"`): that page's own people, sources, platforms and referrers, polled while open. */
+export const DrillDown: Story = { tags: ['state:ready'], args: { max: 5, tools: 'drill-down' }, render: pressOnFirstData('expand') };

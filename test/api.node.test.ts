@@ -111,12 +111,23 @@ describe('response schemas', () => {
     assert.equal((result.data.pages[0]!.stats as Record<string, unknown>).future, 1);
   });
 
-  it('reject wrong types where the widgets read them', () => {
-    assert.equal(routes.toppages.response.safeParse({ pages: [{ title: 1, path: '/x', stats: { people: 1 } }] }).success, false);
-    assert.equal(routes.toppages.response.safeParse({ pages: [{ title: 't', path: '/x', stats: { people: '1' } }] }).success, false);
-    assert.equal(routes.top_geo.response.safeParse({ geo: { countries: {} } }).success, false);
-    assert.equal(routes.quickstats.response.safeParse({ data: { stats: { people: 1 } } }).success, false);
-    assert.equal(routes.summary.response.safeParse({ title: { data: { a: 'b' }, type: 'string' } }).success, false);
+  it('refuse a body whose essential fields are missing or of another type', () => {
+    assert.equal(routes.toppages.response.safeParse({ pages: { a: 1 } }).success, false);
+    assert.equal(routes.top_geo.response.safeParse({ geo: 3 }).success, false);
+    assert.equal(routes.quickstats.response.safeParse({ data: { metrics: {} } }).success, false);
+    assert.equal(routes.summary.response.safeParse([]).success, false);
+    assert.equal(routes.raw_data.response.safeParse({ status: 'success' }).success, false);
+  });
+
+  it('drop what is not essential when it has another type, and the entries that cannot be used', () => {
+    const toppages = routes.toppages.response.safeParse({ pages: [{ title: 1, path: '/x', stats: { people: '1', visits: 2 } }, { title: 'no path' }] });
+    assert.ok(toppages.success);
+    assert.deepEqual(JSON.parse(JSON.stringify(toppages.data)), { pages: [{ path: '/x', stats: { visits: 2 } }] });
+    const summary = routes.summary.response.safeParse({ title: { data: { a: 'b', c: 2 }, type: 'string' }, broken: 3 });
+    assert.ok(summary.success);
+    assert.deepEqual(summary.data, { title: { data: { c: 2 }, type: 'string' } });
+    assert.equal(routes.top_geo.response.safeParse({ geo: { countries: {} } }).success, true);
+    assert.equal(routes.quickstats.response.safeParse({ data: { stats: { people: 1 } } }).success, true);
   });
 });
 

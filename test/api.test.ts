@@ -10,8 +10,10 @@ describe('the contract in the browser', () => {
 
   it('validates a response with the route schema', () => {
     const ok = routes.referrers.response.safeParse({ referrers: { 'google.com': 3.5, '': 2 } });
-    const bad = routes.referrers.response.safeParse({ referrers: { 'google.com': '3' } });
+    const dropped = routes.referrers.response.safeParse({ referrers: { 'google.com': '3', 't.co': 1 } });
+    const bad = routes.referrers.response.safeParse({ referrers: [] });
     expect(ok.success).to.equal(true);
+    expect(dropped.success && dropped.data).to.deep.equal({ referrers: { 't.co': 1 } });
     expect(bad.success).to.equal(false);
   });
 

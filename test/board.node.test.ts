@@ -197,12 +197,16 @@ test('rotates between the network and each site, each view already live when it 
     content: `const asked = []; Object.defineProperty(globalThis, 'wakeLocksAsked', { value: asked });
       Object.defineProperty(navigator, 'wakeLock', { value: { request(type) { asked.push(type); return Promise.resolve({ released: false }); } } });`,
   });
+  // The page's clock is ours: the rotation's 10 s pass in one step, not in real time.
+  await page.clock.install();
   await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org&rotate=10`);
   const shown = () => page.evaluate(() => [...document.querySelectorAll('main .view')].filter((view) => !(view as unknown as { hidden: boolean }).hidden).map((view) => (view as unknown as { dataset: { sites: string } }).dataset.sites));
   await boardReady(page);
   assert.deepEqual(await shown(), ['example.com news.example.org']);
   assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { wakeLocksAsked: string[] }).wakeLocksAsked), ['screen']);
-  await page.waitForFunction(() => [...document.querySelectorAll('main .view')].findIndex((view) => !(view as unknown as { hidden: boolean }).hidden) === 1, undefined, { timeout: 15_000 });
+  await page.clock.fastForward(10_000);
+  // Well under the 10 s of the rotation: the turn comes from the clock moved, not from waiting.
+  await page.waitForFunction(() => [...document.querySelectorAll('main .view')].findIndex((view) => !(view as unknown as { hidden: boolean }).hidden) === 1, undefined, { timeout: 5_000 });
   assert.deepEqual(await shown(), ['example.com']);
   assert.equal(await page.evaluate(() => document.querySelector('#scope')!.textContent), 'example.com');
   const turnedTo = await page.evaluate(() => [...document.querySelectorAll('main .view:not([hidden]) *')].filter((el) => el.matches(':state(ready)')).length);
@@ -214,12 +218,17 @@ test('recovers by itself when the cache comes back after a restart', async () =>
   const first = await serve(settings(), createLogger('silent'));
   const port = Number(new URL(first.url).port);
   const { page } = await watchedPage(1280, 720);
+  // The page's clock is ours: the polls that fail and the backoff's retry come when it is moved.
+  await page.clock.install();
   await page.goto(`${first.url}/board/`);
   await boardReady(page);
   await first.close();
+  await page.clock.fastForward(3_000);
   await page.waitForFunction(() => [...document.querySelectorAll('main live-counter')].every((el) => el.matches(':state(stale)')), undefined, { timeout: RECOVERY_TIMEOUT_MS });
   const second = await serve(settings(port), createLogger('silent'));
   try {
+    // Past the longest backoff: the next poll finds the cache back.
+    await page.clock.fastForward(60_000);
     await boardReady(page, RECOVERY_TIMEOUT_MS);
   } finally {
     await page.close();

@@ -133,6 +133,23 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     await page.close();
   });
 
+  it('the article page: the counter by the headline at once, the lazy "most read" in the footer only once the reader comes near', async (t) => {
+    const { page, url } = await visit('/article.html');
+    await page.waitFor(everyElementReady(['live-counter']), RENDER_TIMEOUT_MS);
+    const toppagesRequests = `performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/live/toppages/')).length`;
+    assert.equal(await page.evaluate<number>(toppagesRequests), 0, 'no request from the footer\'s list before the reader scrolls');
+    const tools = `[...document.querySelector('top-pages').shadowRoot.querySelectorAll('[part=freeze], [part=expand]')].length`;
+    await page.evaluate(`document.querySelector('top-pages').scrollIntoView()`);
+    await page.waitFor(everyElementReady(['live-counter', 'top-pages']), RENDER_TIMEOUT_MS);
+    assert.ok(await page.evaluate<number>(toppagesRequests) >= 1);
+    assert.equal(await page.evaluate<number>(tools), 0, 'no editors\' tools on a public page');
+    const defined = await page.evaluate<string[]>(`${JSON.stringify(ALL_TAGS)}.filter((name) => customElements.get(name))`);
+    assert.deepEqual(defined, ['live-counter', 'top-pages']);
+    await assertNoConsoleErrors(t, page);
+    assert.deepEqual(await violationsOf(page, url), []);
+    await page.close();
+  });
+
   it('a language file beside the all-in-one file: the elements speak it, right to left, with no violation', async (t) => {
     const { page, url } = await visit('/arabic.html');
     await page.waitFor(everyElementReady(['live-counter', 'top-pages', 'referrer-bars']), RENDER_TIMEOUT_MS);

@@ -1,60 +1,42 @@
 /**
- * The browser's zod-free validator must say exactly what the zod schemas say: run both over the
- * simulator's answers and over thousands of seeded mutations of them.
+ * The browser's zod-free reader must read exactly as the zod schemas do: the same verdict and
+ * the same value (unusable optional parts dropped) over the simulator's answers and thousands
+ * of seeded mutations of them; and it names each difference with its JSON path.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { checkResponse, parseQuery, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import { checkResponse, Failure, readDifferences, readResponse, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
-import { createSimulator, DEMO_HOSTS } from '../src/simulator/index.ts';
 import { responseShapesSource } from '../scripts/generate-response-shapes.ts';
+import { mutate, seededRandom } from './helpers/mutations.ts';
+import { simulatorBody } from './helpers/simulator-bodies.ts';
 
-const simulator = createSimulator({ seed: 11 });
-const NOW = Date.UTC(2026, 10, 22, 14, 0, 0);
-const QUERIES: Record<RouteName, string> = {
-  toppages: `host=${DEMO_HOSTS[0]}&limit=8&all_platforms=1&loyalty=1&types=1&now_on=1&metrics=_pw,_rv,_cmp,video_state`,
-  summary: `host=${DEMO_HOSTS[0]}&keys=title,time_spent,referrer,read`,
-  referrers: `host=${DEMO_HOSTS[1]}&by_type=1`,
-  top_geo: `host=${DEMO_HOSTS[0]}&limit=5`,
-  quickstats: `host=${DEMO_HOSTS[1]}&all_platforms=1&loyalty=1&now_on=1`,
-  raw_data: `host=${DEMO_HOSTS[0]}&start=2026-01-01&end=2026-11-01&tz=Europe/Paris&limit=20`,
+const SEED = Number(process.env.PULSE_PROPERTY_SEED ?? 23);
+
+/** zod's reading as JSON (a dropped optional field may be left as `undefined` there, which JSON drops). */
+function zodReading(route: RouteName, body: unknown): { ok: boolean; value?: unknown } {
+  const result = routes[route].response.safeParse(body);
+  return result.success ? { ok: true, value: JSON.parse(JSON.stringify(result.data)) } : { ok: false };
+}
+
+/** Bodies that lack or break what each route needs to show anything: both readers refuse them. */
+const ESSENTIAL_BREAKS: Record<RouteName, readonly unknown[]> = {
+  toppages: [{}, { pages: {} }, { pages: null }, [], 'x'],
+  summary: [[], 'x', null, 3],
+  referrers: [{}, { referrers: [] }, { referrers: 3 }],
+  top_geo: [{}, { geo: [] }, { geo: null }],
+  quickstats: [{}, { data: {} }, { data: { stats: [] } }, { data: { stats: null } }, { data: [] }],
+  raw_data: [{}, { data: {} }, { status: 'success' }],
 };
 
-function answer(route: RouteName): unknown {
-  const parsed = parseQuery(route, new URLSearchParams(QUERIES[route]));
-  assert.ok(parsed.success);
-  return JSON.parse(JSON.stringify(simulator.answer(route, parsed.params as never, NOW)));
-}
-
-/** A tiny seeded generator (mulberry32), so a failing mutation can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Container = Record<string, unknown> | unknown[];
-function places(value: unknown, found: [Container, string | number][] = []): [Container, string | number][] {
-  if (Array.isArray(value)) value.forEach((item, i) => { found.push([value, i]); places(item, found); });
-  else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) { found.push([value as Record<string, unknown>, key]); places(item, found); }
-  }
-  return found;
-}
-
-const REPLACEMENTS: unknown[] = ['12', null, true, [], {}, 3.5, -1, '', { people: 1 }, [1, 'x']];
-
-describe('checkResponse before any element registers a shape', () => {
-  it('checks no route: a body it cannot check is not taken as valid', () => {
+describe('readResponse before any element registers a shape', () => {
+  it('reads no route: a body it cannot read is not taken as usable', () => {
     assert.equal(checkResponse('summary', {}), false);
   });
 });
 
-describe('checkResponse agrees with the zod schemas', () => {
+describe('readResponse reads as the zod schemas do', () => {
   before(() => {
     for (const route of ROUTE_NAMES) registerShape(route, RESPONSE_SHAPES[route]);
   });
@@ -65,29 +47,99 @@ describe('checkResponse agrees with the zod schemas', () => {
   });
 
   for (const route of ROUTE_NAMES) {
-    it(`on ${route}: the simulator's answer and 400 seeded mutations of it`, () => {
-      const valid = answer(route);
-      assert.equal(routes[route].response.safeParse(valid).success, true);
-      assert.equal(checkResponse(route, valid), true);
-      const next = random(route.length * 7919);
-      let rejected = 0;
+    it(`on ${route}: the simulator's answer and 400 seeded mutations of it (seed ${SEED})`, () => {
+      const valid = simulatorBody(route);
+      const value = readResponse(route, valid);
+      assert.ok(!(value instanceof Failure));
+      assert.deepEqual(value, zodReading(route, valid).value);
+      assert.deepEqual(readDifferences(RESPONSE_SHAPES[route], valid).differences, [], 'the simulator sends nothing that is dropped');
+      const next = seededRandom(SEED * 7919 + route.length);
+      let dropped = 0;
       for (let trial = 0; trial < 400; trial++) {
-        const body = structuredClone(valid);
-        const spots = places(body);
-        const [container, key] = spots[Math.floor(next() * spots.length)]!;
-        if (next() < 0.25 && !Array.isArray(container)) delete container[key as string];
-        else (container as Record<string | number, unknown>)[key] = structuredClone(REPLACEMENTS[Math.floor(next() * REPLACEMENTS.length)]);
-        const zodSays = routes[route].response.safeParse(body).success;
-        assert.equal(checkResponse(route, body), zodSays, `trial ${trial} at ${String(key)}: zod ${zodSays ? 'accepts' : 'rejects'}, checkResponse does not`);
-        if (!zodSays) rejected++;
+        const { body, description } = mutate(valid, next);
+        const zod = zodReading(route, body);
+        const ours = readResponse(route, body);
+        const usable = !(ours instanceof Failure);
+        const where = `seed ${SEED}, trial ${trial}, ${description}`;
+        assert.equal(usable, zod.ok, `${where}: zod ${zod.ok ? 'accepts' : 'refuses'}, readResponse does not`);
+        const reported = readDifferences(RESPONSE_SHAPES[route], body);
+        assert.equal(reported.ok, usable, `${where}: the reporting walk reads as the quiet one`);
+        if (usable) assert.deepEqual(JSON.parse(JSON.stringify(ours)), zod.value, `${where}: both keep the same value`);
+        if (usable && reported.ok) assert.deepEqual(reported.value, ours, `${where}: the reporting walk keeps the same value`);
+        if (usable && reported.differences.length > 0) dropped++;
       }
-      assert.ok(rejected > 50, `mutations must exercise rejection (${rejected} rejected)`);
+      assert.ok(dropped > 50, `mutations must exercise dropping (${dropped} bodies had something dropped)`);
+    });
+
+    it(`on ${route}: refuses what breaks an essential field, as zod does`, () => {
+      for (const body of ESSENTIAL_BREAKS[route]) {
+        assert.equal(zodReading(route, body).ok, false, `zod refuses ${JSON.stringify(body)}`);
+        assert.equal(checkResponse(route, body), false, `readResponse refuses ${JSON.stringify(body)}`);
+      }
     });
   }
+});
 
-  it('rejects a value of none of the forms, a missing key, the wrong type', () => {
-    assert.equal(checkResponse('referrers', { referrers: { 'a.com': '3' } }), false);
-    assert.equal(checkResponse('top_geo', { geo: { total: 1 } }), false);
-    assert.equal(checkResponse('toppages', []), false);
+describe('reading leniently', () => {
+  const histogram = { breaks: [1, 2], num_values: 3, median: 1, hist: [1, 1, 1], avg: 1.2, sum: 3.6 };
+
+  it('drops an unusable list entry, naming the path, and keeps the rest', () => {
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', title: 'A' }, { title: 'no path' }, { path: '/c' }] });
+    assert.ok(reading.ok);
+    assert.deepEqual(reading.value, { pages: [{ path: '/a', title: 'A' }, { path: '/c' }] });
+    assert.deepEqual(reading.differences, [{
+      path: '$.pages[1].path', pattern: '$.pages[].path', kind: 'missing', expected: 'string', found: 'absent', essential: true, dropped: '$.pages[1]', entry: true,
+    }]);
+  });
+
+  it('drops an optional field of another type, as if missing', () => {
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', stats: { people: '12', visits: 3 } }] });
+    assert.ok(reading.ok);
+    assert.deepEqual(reading.value, { pages: [{ path: '/a', stats: { visits: 3 } }] });
+    assert.deepEqual(reading.differences.map(({ path, expected, found, dropped, entry }) => ({ path, expected, found, dropped, entry })), [
+      { path: '$.pages[0].stats.people', expected: 'number', found: 'string', dropped: '$.pages[0].stats.people', entry: false },
+    ]);
+  });
+
+  it('accepts histograms sent whole, as {avg} alone or as a bare number', () => {
+    for (const engaged_time of [histogram, { avg: 42 }, 42]) {
+      const body = { pages: [{ path: '/a', stats: { people: 1, engaged_time } }] };
+      const reading = readDifferences(RESPONSE_SHAPES.toppages, body);
+      assert.ok(reading.ok);
+      assert.deepEqual(reading.value, body);
+      assert.equal(routes.toppages.response.safeParse(body).success, true);
+    }
+  });
+
+  it('accepts quickstats v4 without data.metrics and data.host_metadata', () => {
+    const body = { data: { stats: { people: 4 } } };
+    assert.ok(readDifferences(RESPONSE_SHAPES.quickstats, body).ok);
+    assert.equal(routes.quickstats.response.safeParse(body).success, true);
+  });
+
+  it('keeps unknown fields unchanged, and names them only when asked (doctor)', () => {
+    const body = { pages: [{ path: '/a', future: { x: 1 } }], next: 'cursor' };
+    assert.deepEqual(readDifferences(RESPONSE_SHAPES.toppages, body), { ok: true, value: body, differences: [] });
+    const all = readDifferences(RESPONSE_SHAPES.toppages, body, { all: true });
+    assert.deepEqual(all.differences.filter((d) => d.kind === 'unknown').map((d) => d.path), ['$.pages[0].future', '$.next']);
+    const missing = all.differences.filter((d) => d.kind === 'missing');
+    assert.ok(missing.some((d) => d.path === '$.pages[0].title' && !d.essential && d.addedBy === undefined));
+    assert.ok(missing.some((d) => d.path === '$.pages[0].type' && d.addedBy === 'types'));
+  });
+
+  it('names the path, the type expected and the type found of what refuses a body', () => {
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: { a: 1 } });
+    assert.equal(reading.ok, false);
+    assert.deepEqual(!reading.ok && reading.problem, { path: '$.pages', pattern: '$.pages', kind: 'type', expected: 'array', found: 'object', essential: true });
+    const missing = readDifferences(RESPONSE_SHAPES.quickstats, { data: { metrics: {} } });
+    assert.deepEqual(!missing.ok && missing.problem, { path: '$.data.stats', pattern: '$.data.stats', kind: 'missing', expected: 'object', found: 'absent', essential: true });
+  });
+
+  it('drops an unusable map entry under a key the data chose, its pattern without the key', () => {
+    const reading = readDifferences(RESPONSE_SHAPES.referrers, { referrers: { 'google.com': 3, 'bad.example': '3', '': 2 } });
+    assert.ok(reading.ok);
+    assert.deepEqual(reading.value, { referrers: { 'google.com': 3, '': 2 } });
+    assert.equal(reading.differences[0]!.path, '$.referrers["bad.example"]');
+    assert.equal(reading.differences[0]!.pattern, '$.referrers.*');
   });
 });

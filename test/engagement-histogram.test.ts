@@ -1,5 +1,5 @@
 import { expect, fixtureSync, html } from '@open-wc/testing';
-import type { Histogram, QuickstatsResponse } from '../src/api/index.ts';
+import type { FullHistogram, QuickstatsResponse } from '../src/api/index.ts';
 import { axisPosition, buckets } from '../src/elements/engagement-histogram/histogram-scale.ts';
 import '../src/index.ts';
 import { LocalizeController } from '../src/internal/localize.ts';
@@ -10,10 +10,10 @@ import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/br
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
 import { describeCommonBehaviour } from './helpers/browser-states.ts';
 
-const ENGAGED_TIME: Histogram = { breaks: [0, 15, 30, 45, 60, 120, 180, 240, 300, 600, 900], hist: [1, 2, 3, 4, 5, 6, 4, 3, 1, 0, 0, 1], median: 52.5, avg: 89, sum: 2670, num_values: 30 };
-const SCROLL: Histogram = { breaks: [0, 1, 2, 3, 4, 5, 6, 7, 8], hist: [1, 2, 3, 3, 2, 1, 1, 1, 0, 1], median: 2.5, avg: 3.2, sum: 48, num_values: 15 };
-const DOMLOAD: Histogram = { breaks: [1000, 2000, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 30000], hist: [1, 4, 5, 3, 1, 1, 0, 0, 0, 0, 0], median: 2500, avg: 2400, sum: 36000, num_values: 15 };
-const VISIT: Histogram = { breaks: [1, 2, 3, 4, 5, 6, 10, 15, 30], hist: [2, 3, 6, 7, 6, 4, 2, 1, 0, 1], median: 3.5, avg: 3.95, sum: 126, num_values: 32 };
+const ENGAGED_TIME: FullHistogram = { breaks: [0, 15, 30, 45, 60, 120, 180, 240, 300, 600, 900], hist: [1, 2, 3, 4, 5, 6, 4, 3, 1, 0, 0, 1], median: 52.5, avg: 89, sum: 2670, num_values: 30 };
+const SCROLL: FullHistogram = { breaks: [0, 1, 2, 3, 4, 5, 6, 7, 8], hist: [1, 2, 3, 3, 2, 1, 1, 1, 0, 1], median: 2.5, avg: 3.2, sum: 48, num_values: 15 };
+const DOMLOAD: FullHistogram = { breaks: [1000, 2000, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 30000], hist: [1, 4, 5, 3, 1, 1, 0, 0, 0, 0, 0], median: 2500, avg: 2400, sum: 36000, num_values: 15 };
+const VISIT: FullHistogram = { breaks: [1, 2, 3, 4, 5, 6, 10, 15, 30], hist: [2, 3, 6, 7, 6, 4, 2, 1, 0, 1], median: 3.5, avg: 3.95, sum: 126, num_values: 32 };
 
 function withHistograms(): QuickstatsResponse {
   const body = quickstats(30);

@@ -37,6 +37,28 @@ describe('<live-counter>', () => {
     emptyVisible: false,
   });
 
+  it('says, in its language, that the service sent an answer that could not be read (502 upstream_invalid)', async () => {
+    const { clock } = freshHub(() => Response.json({ error: { code: 'upstream_invalid', message: 'The analytics service answered, but its answer could not be read.' } }, { status: 502 }));
+    const root = fixtureSync(html`<div><live-counter lang="en" src=${URLS.quickstats}></live-counter><live-counter lang="de" src=${URLS.quickstats}></live-counter></div>`);
+    await settleElements(root);
+    await clock.toNextTick();
+    const [english, german] = [...root.querySelectorAll('live-counter')].map((el) => el.shadowRoot!.querySelector('[part=error]')!.textContent!.trim());
+    expect(english).to.equal('The analytics service sent an answer that could not be read (HTTP 502).');
+    expect(german).to.equal('Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP 502).');
+  });
+
+  it('shows "—" and says "no data" for a figure the answer lacks, never 0', async () => {
+    const body = quickstats(12);
+    delete (body.data.stats as Record<string, unknown>).read;
+    const { clock } = freshHub(() => reply(clock, body));
+    const root = fixtureSync(html`<div lang="en"><live-counter metric="read" src=${URLS.quickstats}></live-counter></div>`);
+    await settleElements(root);
+    const el = root.querySelector('live-counter')!;
+    expect(states(el)).to.include('ready');
+    expect(el.shadowRoot!.querySelector('[part=value]')!.textContent!.replace(/\s+/g, '')).to.equal('—nodata');
+    await expect(el).to.be.accessible();
+  });
+
   it('shows the change since the previous update with an arrow and words', async () => {
     const { next, part } = await counter();
     expect(part('delta')).to.equal(null);
@@ -73,10 +95,10 @@ describe('<live-counter>', () => {
     expect(part('label')!.textContent).to.equal('Lecteurs');
   });
 
-  it('says so when the data has no such metric', async () => {
-    const { el } = await counter({ metric: 'subscr' });
+  it('says so when the data has no metric of that name (a figure we know but the answer lacks is "—")', async () => {
+    const { el } = await counter({ metric: 'subscribers' });
     expect(states(el)).to.deep.equal(['empty']);
-    expect(text(el)).to.contain('This data has no “subscr” figure.');
+    expect(text(el)).to.contain('This data has no “subscribers” figure.');
   });
 
   it('is hidden below the threshold and shown at or above it', async () => {

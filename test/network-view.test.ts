@@ -141,7 +141,7 @@ describe('freeze', () => {
 
   it('holds the rows still while polling goes on, counts what waits, and applies the latest on resume', async () => {
     const { clock, server, feed } = network({ [A]: toppages(page('/a', 30), page('/b', 20)) });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}"></top-pages>`);
+    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" tools="freeze"></top-pages>`);
     const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=freeze-button]')!;
     expect(button.getAttribute('aria-pressed')).to.equal('false');
     button.focus();
@@ -178,14 +178,27 @@ describe('freeze', () => {
 
   it('is on the lists (referrer-bars, geo-list) but not on the counter', async () => {
     network({ [A]: referrers() });
-    const bars = await mount<ReferrerBars>(`<referrer-bars src="${src('/live/referrers/v3/', A)}"></referrer-bars>`);
+    const bars = await mount<ReferrerBars>(`<referrer-bars src="${src('/live/referrers/v3/', A)}" tools="freeze"></referrer-bars>`);
     expect(bars.shadowRoot!.querySelector('[part=freeze-button]')).to.not.equal(null);
     network({ [A]: topGeo() });
-    const geo = await mount<GeoList>(`<geo-list src="${src('/live/top_geo/v1/', A)}"></geo-list>`);
+    const geo = await mount<GeoList>(`<geo-list src="${src('/live/top_geo/v1/', A)}" tools="freeze"></geo-list>`);
     expect(geo.shadowRoot!.querySelector('[part=freeze-button]')).to.not.equal(null);
     network({ [A]: quickstats(3) });
-    const counter = await mount<LiveCounter>(`<live-counter src="${src('/live/quickstats/v4/', A)}"></live-counter>`);
+    const counter = await mount<LiveCounter>(`<live-counter src="${src('/live/quickstats/v4/', A)}" tools="freeze"></live-counter>`);
     expect(counter.shadowRoot!.querySelector('[part=freeze-button]')).to.equal(null);
+  });
+
+  it('is off unless tools asks for it, even with the newsroom features loaded, and follows tools', async () => {
+    network({ [A]: toppages(page('/a', 30)) });
+    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}"></top-pages>`);
+    expect(el.shadowRoot!.querySelector('[part=freeze], [part=expand]')).to.equal(null);
+    el.tools = 'drill-down freeze';
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=freeze-button]')).to.not.equal(null);
+    expect(el.shadowRoot!.querySelector('[part=expand]')).to.not.equal(null);
+    el.tools = 'drill-down';
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=freeze-button]')).to.equal(null);
   });
 });
 
@@ -205,7 +218,7 @@ describe('drill-down', () => {
       [`${A} /live/quickstats/v4/`]: pageStats,
       [`${A} /live/referrers/v3/`]: referrers({ 'www.google.com': 12, 't.co': 3 }),
     });
-    const el = await mount<TopPages>(`<top-pages src="/api${src('/live/toppages/v3/', A)}"></top-pages>`);
+    const el = await mount<TopPages>(`<top-pages src="/api${src('/live/toppages/v3/', A)}" tools="drill-down"></top-pages>`);
     const expand = () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!;
     expect(expand().getAttribute('aria-expanded')).to.equal('false');
     expand().focus();
@@ -240,7 +253,7 @@ describe('drill-down', () => {
       [`${A} /live/quickstats/v4/`]: pageStats,
       [`${A} /live/referrers/v3/`]: referrers(),
     });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" max="1"></top-pages>`);
+    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" max="1" tools="drill-down"></top-pages>`);
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!.click();
     await el.updateComplete;
     await settleElements(el.shadowRoot!.querySelector('[part=page-detail]')!);
@@ -261,7 +274,7 @@ describe('hide-numbers', () => {
 
   it('shows ranks and titles only: no people, bars, numeric columns or drill-down', async () => {
     network({ [A]: toppages(page('/a', 30, { stats: { people: 30, article: 30, search: 20, num_refs: 4 } }), page('/b', 20)) });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" hide-numbers columns="sections sources referrers"></top-pages>`);
+    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" hide-numbers columns="sections sources referrers" tools="drill-down"></top-pages>`);
     expect(all(el, 'th')).to.deep.equal(['Rank', 'Page', 'Sections']);
     expect(el.shadowRoot!.querySelector('[part=people], [part=bar], [part=expand]')).to.equal(null);
     expect(text(el).replace(/Updated.*$/, '')).to.not.match(/\b(30|20)\b/);

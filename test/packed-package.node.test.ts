@@ -4,7 +4,8 @@
  * tarball installed into a new project in the system's temporary folder, from the npm cache where
  * it can (`--prefer-offline`). In that project, as a user would:
  *   (a) `npx pulse-widgets serve` in demo mode answers /healthz and a toppages route, and
- *       `npx pulse-widgets proxy-config nginx` prints the configuration;
+ *       `npx pulse-widgets proxy-config nginx` prints the configuration, and
+ *       `npx pulse-widgets doctor` pointed at it finds every route usable;
  *   (b) plain Node imports the server, simulator and client entries, and `createCacheHandler`
  *       answers a Request (with the version stamped in its User-Agent);
  *   (c) TypeScript that uses the elements' properties, events and `HTMLElementTagNameMap`, and
@@ -13,7 +14,9 @@
  *   (d) a Vite app importing `pulse-widgets` builds and shows live data in Chromium;
  *   (e) the CDN file, in a plain HTML page, shows live data in Chromium;
  *   (f) `createCacheHandler` serves a demo-mode request on Bun's and on Deno's own HTTP server
- *       (binaries from the npm registry's `bun` and `deno` packages; skipped when none runs).
+ *       (binaries from the npm registry's `bun` and `deno` packages; skipped when none runs);
+ *   (g) every relative link of the packed README and docs names a file of the tarball, and the
+ *       packed docs give no command that only the repository can run.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,8 +27,10 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../scripts/browsers.mjs';
+import { zipEntryNames } from '../scripts/zip.mjs';
 import { proxyConfig } from '../src/server/proxy-config.ts';
-import { ELEMENT_ENTRIES } from '../vite.lib.config.ts';
+import { ELEMENT_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
+import { brokenLinks, repositoryCommands } from './helpers/packed-docs.node.ts';
 import { findRuntimes, RUNTIME_SCRIPTS, runtimeCommand, type Runtime, type Runtimes } from './helpers/runtimes.node.ts';
 import { cleanEnv, startListening } from './helpers/serve-process.node.ts';
 
@@ -58,8 +63,11 @@ const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--log
 /** The repository's own tsc (TypeScript 7, the native port), for the plain, React, Angular and server files. */
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
 
-/** Paths a published file may have: the build (the board page that `pulse-widgets serve` ships included), the manifest, the user docs, and what npm adds. */
-const PUBLISHED = /^(dist\/.+\.(js|js\.map|d\.ts|json)|dist\/board\/.+\.(html|css|svg)|custom-elements\.json|docs\/(usage|frameworks)\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+/**
+ * Paths a published file may have: the build (the board page that `pulse-widgets serve` ships and
+ * the WordPress plugin included), the manifest, the user docs, and what npm adds.
+ */
+const PUBLISHED = /^(dist\/.+\.(js|js\.map|d\.ts|json)|dist\/board\/.+\.(html|css|svg)|dist\/wordpress\/pulse-widgets\.zip|custom-elements\.json|docs\/(usage|frameworks|cms\/wordpress)\.md|docs\/images\/theming\.png|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
 const SECRET_LIKE = /(^|\/)(\.env|\.npmrc|id_rsa|.*\.pem|.*\.key|.*secret.*|.*credential.*)$/i;
 /** Larger than any file the build makes today (the all-elements CDN source map, ~0.3 MB) by a wide margin. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -71,8 +79,13 @@ interface Finished { code: number | null; stdout: string; stderr: string; comman
 
 /** Runs a command to its end, never rejecting: a check started early is awaited by its test. */
 function finish(command: string, args: string[], cwd: string): Promise<Finished> {
+  return finishWithEnv(command, args, cwd);
+}
+
+/** {@link finish} with these variables added to a clean environment. */
+function finishWithEnv(command: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Finished> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...cleanEnv(), ...env } } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -260,7 +273,7 @@ describe('the packed package, installed in a new project', () => {
     assert.deepEqual(paths.filter((path) => !PUBLISHED.test(path)), [], 'files outside the published set');
     assert.deepEqual(paths.filter((path) => SECRET_LIKE.test(path)), [], 'secret-like files');
     assert.deepEqual(packed.files.filter((file) => file.size > MAX_FILE_BYTES).map((file) => file.path), [], 'files over 1 MB');
-    for (const path of ['dist/cli.js', 'dist/server.js', 'dist/index.js', 'dist/cdn/pulse-widgets.js', 'dist/frameworks/jsx.d.ts', 'dist/frameworks/web-types.json', 'custom-elements.json', 'docs/usage.md', 'docs/frameworks.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const path of ['dist/cli.js', 'dist/server.js', 'dist/index.js', 'dist/cdn/pulse-widgets.js', 'dist/frameworks/jsx.d.ts', 'dist/frameworks/web-types.json', 'dist/wordpress/pulse-widgets.zip', 'custom-elements.json', 'docs/usage.md', 'docs/frameworks.md', 'docs/cms/wordpress.md', 'CHANGELOG.md', 'LICENSE']) {
       assert.ok(paths.includes(path), `${path} is packed`);
     }
     assert.ok(!paths.some((path) => path.startsWith('src/') || path.startsWith('dist/demo/')), 'no source, no demo build');
@@ -268,6 +281,29 @@ describe('the packed package, installed in a new project', () => {
     assert.equal(installed.private, undefined);
     assert.equal(installed.version, repoPackage.version);
     console.log(`# ${packed.filename}: ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.entryCount} files`);
+  });
+
+  test('(g) the packed README and docs link only files of the tarball and give no repository-only command', () => {
+    const paths = packed.files.map((file) => file.path);
+    const markdown = paths.filter((path) => path.endsWith('.md'));
+    assert.ok(markdown.includes('README.md') && markdown.includes('docs/usage.md'), `packed Markdown: ${markdown.join(', ')}`);
+    for (const file of markdown) {
+      const text = readFileSync(join(consumer, 'node_modules/pulse-widgets', file), 'utf8');
+      assert.deepEqual(brokenLinks(file, text, paths), [], `${file} links files the tarball does not hold`);
+      assert.deepEqual(repositoryCommands(text), [], `${file} gives commands only the repository can run`);
+    }
+  });
+
+  test('the WordPress plugin zip holds the plugin, its translations and every CDN module', () => {
+    const names = zipEntryNames(readFileSync(join(consumer, 'node_modules/pulse-widgets/dist/wordpress/pulse-widgets.zip')));
+    const languages = LOCALE_ENTRIES.map((entry) => entry.slice('locales/'.length));
+    for (const path of [
+      'pulse-widgets.php', 'readme.txt', 'blocks/editor.js', 'assets/pulse-widgets.js',
+      ...ELEMENT_ENTRIES.map((name) => `assets/${name}.js`),
+      ...LOCALE_ENTRIES.map((entry) => `assets/${entry}.js`),
+      ...languages.map((code) => `languages/pulse-widgets-${code}.mo`),
+    ]) assert.ok(names.includes(`pulse-widgets/${path}`), `the zip holds pulse-widgets/${path}`);
+    assert.deepEqual(names.filter((name) => !name.startsWith('pulse-widgets/') || /\.(map|json|ts)$/.test(name)), [], 'one folder, no source maps, sources or translation sources');
   });
 
   test('(a) `npx pulse-widgets serve` runs in demo mode and answers /healthz and a toppages route', async () => {
@@ -288,6 +324,15 @@ describe('the packed package, installed in a new project', () => {
     const refused = await finish('npx', ['--no-install', 'pulse-widgets', 'proxy-config', 'iis'], consumer);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /^pulse-widgets: expected "proxy-config apache" or "proxy-config nginx".*\n$/);
+  });
+
+  test('(a) `npx pulse-widgets doctor`, pointed at that endpoint as its upstream, finds every route usable and never prints the key', async () => {
+    const key = 'packed-doctor-key-51c2';
+    const doctor = await finishWithEnv('npx', ['--no-install', 'pulse-widgets', 'doctor'], consumer, { PULSE_UPSTREAM: serve!.url, PULSE_API_KEY: key, PULSE_HOSTS: HOST });
+    assert.equal(doctor.code, 0, `${doctor.stdout}${doctor.stderr}`);
+    assert.match(doctor.stdout, /^toppages {2}GET \/live\/toppages\/v3\/\?/m);
+    assert.match(doctor.stdout, /Routes: \d match the contract, \d differ but are usable, 0 unusable\./);
+    assert.ok(!doctor.stdout.includes(key) && !doctor.stderr.includes(key));
   });
 
   test('(b) plain Node: createCacheHandler answers a Request, the version stamped in its User-Agent', async () => {

@@ -32,7 +32,7 @@ test('the simulator CLI serves its printed example, requires its key and stops o
     assert.ok(answer.headers.get('x-ratelimit-remaining'));
     const body = routes.toppages.response.parse(await answer.json());
     assert.equal(body.pages.length, 5);
-    assert.ok(body.pages.every((page) => page.type !== undefined && page.stats.loyalty !== undefined));
+    assert.ok(body.pages.every((page) => page.type !== undefined && page.stats?.loyalty !== undefined));
 
     assert.equal((await fetch(url!)).status, 401);
   } finally {

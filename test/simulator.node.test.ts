@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  SORT_BY, SUMMARY_KEYS, type Histogram, type PageStats, type RouteName, type SortBy,
+  SORT_BY, SUMMARY_KEYS, type FullHistogram, type PageStats, type QuickstatsStats, type RouteName, type SortBy,
 } from '../src/api/index.ts';
-import { createSimulator, DEMO_HOSTS, RAW_DATA_DEFAULT_LIMIT, STEP_MS } from '../src/simulator/index.ts';
+import { createSimulator, DEMO_HOSTS, RAW_DATA_DEFAULT_LIMIT, STEP_MS, type Sent } from '../src/simulator/index.ts';
 import { simulatedUpstream } from './helpers/simulated-upstream.node.ts';
 
 /** A Tuesday afternoon in UTC, on a step boundary. */
@@ -23,7 +23,7 @@ const upstream = (seed = 1, start = T0) => simulatedUpstream(seed, start);
 const FLAG_SETS = Array.from({ length: 16 }, (_, bits) =>
   ['now_on', 'all_platforms', 'loyalty', 'types'].map((flag, index) => `${flag}=${(bits >> index) & 1}`).join('&'));
 
-function assertHistogram(histogram: Histogram | undefined, where: string): void {
+function assertHistogram(histogram: FullHistogram | undefined, where: string): void {
   assert.ok(histogram, `${where}: histogram missing`);
   assert.equal(histogram.hist.length, histogram.breaks.length + 1, `${where}: hist has breaks + 1 buckets`);
   assert.equal(histogram.num_values, histogram.hist.reduce((a, b) => a + b, 0), `${where}: num_values = sum(hist)`);
@@ -33,7 +33,7 @@ function assertHistogram(histogram: Histogram | undefined, where: string): void 
 const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
 /** The parts that must add up to `people` in any stats object. */
-function assertCoherent(stats: PageStats, where: string): void {
+function assertCoherent(stats: Sent<PageStats> | Sent<QuickstatsStats>, where: string): void {
   const people = stats.people;
   assert.equal(sum(SOURCES.map((source) => stats[source] ?? 0)), people, `${where}: sources add up to people`);
   assert.equal((stats.read ?? 0) + (stats.write ?? 0) + (stats.idle ?? 0), people, `${where}: read + write + idle = people`);
@@ -54,7 +54,7 @@ function assertCoherent(stats: PageStats, where: string): void {
   if (stats.now_on) assert.ok(sum(stats.now_on.map((entry) => entry.visitors)) <= (stats.recirc ?? 0), `${where}: now_on within recirc`);
 }
 
-function sortValue(stats: PageStats, sortBy: SortBy | undefined): number {
+function sortValue(stats: Sent<PageStats>, sortBy: SortBy | undefined): number {
   if (sortBy === undefined) return stats.people;
   if (sortBy === 'engaged_time') return stats.engaged_time!.avg;
   if (sortBy === 'returning') return stats.people - stats.new!;
@@ -117,8 +117,9 @@ describe('simulator: every response schema accepts every parameter combination',
         assert.deepEqual(Object.keys(body).sort(), [...keys].sort());
         for (const [key, member] of Object.entries(body)) {
           if (member.type === 'numeric') {
-            assert.deepEqual(Object.keys(member.data).sort(), ['max', 'min', 'nonzero', 'observations', 'sum', 'sum_squares'], key);
-            assert.ok(member.data.min! <= member.data.max! && member.data.nonzero! <= member.data.observations!, key);
+            assert.deepEqual(Object.keys(member.data).sort(), ['lowerHinge', 'max', 'median', 'min', 'nzObservations', 'observations', 'sum', 'sumOfSquares', 'upperHinge'], key);
+            const { min, max, median, lowerHinge, upperHinge, nzObservations, observations } = member.data as Record<string, number>;
+            assert.ok(min! <= lowerHinge! && lowerHinge! <= median! && median! <= upperHinge! && upperHinge! <= max! && nzObservations! <= observations!, key);
           } else {
             assert.equal(member.type, 'string', key);
             assert.ok(Object.keys(member.data).length <= 100, `${key}: categorical maps are capped`);

@@ -43,8 +43,22 @@ describe('<summary-stats>', () => {
     const { all } = await summaryStats(summary());
     expect(all('[part=numbers] tbody tr')).to.deep.equal([
       'Time on page 2 sec 30 sec 10 sec 1.5 min 100',
-      'DOM load time – – – – 0',
+      'DOM load time —no data —no data —no data —no data 0',
     ]);
+  });
+
+  it('reads the service\'s spelling (nzObservations, sumOfSquares) and shows "—", not 0, for a statistic it lacks', async () => {
+    const body = summary();
+    // The public answers' names: a standard deviation of 10 s, as with sum_squares above.
+    body.time_spent = { type: 'numeric', data: { min: 2, max: 90, sum: 3000, nzObservations: 98, observations: 100, sumOfSquares: 100_000, median: 28, upperHinge: 40, lowerHinge: 20 } };
+    // No sum of squares at all: no standard deviation, never 0.
+    body.pagetimer = { type: 'numeric', data: { min: 100, max: 900, sum: 5000, observations: 10 } };
+    const { el, all } = await summaryStats(body);
+    expect(all('[part=numbers] tbody tr')).to.deep.equal([
+      'Time on page 2 sec 30 sec 10 sec 1.5 min 100',
+      'DOM load time 0.1 sec 0.5 sec —no data 0.9 sec 10',
+    ]);
+    await expect(el).to.be.accessible();
   });
 
   it('lists the top values of categorical keys with counts, the rest added up', async () => {
@@ -73,5 +87,8 @@ describe('<summary-stats>', () => {
     // Rounding upstream can leave sum_squares / n a hair below mean²: no NaN.
     expect(summarise({ sum: 30, observations: 3, sum_squares: 299.9999999 }).deviation).to.equal(0);
     expect(summarise({ sum: 0, observations: 0, sum_squares: 0 })).to.deep.include({ mean: undefined, deviation: undefined, observations: 0 });
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sumOfSquares: 14 }).deviation).to.be.closeTo(Math.sqrt(2 / 3), 1e-9);
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3 })).to.deep.include({ mean: 2, deviation: undefined });
+    expect(summarise({ min: 1, max: 3, sumOfSquares: 14 })).to.deep.include({ observations: undefined, mean: undefined, deviation: undefined, min: 1 });
   });
 });

@@ -187,14 +187,14 @@ describe('<top-pages>', () => {
       await expect(el).to.be.accessible();
     });
 
-    it('leaves a metric cell empty for a page without it or a number metric nobody reported', async () => {
+    it('shows "—" (no data) in a metric cell for a page without it or a number metric nobody reported', async () => {
       const body = toppages(
         page('/a', 50, { metrics: { _rv: { count: 0, sum: 0, avg: null, min: null, max: null } } }),
         page('/b', 40, { metrics: {} }),
         page('/c', 30),
       );
       const { cells } = await topPages(body, {}, METRICS_SRC);
-      expect(cells('metric')).to.deep.equal(['', '', '']);
+      expect(cells('metric')).to.deep.equal(['—no data', '—no data', '—no data']);
     });
 
     it('renders hostile metric values, labels and names as text', async () => {

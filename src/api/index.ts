@@ -5,4 +5,6 @@ export * from './page-url.ts';
 export * from './constants.ts';
 export * from './paths.ts';
 export * from './check-response.ts';
+export * from './differences.ts';
 export * from './history.ts';
+export * from './statistics.ts';

@@ -50,8 +50,11 @@ function card(kind: Card, sites: readonly string[], config: BoardConfig, served:
     el.setAttribute('strip-title', '');
     if (config.hideNumbers) el.setAttribute('hide-numbers', '');
   }
-  if (kind !== 'counter') fitRows(el, kind === 'pages' ? PAGE_ROWS[config.size] : LIST_ROWS[config.size]);
-  else el.setAttribute('history', '30');
+  if (kind !== 'counter') {
+    // The board is the newsroom's own page: its lists have the editors' tools.
+    el.setAttribute('tools', 'freeze drill-down');
+    fitRows(el, kind === 'pages' ? PAGE_ROWS[config.size] : LIST_ROWS[config.size]);
+  } else el.setAttribute('history', '30');
   return el;
 }
 

@@ -34,20 +34,26 @@ export const INVALID_BODY: PollError = { kind: 'invalid', message: 'The data sou
  */
 export async function httpError(response: Response): Promise<PollError> {
   const status = response.status;
-  const explanation = await serverMessage(response);
+  const { message: explanation, code } = await serverError(response);
   if (status === 429) return { kind: 'http', status, message: 'The data source is busy; retrying shortly.' };
+  // The service answered, but nothing could be read from its answer: not an outage.
+  if (code === 'upstream_invalid') return { kind: 'http', status, code, message: `The analytics service sent an answer that could not be read (HTTP ${status}).` };
   if (status >= 500) return { kind: 'http', status, message: `The data source is unavailable (HTTP ${status}).` };
   if (status === 404) return { kind: 'http', status, message: explanation ?? 'The data source was not found (HTTP 404).', reason: explanation };
   return { kind: 'http', status, message: explanation ?? `The data source refused the request (HTTP ${status}).`, reason: explanation };
 }
 
-async function serverMessage(response: Response): Promise<string | undefined> {
+/** The cache endpoint's `{"error":{"code","message"}}`, each kept only when it is a non-empty string. */
+async function serverError(response: Response): Promise<{ message?: string; code?: string }> {
   try {
     const body: unknown = await response.json();
-    const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-    return typeof message === 'string' && message.trim() ? message.trim().slice(0, MAX_SERVER_MESSAGE) : undefined;
+    const { message, code } = (body as { error?: { message?: unknown; code?: unknown } } | null)?.error ?? {};
+    return {
+      message: typeof message === 'string' && message.trim() ? message.trim().slice(0, MAX_SERVER_MESSAGE) : undefined,
+      code: typeof code === 'string' ? code : undefined,
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

@@ -2,12 +2,13 @@
  * The page-wide poll hub: one clock, one request per distinct URL per tick, whatever the number
  * of elements showing that URL.
  */
-import { checkResponse } from '../api/check-response.ts';
+import { Failure, readResponse } from '../api/check-response.ts';
 import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, networkError, retryAfterMs } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
 import { INITIAL_SNAPSHOT, sameSnapshot, type PollError, type PollSnapshot } from './snapshot.ts';
+import { watchNearViewport, type WatchNear } from './viewport.ts';
 
 /** The upstream refreshes every 3 s (spec 1 and 8): polling faster brings nothing newer. */
 export const MIN_INTERVAL_MS = 3000;
@@ -22,6 +23,8 @@ export interface HubOptions {
   clock?: Clock;
   /** Source of backoff jitter, in [0, 1). */
   random?: () => number;
+  /** Whether an element is near the viewport, for `loading="lazy"` (an IntersectionObserver). */
+  watchNear?: WatchNear;
 }
 
 export type SnapshotListener = (snapshot: PollSnapshot) => void;
@@ -53,6 +56,7 @@ export class PollHub {
   #fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args);
   #clock: Clock = systemClock;
   #random: () => number = Math.random;
+  #watchNear: WatchNear = watchNearViewport;
   readonly #resources = new Map<string, Resource>();
   readonly #pending = new Set<Promise<void>>();
   #timer: unknown;
@@ -79,8 +83,14 @@ export class PollHub {
     return this.#fetch;
   }
 
+  /** The configured {@link WatchNear}, for lazy elements. */
+  get watchNear(): WatchNear {
+    return this.#watchNear;
+  }
+
   configure(options: HubOptions): void {
     this.#stopClock();
+    if (options.watchNear) this.#watchNear = options.watchNear;
     if (options.interval !== undefined) this.#interval = Math.max(MIN_INTERVAL_MS, options.interval);
     if (options.fetch) this.#fetch = options.fetch;
     if (options.clock) this.#clock = options.clock;
@@ -223,8 +233,10 @@ export class PollHub {
       return;
     }
     if (signal.aborted) return;
-    if (!checkResponse(resource.route!, body)) return this.#fail(resource, INVALID_BODY, 0);
-    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, body));
+    // Unusable optional parts are dropped (the contract's lenient reading); an unusable body is an error.
+    const value = readResponse(resource.route!, body);
+    if (value instanceof Failure) return this.#fail(resource, INVALID_BODY, 0);
+    this.#succeed(resource, response, replaceEqualDeep(resource.snapshot.data, value));
   }
 
   /** Whether the response carries the ETag of the data on screen (exposed by our CORS headers). */

@@ -37,6 +37,7 @@ export class MultiPollController<T> {
   #snapshot: PollSnapshot<T> = INITIAL_SNAPSHOT;
   /** While `url` subscribes its parts one by one: they are merged once, all set. */
   #starting = false;
+  #active = true;
 
   constructor(host: ReactiveControllerHost, onChange: SnapshotChange<T>, merge: Merge<T>) {
     this.#host = host;
@@ -59,6 +60,16 @@ export class MultiPollController<T> {
     return this.#url;
   }
 
+  /** Whether to poll: every part follows (see {@link PollController.active}). */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  set active(active: boolean) {
+    this.#active = active;
+    for (const { controller } of this.#parts) controller.active = active;
+  }
+
   set url(url: string | undefined) {
     if (url === this.#url) return;
     this.#url = url;
@@ -73,7 +84,10 @@ export class MultiPollController<T> {
       site: new URL(part).searchParams.get('host') ?? part,
     }));
     this.#starting = true;
-    this.#parts.forEach(({ controller }, index) => (controller.url = urls[index]));
+    this.#parts.forEach(({ controller }, index) => {
+      controller.active = this.#active;
+      controller.url = urls[index];
+    });
     this.#starting = false;
     this.#combine();
   }

@@ -17,6 +17,7 @@ export class PollController<T> implements ReactiveController {
   #url: string | undefined;
   #unsubscribe: (() => void) | undefined;
   #connected = false;
+  #active = true;
 
   constructor(host: ReactiveControllerHost, onChange: SnapshotChange<T>) {
     this.#host = host;
@@ -37,6 +38,22 @@ export class PollController<T> implements ReactiveController {
     if (this.#connected) this.#start();
   }
 
+  /**
+   * Whether to poll (true unless set). Set false, it unsubscribes and keeps its last snapshot, so
+   * a lazy element far from the viewport keeps what it showed; set true again, it subscribes and
+   * keeps that data until the hub has newer.
+   */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  set active(active: boolean) {
+    if (active === this.#active) return;
+    this.#active = active;
+    if (!active) this.#stop();
+    else if (this.#connected && !this.#unsubscribe) this.#start();
+  }
+
   hostConnected(): void {
     this.#connected = true;
     if (!this.#unsubscribe) this.#start();
@@ -51,12 +68,14 @@ export class PollController<T> implements ReactiveController {
 
   #start(): void {
     const url = this.#url;
-    if (!url) return;
+    if (!url || !this.#active) return;
     const hub = getHub();
     this.#unsubscribe = hub.subscribe(url, (snapshot) => {
       if (url === this.#url) this.#receive(snapshot as PollSnapshot<T>);
     });
-    this.#receive(hub.snapshot(url) as PollSnapshot<T>);
+    const now = hub.snapshot(url) as PollSnapshot<T>;
+    // Back from inactive: what was shown stays until the hub has data (never a blank card between two polls).
+    if (now.data !== undefined || this.snapshot.data === undefined) this.#receive(now);
   }
 
   #stop(): void {

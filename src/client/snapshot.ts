@@ -22,6 +22,8 @@ export interface PollError {
   readonly status?: number;
   /** The server's own explanation of a refusal (our cache endpoint's `error.message`), as sent. */
   readonly reason?: string;
+  /** The server's error code (our cache endpoint's `error.code`), e.g. `upstream_invalid`. */
+  readonly code?: string;
 }
 
 export const INITIAL_SNAPSHOT: PollSnapshot<never> = Object.freeze({

@@ -30,7 +30,7 @@ export function mergeCounts(parts: readonly SourceData<QuickstatsResponse>[]): Q
 /** <top-pages>: one ranking by people, each page with its site. */
 export function mergePages(parts: readonly SourceData<ToppagesResponse>[]): ToppagesResponse {
   const pages = parts.flatMap(({ site, data }) => data.pages.map((page) => ({ ...page, site })));
-  return { pages: pages.sort((a, b) => b.stats.people - a.stats.people) };
+  return { pages: pages.sort((a, b) => (b.stats?.people ?? 0) - (a.stats?.people ?? 0)) };
 }
 
 /** <geo-list>, <referrer-bars>: places (and the total) or referrers add up. */

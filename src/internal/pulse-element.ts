@@ -1,7 +1,7 @@
-import { html, LitElement, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import { LazyPolling, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
@@ -25,6 +25,58 @@ export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused', 
 /** Most sites one element merges (`src` with several addresses). */
 const MAX_SOURCES = 20;
 
+/** Editors' tools an element shows when its `tools` attribute names them (with the newsroom features). */
+export type Tool = 'freeze' | 'drill-down';
+
+/** Makes the source of an element showing several sites in one (the network view). */
+export type SitesSourceFactory = (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
+
+/**
+ * The optional features an element class can be given, by name: what the element calls to make
+ * or render each. An element module that has features of its own adds them to this interface.
+ */
+export interface Features {
+  /** The network view: `src` takes several addresses, one per site, polled and merged. Without it an element takes one address. */
+  sitesSource: SitesSourceFactory;
+  /** The freeze control of a list, which `tools="freeze"` shows. */
+  freezeControl: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
+}
+
+/** What a feature brings to the class it is registered on, besides its behaviour. */
+export interface FeatureAssets {
+  /** Its styles, adopted by every element of the class made from then on. */
+  readonly styles?: CSSResultGroup;
+  /** Its English, which the class's elements read from then on. */
+  readonly terms?: English;
+  /** Lit properties it adds to the class (their attributes are read by the feature itself when the class was defined before). */
+  readonly properties?: PropertyDeclarations;
+}
+
+/** An element class: PulseElement's subclasses, whatever their data. */
+type ElementClass = (abstract new (...args: never[]) => LitElement) & Pick<typeof LitElement, 'createProperty' | 'styles' | 'elementStyles'> & { terms: English };
+
+/** The features registered on each class. */
+const registered = new WeakMap<object, Partial<Features>>();
+
+/**
+ * Gives the element class `type` (and its subclasses) the feature `name`, with its styles and
+ * English. Optional features are registered by the modules that own them (src/newsroom.ts,
+ * live-counter-typical.ts), never by the element modules, so a bundle that does not ask for a
+ * feature carries neither it nor this function. Every element made after the registration has
+ * the feature, whether its class was defined before or after: Lit reads `styles` once, when a
+ * class is finalized, so a class already finalized gets the styles in its `elementStyles`.
+ */
+export function registerFeature<Name extends keyof Features>(type: ElementClass, name: Name, feature: Features[Name], assets: FeatureAssets = {}): void {
+  registered.set(type, { ...registered.get(type), [name]: feature });
+  if (assets.styles) {
+    type.styles = [type.styles ?? [], assets.styles];
+    if (Object.hasOwn(type, 'elementStyles')) type.elementStyles.push(...([assets.styles].flat(Infinity as 1) as CSSResultOrNative[]));
+  }
+  // The object the class's elements read their English from, so elements made before have it too.
+  Object.assign(type.terms, assets.terms);
+  for (const [property, options] of Object.entries(assets.properties ?? {})) type.createProperty(property, options);
+}
+
 /**
  * Where an element's data comes from. The element sets `url` from `src`; the source tells the
  * element of every snapshot that changes what it shows, through the callback it was made with.
@@ -37,6 +89,8 @@ export interface DataSource<Data> {
   readonly snapshot: PollSnapshot<Data>;
   /** With several sites: some failed at their last attempt while others have data. */
   readonly partial?: boolean;
+  /** Whether to poll (`loading="lazy"` turns it off away from the viewport); a source that loads once ignores it. */
+  active?: boolean;
   /** With several sites: the note naming those that fail, while the merge is partial. */
   note?(): TemplateResult | typeof nothing;
 }
@@ -52,7 +106,7 @@ export interface DataSource<Data> {
  * @csspart message - The loading and empty messages.
  * @csspart error - The error message shown when there is no data.
  * @csspart partial - The note naming the sites missing from a merge of several (the network view, newsroom features).
- * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list; newsroom features): its button and, while frozen, the updates waiting.
+ * @csspart freeze - The freeze control of a list (top-pages, referrer-bars, geo-list; newsroom features, with `tools="freeze"`): its button and, while frozen, the updates waiting.
  * @csspart freeze-button - The "Freeze" toggle button (`aria-pressed`).
  * @csspart waiting - "N updates waiting", while frozen.
  * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
@@ -94,18 +148,6 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The response shape of `route` (from `response-shapes.ts`), which the hub checks every body against. */
   static shape: Shape;
 
-  /** Lists whose rows a reader can hold still (a freeze button) while polling goes on, with the newsroom features. */
-  static freezable = false;
-
-  /**
-   * The newsroom features, set by src/newsroom.ts before any element is made: the source of an
-   * element that shows several sites in one (the network view: `src` with several addresses),
-   * and the freeze control of a list. Without them an element takes one address and a list has
-   * no freeze control; bundles that do not ask for them do not carry them.
-   */
-  static sitesSource?: (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
-  static freezeControl?: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
-
   /** The English the element bundles: the card's section of the catalog and its own. */
   static terms: English = { ...cardTerms };
 
@@ -131,19 +173,20 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly announcer = new Announcer(this);
   /** The data for `src`, from {@link createSource}. */
   protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
+  readonly #lazyPolling = new LazyPolling(this, () => this.source);
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
   /** Writes the "updated N s ago" line, once a second. */
   readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
-  /** A list's freeze control, with the newsroom features. */
-  readonly #freeze = (this.constructor as typeof PulseElement).freezable ? PulseElement.freezeControl?.<Data>({
+  /** A list's freeze control, with the newsroom features; shown with `tools="freeze"`. */
+  readonly #freeze = this.feature('freezeControl')?.<Data>({
     localize: this.localize,
     announcer: this.announcer,
     latest: () => this.snapshot.data,
     resume: (held) => (this.previousData = held),
     requestUpdate: () => this.requestUpdate(),
-  }) : undefined;
+  });
   #sourceProblem: SourceProblem | undefined;
   #dataUrl: string | undefined;
 
@@ -157,6 +200,8 @@ export abstract class PulseElement<Data> extends LitElement {
     theme: { reflect: true },
     label: {},
     noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
+    tools: {},
+    loading: {},
   };
 
   /** Address of the resource on the cache endpoint, query included (required). */
@@ -174,6 +219,45 @@ export abstract class PulseElement<Data> extends LitElement {
 
   /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
   noHeading = false;
+  /**
+   * `lazy`: no request until the element comes near the viewport, and none once it has been far
+   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
+   * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
+   */
+  loading: 'eager' | 'lazy' = 'eager';
+
+  /**
+   * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
+   * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
+   * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
+   */
+  tools = '';
+
+  /**
+   * The rows a list's body holds, from its attributes alone: its styles size the body as this
+   * many fixed rows before any data, so loading, data, errors and every poll take the same box
+   * and nothing on the page moves (no layout shift). Undefined when unbounded, or not a list.
+   */
+  protected get rows(): number | undefined {
+    return undefined;
+  }
+
+  /** Whether `tools` names `tool`. */
+  protected hasTool(tool: Tool): boolean {
+    return this.tools.split(/\s+/).includes(tool);
+  }
+
+  /**
+   * The feature `name` registered on this element's class or the nearest class above it (see
+   * {@link registerFeature}).
+   */
+  protected feature<Name extends keyof Features>(name: Name): Features[Name] | undefined {
+    for (let type: object = this.constructor; type !== LitElement; type = Object.getPrototypeOf(type)) {
+      const feature = registered.get(type)?.[name];
+      if (feature) return feature;
+    }
+    return undefined;
+  }
 
   /** Label used when `label` is empty. */
   protected abstract get defaultLabel(): string;
@@ -190,7 +274,7 @@ export abstract class PulseElement<Data> extends LitElement {
    * page's poll hub, polling `url` on its clock; several addresses with the network view.
    */
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
-    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    const sites = this.feature('sitesSource');
     if (!sites) return new PollController<Data>(this, onChange);
     return sites({ element: this, localize: this.localize, announcer: this.announcer }, onChange as SnapshotChange<unknown>) as DataSource<Data>;
   }
@@ -227,7 +311,12 @@ export abstract class PulseElement<Data> extends LitElement {
         if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
       }
       if (resolved.url !== this.source.url) this.#freeze?.release();
+      this.#lazyPolling.lazy = this.loading === 'lazy';
       this.source.url = resolved.url;
+      // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
+      const rows = this.rows;
+      if (rows) this.style.setProperty('--_rows', String(rows));
+      else this.style.removeProperty('--_rows');
     }
     this.#syncStates();
   }
@@ -237,7 +326,7 @@ export abstract class PulseElement<Data> extends LitElement {
     const path = ROUTE_PATHS[route];
     const addresses = this.src.split(/\s+/).filter(Boolean);
     if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
-    const sites = (this.constructor as typeof PulseElement).sitesSource;
+    const sites = this.feature('sitesSource');
     if (addresses.length > (sites ? MAX_SOURCES : 1)) return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
     const urls: string[] = [];
     for (const address of addresses) {
@@ -314,8 +403,8 @@ export abstract class PulseElement<Data> extends LitElement {
     // The language's direction when the page gives none; English text on a page in a language we lack says so.
     return html`<div part="base" class="card" dir=${this.localize.dir ?? nothing} lang=${this.localize.lang ?? nothing}>
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
-      ${view === 'ready' && this.#freeze ? this.#freeze.render() : nothing}
-      ${this.#renderBody(view, locale)}
+      ${view === 'ready' && this.#freeze && this.hasTool('freeze') ? this.#freeze.render() : nothing}
+      <div class="body">${this.#renderBody(view, locale)}</div>
       ${view === 'ready' ? this.source.note?.() : nothing}
       <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>

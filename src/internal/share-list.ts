@@ -41,6 +41,12 @@ export function shareList(items: readonly ShareItem[], localize: LocalizeControl
 export const shareListStyles = css`
   ${barStyles}
 
+  /* Every item is this tall (a one-line name and its bar), so the body is rows × this. */
+  :host {
+    --_row-size: calc(0.5em + 1.4em + 0.125em + var(--_bar-size, 0.375em));
+    --_body-size: calc(var(--_rows) * var(--_row-size));
+  }
+
   .share-list {
     margin: 0;
     padding: 0;
@@ -49,14 +55,18 @@ export const shareListStyles = css`
 
   .item {
     display: grid;
-    grid-template-columns: 1fr auto 3.5em;
+    grid-template-columns: minmax(0, 1fr) auto 3.5em;
     gap: 0.125em var(--_space);
     align-items: baseline;
+    box-sizing: border-box;
+    block-size: var(--_row-size);
     padding-block: 0.25em;
   }
 
   .name {
-    overflow-wrap: anywhere;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
   }
 
   .share {
@@ -65,5 +75,6 @@ export const shareListStyles = css`
 
   .item .bar {
     grid-column: 1 / -1;
+    block-size: var(--_bar-size, 0.375em);
   }
 `;

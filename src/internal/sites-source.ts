@@ -41,6 +41,14 @@ export class SitesSource<Data> implements DataSource<Data> {
     this.#sites.url = url;
   }
 
+  get active(): boolean {
+    return this.#sites.active;
+  }
+
+  set active(active: boolean) {
+    this.#sites.active = active;
+  }
+
   get snapshot() {
     return this.#sites.snapshot;
   }

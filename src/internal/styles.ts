@@ -76,6 +76,17 @@ export const baseStyles = css`
     font-weight: 600;
   }
 
+  /*
+   * The body's size comes from the element's attributes, never from its data (each element's
+   * styles set --_body-size, or size it as a grid), so the first data, an error and every poll
+   * take the same box and nothing on the page moves.
+   */
+  .body {
+    block-size: var(--_body-size, auto);
+    overflow: clip;
+    overflow-clip-margin: 4px;
+  }
+
   .message {
     margin: 0;
     color: var(--_muted);
@@ -97,18 +108,20 @@ export const baseStyles = css`
     animation: pulse-fade 1.2s ease-in-out infinite alternate;
   }
 
+  /* One line, there before the first data: its text coming, going or growing moves nothing. */
   .updated {
+    block-size: 1.4em;
     margin: calc(var(--_space) / 2) 0 0;
+    overflow: hidden;
     color: var(--_muted);
     font-size: 0.8em;
-  }
-
-  .updated:empty {
-    display: none;
+    line-height: 1.4;
+    white-space: nowrap;
+    text-overflow: ellipsis;
   }
 
   :host(:state(stale)) .updated {
-    padding: 0.125em 0.5em;
+    padding-inline: 0.5em;
     border-radius: calc(var(--_radius) / 2);
     background: var(--_warning-surface);
     color: var(--_warning);

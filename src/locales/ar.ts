@@ -41,6 +41,8 @@ const ar: Translation = {
   errorUnknownSource: 'هذا العنوان ليس مصدر بيانات تعرفه هذه الأداة.',
   errorBusy: 'مصدر البيانات مشغول؛ ستُعاد المحاولة قريبًا.',
   errorUnavailable: (status) => `مصدر البيانات غير متاح (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `أرسلت خدمة التحليلات ردًا تعذّرت قراءته (HTTP ${status}).`,
+  noData: 'لا توجد بيانات',
   errorNotFound: 'لم يُعثر على مصدر البيانات (HTTP 404).',
   errorRefused: (status) => `رفض مصدر البيانات الطلب (HTTP ${status}).`,
   errorExplained: (reason) => `رفض مصدر البيانات الطلب: ${reason}`,

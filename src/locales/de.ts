@@ -40,6 +40,8 @@ const de: Translation = {
   errorUnknownSource: 'Diese Adresse ist keine Datenquelle, die dieses Widget kennt.',
   errorBusy: 'Die Datenquelle ist ausgelastet; neuer Versuch in Kürze.',
   errorUnavailable: (status) => `Die Datenquelle ist nicht verfügbar (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP ${status}).`,
+  noData: 'keine Daten',
   errorNotFound: 'Die Datenquelle wurde nicht gefunden (HTTP 404).',
   errorRefused: (status) => `Die Datenquelle hat die Anfrage abgelehnt (HTTP ${status}).`,
   errorExplained: (reason) => `Die Datenquelle hat die Anfrage abgelehnt: ${reason}`,

@@ -28,10 +28,14 @@ export const cardTerms = {
   errorUnknownSource: 'This address is not a data source this widget knows.',
   errorBusy: 'The data source is busy; retrying shortly.',
   errorUnavailable: (status: number) => `The data source is unavailable (HTTP ${status}).`,
+  /** The cache endpoint's 502 `upstream_invalid`: the service answered, but with a body nothing could be shown from. */
+  errorUpstreamInvalid: (status: number) => `The analytics service sent an answer that could not be read (HTTP ${status}).`,
   errorNotFound: 'The data source was not found (HTTP 404).',
   errorRefused: (status: number) => `The data source refused the request (HTTP ${status}).`,
   /** The cache endpoint's own explanation of a refusal, which is not translated. */
   errorExplained: (reason: string) => reason,
+  /** Read out in place of "—" where the answer lacks a value. */
+  noData: 'no data',
   visitorsUnit: (count: Count) => plural(count, { one: 'visitor', other: 'visitors' }),
 };
 

@@ -38,6 +38,8 @@ const es: Translation = {
   errorUnknownSource: 'Esta dirección no es una fuente de datos que este widget conozca.',
   errorBusy: 'La fuente de datos está saturada; se reintentará en breve.',
   errorUnavailable: (status) => `La fuente de datos no está disponible (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `El servicio de analítica envió una respuesta que no se pudo leer (HTTP ${status}).`,
+  noData: 'sin datos',
   errorNotFound: 'No se encontró la fuente de datos (HTTP 404).',
   errorRefused: (status) => `La fuente de datos rechazó la solicitud (HTTP ${status}).`,
   errorExplained: (reason) => `La fuente de datos rechazó la solicitud: ${reason}`,

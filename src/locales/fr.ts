@@ -39,6 +39,8 @@ const fr: Translation = {
   errorUnknownSource: 'Cette adresse n’est pas une source de données connue de ce widget.',
   errorBusy: 'La source de données est saturée ; nouvel essai dans un instant.',
   errorUnavailable: (status) => `La source de données est indisponible (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `Le service d’analyse a envoyé une réponse illisible (HTTP ${status}).`,
+  noData: 'aucune donnée',
   errorNotFound: 'La source de données est introuvable (HTTP 404).',
   errorRefused: (status) => `La source de données a refusé la requête (HTTP ${status}).`,
   errorExplained: (reason) => `La source de données a refusé la requête : ${reason}`,

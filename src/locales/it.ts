@@ -38,6 +38,8 @@ const it: Translation = {
   errorUnknownSource: 'Questo indirizzo non è una fonte di dati nota a questo widget.',
   errorBusy: 'La fonte di dati è sovraccarica; nuovo tentativo a breve.',
   errorUnavailable: (status) => `La fonte di dati non è disponibile (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `Il servizio di analisi ha inviato una risposta che non è stato possibile leggere (HTTP ${status}).`,
+  noData: 'nessun dato',
   errorNotFound: 'La fonte di dati non è stata trovata (HTTP 404).',
   errorRefused: (status) => `La fonte di dati ha rifiutato la richiesta (HTTP ${status}).`,
   errorExplained: (reason) => `La fonte di dati ha rifiutato la richiesta: ${reason}`,

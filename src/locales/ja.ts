@@ -35,6 +35,8 @@ const ja: Translation = {
   errorUnknownSource: 'このアドレスは、このウィジェットが扱うデータソースではありません。',
   errorBusy: 'データソースが混み合っています。まもなく再試行します。',
   errorUnavailable: (status) => `データソースを利用できません（HTTP ${status}）。`,
+  errorUpstreamInvalid: (status) => `分析サービスから読み取れない応答が返されました（HTTP ${status}）。`,
+  noData: 'データなし',
   errorNotFound: 'データソースが見つかりません（HTTP 404）。',
   errorRefused: (status) => `データソースがリクエストを拒否しました（HTTP ${status}）。`,
   errorExplained: (reason) => `データソースがリクエストを拒否しました: ${reason}`,

@@ -37,6 +37,8 @@ const nl: Translation = {
   errorUnknownSource: 'Dit adres is geen gegevensbron die deze widget kent.',
   errorBusy: 'De gegevensbron is overbelast; zo dadelijk volgt een nieuwe poging.',
   errorUnavailable: (status) => `De gegevensbron is niet beschikbaar (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `De analysedienst stuurde een antwoord dat niet gelezen kon worden (HTTP ${status}).`,
+  noData: 'geen gegevens',
   errorNotFound: 'De gegevensbron is niet gevonden (HTTP 404).',
   errorRefused: (status) => `De gegevensbron heeft het verzoek geweigerd (HTTP ${status}).`,
   errorExplained: (reason) => `De gegevensbron heeft het verzoek geweigerd: ${reason}`,

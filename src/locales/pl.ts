@@ -38,6 +38,8 @@ const pl: Translation = {
   errorUnknownSource: 'Ten adres nie jest źródłem danych znanym temu widżetowi.',
   errorBusy: 'Źródło danych jest przeciążone; wkrótce ponowimy próbę.',
   errorUnavailable: (status) => `Źródło danych jest niedostępne (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `Usługa analityczna wysłała odpowiedź, której nie można odczytać (HTTP ${status}).`,
+  noData: 'brak danych',
   errorNotFound: 'Nie znaleziono źródła danych (HTTP 404).',
   errorRefused: (status) => `Źródło danych odrzuciło żądanie (HTTP ${status}).`,
   errorExplained: (reason) => `Źródło danych odrzuciło żądanie: ${reason}`,

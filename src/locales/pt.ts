@@ -41,6 +41,8 @@ const pt: Translation = {
   errorUnknownSource: 'Este endereço não é uma fonte de dados conhecida por este widget.',
   errorBusy: 'A fonte de dados está sobrecarregada; nova tentativa em breve.',
   errorUnavailable: (status) => `A fonte de dados está indisponível (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) => `O serviço de análise enviou uma resposta que não pôde ser lida (HTTP ${status}).`,
+  noData: 'sem dados',
   errorNotFound: 'A fonte de dados não foi encontrada (HTTP 404).',
   errorRefused: (status) => `A fonte de dados recusou o pedido (HTTP ${status}).`,
   errorExplained: (reason) => `A fonte de dados recusou o pedido: ${reason}`,

@@ -2,22 +2,26 @@
  * `pulse-widgets serve`: one line per configuration problem and a non-zero exit, or one line
  * saying where it listens and in which mode. Logs are JSON lines on stdout.
  * `pulse-widgets proxy-config apache|nginx`: prints a web server configuration (proxy-config.ts).
+ * `pulse-widgets doctor`: the real service's answers against our contract (doctor/command.ts).
  */
+import { doctorCommand } from './doctor/command.ts';
 import { printProxyConfig } from './proxy-config.ts';
 import { readSettings, USAGE } from './settings.ts';
 import { serve } from './serve.ts';
 import { runWorkers } from './workers/cluster.ts';
 
-const args = process.argv.slice(2);
-const result = args[0] === 'proxy-config' ? undefined : readSettings(args, process.env);
-if (result === undefined) {
-  printProxyConfig(args);
-} else if ('help' in result) {
-  process.stdout.write(USAGE);
-} else if ('errors' in result) {
-  for (const error of result.errors) console.error(`pulse-widgets: ${error}`);
-  process.exitCode = 2;
-} else {
+/** `serve` (the default command): settings from flags and environment, then one process or the workers. */
+async function runServe(args: string[]): Promise<void> {
+  const result = readSettings(args, process.env);
+  if ('help' in result) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if ('errors' in result) {
+    for (const error of result.errors) console.error(`pulse-widgets: ${error}`);
+    process.exitCode = 2;
+    return;
+  }
   const { settings } = result;
   try {
     const running = settings.workers > 1 ? await runWorkers(settings) : await serve(settings);
@@ -37,3 +41,8 @@ if (result === undefined) {
     process.exitCode = 1;
   }
 }
+
+const args = process.argv.slice(2);
+if (args[0] === 'proxy-config') printProxyConfig(args);
+else if (args[0] === 'doctor') process.exitCode = await doctorCommand(args.slice(1), process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+else await runServe(args);

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'too_many_new_queries'
   | 'query_not_allowed'
   | 'upstream_unavailable'
+  | 'upstream_invalid'
   | 'upstream_rate_limited'
   | 'history_unavailable';
 

@@ -50,13 +50,15 @@ export interface FillContext {
 
 export type Lookup =
   | { kind: 'stored'; stored: StoredResponse; status: CacheStatus }
-  | { kind: 'unavailable'; retryAfterMs: number; rateLimited: boolean };
+  | { kind: 'unavailable'; retryAfterMs: number; rateLimited: boolean; invalid: boolean };
 
 interface KeyState {
   lastRequestedAt: number;
   failures: number;
   /** No fill for this key before then (per-key backoff after failures). */
   retryAt: number;
+  /** The last fill's upstream answer could not be read (not an outage): said as such to clients. */
+  invalid?: boolean;
   waitingForBudget: boolean;
   /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
   filling: boolean;
@@ -315,7 +317,7 @@ export class FillCache {
       this.#startFill(key, context);
       return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, now) } };
     }
-    if (blockedUntil > now) return this.#unavailable(context.host, blockedUntil - now);
+    if (blockedUntil > now) return this.#unavailable(context.host, blockedUntil - now, state);
     try {
       const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }));
       if (filled) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
@@ -323,7 +325,7 @@ export class FillCache {
       // The reason is in the key's state and in the log line of the upstream call.
     }
     const after = this.#blockedUntil(key, context.host, state) - this.#now();
-    return this.#unavailable(context.host, after > 0 ? after : this.#options.backoffBaseMs);
+    return this.#unavailable(context.host, after > 0 ? after : this.#options.backoffBaseMs, state);
   }
 
   async close(): Promise<void> {
@@ -376,12 +378,12 @@ export class FillCache {
 
   #staleDetail(host: string, state: KeyState, now: number): StaleDetail {
     if (this.#budget.cooldownUntil(host) > now) return 'rate-limited';
-    if (state.retryAt > now) return 'upstream-error';
+    if (state.retryAt > now) return state.invalid ? 'upstream-invalid' : 'upstream-error';
     return state.waitingForBudget ? 'budget' : 'refreshing';
   }
 
-  #unavailable(host: string, retryAfterMs: number): Lookup {
-    return { kind: 'unavailable', retryAfterMs, rateLimited: this.#budget.cooldownUntil(host) > this.#now() };
+  #unavailable(host: string, retryAfterMs: number, state: KeyState): Lookup {
+    return { kind: 'unavailable', retryAfterMs, rateLimited: this.#budget.cooldownUntil(host) > this.#now(), invalid: state.invalid === true };
   }
 
   /** Starts a fill in the background unless one is running; callers keep serving what is stored. */
@@ -483,6 +485,7 @@ export class FillCache {
     const startedAt = this.#now();
     const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
+    state.invalid = !outcome.ok && outcome.reason === 'invalid';
     if (!outcome.ok) {
       if (outcome.reason !== 'closed') await this.#backOff(state, lease?.sharedKey);
       throw new FillError(outcome.reason);

@@ -85,6 +85,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     onCall: (route, status, seconds) => {
       metrics.upstreamCalls.inc({ route, status });
       metrics.upstreamSeconds.observe({ route }, seconds);
+      if (status === 'invalid') metrics.invalidBodies.inc({ route });
+    },
+    onDropped: (route, entries, fields) => {
+      if (entries > 0) metrics.droppedValues.inc({ route, what: 'entry' }, entries);
+      if (fields > 0) metrics.droppedValues.inc({ route, what: 'field' }, fields);
     },
   });
   const shared = options.redisUrl === undefined ? options.sharedTier : new RedisTier({
@@ -146,8 +151,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
 
   const answer = (request: Request, route: RouteName, lookup: Lookup, headers: Headers): Response => {
     if (lookup.kind === 'unavailable') {
-      metrics.unavailable.inc({ route });
+      // The service answered, but nothing could be read from it: a bad gateway, not an outage.
+      const invalid = lookup.invalid && !lookup.rateLimited;
+      if (!invalid) metrics.unavailable.inc({ route });
       headers.set('retry-after', retryAfterSeconds(lookup.retryAfterMs));
+      if (invalid) {
+        headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-invalid');
+        return errorResponse(502, 'upstream_invalid', 'The analytics service answered, but its answer could not be read (see the cache log for the field) and no recent data is cached; try again after Retry-After seconds.', { headers });
+      }
       headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-unavailable');
       return lookup.rateLimited
         ? errorResponse(503, 'upstream_rate_limited', 'The analytics service asked us to slow down; try again after Retry-After seconds.', { headers })

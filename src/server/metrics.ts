@@ -34,6 +34,8 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     staleServes: new Counter({ name: 'pulse_cache_stale_serves_total', help: 'Requests answered with a stale entry, by reason.', labelNames: ['route', 'detail'], registers }),
     unavailable: new Counter({ name: 'pulse_cache_unavailable_total', help: 'Requests answered 503: nothing servable and no fill in time.', labelNames: ['route'], registers }),
     upstreamCalls: new Counter({ name: 'pulse_upstream_calls_total', help: 'Upstream calls by HTTP status or failure reason.', labelNames: ['route', 'status'], registers }),
+    invalidBodies: new Counter({ name: 'pulse_upstream_invalid_bodies_total', help: 'Upstream bodies refused: an essential field missing or of another type (the route\'s contract, docs/upstream-assumptions.md).', labelNames: ['route'], registers }),
+    droppedValues: new Counter({ name: 'pulse_upstream_dropped_total', help: 'Values dropped from upstream bodies that were still served: list or map entries that cannot be used (what=entry), optional fields of another type (what=field).', labelNames: ['route', 'what'], registers }),
     upstreamSeconds: new Histogram({ name: 'pulse_upstream_duration_seconds', help: 'Upstream call duration.', labelNames: ['route'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers }),
     budgetWaits: new Counter({ name: 'pulse_budget_waits_total', help: 'Fills that queued for the per-host upstream budget.', labelNames: ['host'], registers }),
     clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limits (requests, and upstream calls for new queries).', registers }),

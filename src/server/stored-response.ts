@@ -111,7 +111,7 @@ export type CacheStatus = (
   | { kind: 'stale'; detail: StaleDetail }
 ) & { folded?: string };
 
-export type StaleDetail = 'refreshing' | 'budget' | 'rate-limited' | 'upstream-error';
+export type StaleDetail = 'refreshing' | 'budget' | 'rate-limited' | 'upstream-error' | 'upstream-invalid';
 
 export const CACHE_NAME = 'pulse-widgets';
 

@@ -6,20 +6,24 @@
  * (checked against Content-Length up front and counted while streaming), and the whole call is
  * bounded by an AbortSignal timeout shorter than the TTL.
  *
- * The answer is accepted only when it is a 200 with a JSON content type, parses, and matches the
- * route's response schema; anything else is a failure with a reason, and is never cached.
+ * The answer is accepted only when it is a 200 with a JSON content type, parses, and the route's
+ * response schema can read it: an optional value it cannot use is dropped (and counted), a body
+ * whose essential fields are missing or of another type is an `invalid` failure naming the JSON
+ * path. Any failure has a reason and is never cached.
  */
 import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
-import { routes, type RouteName } from '../api/index.ts';
+import { readDifferences, routes, type Difference, type RouteName } from '../api/index.ts';
+import { RESPONSE_SHAPES } from '../api/response-shapes.ts';
 import type { Clock } from './clock.ts';
+import { ContractDrift } from './contract-drift.ts';
 import { VERSION } from './version.ts';
 
 export const USER_AGENT = `pulse-widgets/${VERSION}`;
 
 export type FailureReason =
   | 'timeout' | 'network' | 'cut' | 'too_large' | 'redirect' | 'rate_limited' | 'status'
-  | 'content_type' | 'bad_json' | 'schema' | 'closed';
+  | 'content_type' | 'bad_json' | 'invalid' | 'closed';
 
 /** What the upstream said about its rate limit, whatever the outcome. */
 export interface RateLimitSignals {
@@ -28,8 +32,8 @@ export interface RateLimitSignals {
 }
 
 export type UpstreamOutcome =
-  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals }
-  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals };
+  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals; dropped?: readonly Difference[] }
+  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals; problem?: Difference };
 
 /** The part of an HTTP answer the client reads (undici's `request` result has this shape). */
 export interface TransportResponse {
@@ -58,26 +62,39 @@ export interface UpstreamClientOptions {
   transport?: UpstreamTransport;
   /** Called once per call with the route and the status (a number, or the failure reason). */
   onCall?: (route: RouteName, status: string, seconds: number) => void;
+  /** Called for each body read with values dropped (entries of lists and maps, or fields). */
+  onDropped?: (route: RouteName, entries: number, fields: number) => void;
 }
 
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+/** The upstream URL of a route and canonical query under the configured base: the only place one is built. */
+export function upstreamUrlOf(base: URL, name: RouteName, query: string): URL {
+  const url = new URL(base);
+  url.pathname = url.pathname.replace(/\/+$/, '') + routes[name].path;
+  url.search = query;
+  return url;
+}
+
+/** The headers of every upstream request, and nothing from a client: the key, JSON, who we are. */
+export function upstreamHeaders(apiKey: string): Record<string, string> {
+  return { 'x-svc-ak': apiKey, accept: 'application/json', 'user-agent': USER_AGENT };
+}
+
+export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 export class UpstreamClient {
   readonly #options: UpstreamClientOptions;
   readonly #transport: UpstreamTransport;
   readonly #agents: Agent[] = [];
+  readonly #drift = new ContractDrift();
 
   constructor(options: UpstreamClientOptions) {
     this.#options = options;
     this.#transport = options.transport ?? this.#undici();
   }
 
-  /** The upstream URL of a route and canonical query: the only place one is built. */
+  /** The upstream URL of a route and canonical query. */
   url(name: RouteName, query: string): URL {
-    const url = new URL(this.#options.base);
-    url.pathname = url.pathname.replace(/\/+$/, '') + routes[name].path;
-    url.search = query;
-    return url;
+    return upstreamUrlOf(this.#options.base, name, query);
   }
 
   /** `grantedAt`: when the budget granted this call, logged beside `sentAt` (see host-budget.ts). */
@@ -93,7 +110,7 @@ export class UpstreamClient {
     let readingBody = false;
     try {
       const response = await this.#transport(this.url(name, query), {
-        headers: { 'x-svc-ak': this.#options.apiKey, accept: 'application/json', 'user-agent': USER_AGENT },
+        headers: upstreamHeaders(this.#options.apiKey),
         signal,
         live: route.live,
       });
@@ -138,11 +155,27 @@ export class UpstreamClient {
       outcome: outcome.ok ? 'ok' : outcome.reason,
       remaining: outcome.limits.remaining,
       retryAfterMs: outcome.limits.retryAfterMs,
+      ...contractFields(outcome),
     };
     if (outcome.ok) this.#options.logger.info(fields, 'upstream call');
     else this.#options.logger.warn(fields, 'upstream call failed');
     this.#options.onCall?.(name, outcome.ok ? String(outcome.status) : outcome.reason, outcome.ms / 1000);
+    if (outcome.ok && outcome.dropped?.length) {
+      const entries = outcome.dropped.filter((difference) => difference.entry).length;
+      this.#options.onDropped?.(name, entries, outcome.dropped.length - entries);
+    }
+    if (outcome.ok || outcome.reason === 'invalid') {
+      const line = this.#drift.note(name, query, outcome.ok ? undefined : outcome.problem, outcome.ok ? outcome.dropped ?? [] : []);
+      if (line) this.#options.logger[line.level](line.fields, line.message);
+    }
   }
+}
+
+/** What every call's log line says about the contract: how many values were dropped, or where a refused body went wrong. */
+function contractFields(outcome: UpstreamOutcome): Record<string, unknown> {
+  if (outcome.ok) return outcome.dropped?.length ? { dropped: outcome.dropped.length } : {};
+  const { problem } = outcome;
+  return problem ? { path: problem.path, expected: problem.expected, found: problem.found } : {};
 }
 
 function refuse(status: number, contentType: string | string[] | undefined): FailureReason | undefined {
@@ -153,6 +186,11 @@ function refuse(status: number, contentType: string | string[] | undefined): Fai
   return undefined;
 }
 
+/**
+ * The contract's zod schema decides and gives the value; the same rules walked over the route's
+ * shape name what was dropped or refused, with JSON paths. A body with nothing dropped is kept
+ * as sent (same bytes, same key order).
+ */
 function parse(name: RouteName, text: string, status: number, limits: RateLimitSignals): UpstreamOutcome {
   let data: unknown;
   try {
@@ -160,8 +198,11 @@ function parse(name: RouteName, text: string, status: number, limits: RateLimitS
   } catch {
     return { ok: false, reason: 'bad_json', status, ms: 0, limits };
   }
-  if (!routes[name].response.safeParse(data).success) return { ok: false, reason: 'schema', status, ms: 0, limits };
-  return { ok: true, data, status, ms: 0, limits };
+  const result = routes[name].response.safeParse(data);
+  const reading = readDifferences(RESPONSE_SHAPES[name], data);
+  if (!result.success) return { ok: false, reason: 'invalid', status, ms: 0, limits, ...(reading.ok ? {} : { problem: reading.problem }) };
+  if (reading.differences.length === 0) return { ok: true, data, status, ms: 0, limits };
+  return { ok: true, data: result.data, status, ms: 0, limits, dropped: reading.differences };
 }
 
 function classify(error: unknown, timeout: AbortSignal, fillSignal: AbortSignal | undefined, readingBody: boolean): FailureReason {

@@ -2,7 +2,7 @@
  * Test doubles for the poll hub: a clock moved by hand and a fetch answered by a handler, both
  * injected through `configure()`. No test sleeps on real time.
  */
-import { configure, getHub, type Clock } from '../../src/client/index.ts';
+import { configure, getHub, type Clock, type HubOptions } from '../../src/client/index.ts';
 
 interface Timer {
   at: number;
@@ -116,7 +116,7 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
  * Replaces the page's hub with a fresh one on a fake clock and fake fetch, on a page that looks
  * visible and online (WTR runs test files side by side, so a real tab may well be hidden).
  */
-export function freshHub(handler: Handler, options: { interval?: number } = {}): { clock: FakeClock; server: FakeServer } {
+export function freshHub(handler: Handler, options: Pick<HubOptions, 'interval' | 'watchNear'> = {}): { clock: FakeClock; server: FakeServer } {
   getHub().dispose();
   Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });

@@ -119,9 +119,9 @@ function readyMarkup(): string {
     // The network view with one site failing (the partial note), a frozen list, an opened row, hidden numbers.
     `<top-pages src="${networkSrc('toppages', { limit: 5 }, true)}" data-network></top-pages>`,
     `<referrer-bars src="${networkSrc('referrers', {}, true)}"></referrer-bars>`,
-    `<top-pages src="${src('toppages', { limit: 5 })}" data-freeze></top-pages>`,
-    `<geo-list src="${src('top_geo')}" data-freeze></geo-list>`,
-    `<top-pages src="${src('toppages', { limit: 5 })}" data-open></top-pages>`,
+    `<top-pages src="${src('toppages', { limit: 5 })}" tools="freeze" data-freeze></top-pages>`,
+    `<geo-list src="${src('top_geo')}" tools="freeze" data-freeze></geo-list>`,
+    `<top-pages src="${src('toppages', { limit: 5 })}" tools="drill-down" data-open></top-pages>`,
     `<top-pages src="${src('toppages', { limit: 5 })}" hide-numbers columns="sections authors"></top-pages>`,
   ].join('');
 }

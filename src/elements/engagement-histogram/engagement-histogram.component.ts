@@ -1,8 +1,10 @@
-import { html, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
-import type { Histogram, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { HistogramFields, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import { histogramFields } from '../../api/statistics.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
+import { formatOrNoData } from '../../internal/no-data.ts';
 import { cardTerms, engagementHistogramTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { engagementHistogramStyles } from './engagement-histogram.styles.ts';
@@ -70,16 +72,18 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
 
   protected override isEmpty(data: QuickstatsResponse): boolean {
     const histogram = this.#histogram(data);
-    return !histogram || histogram.hist.every((count) => count <= 0);
+    if (!histogram) return true;
+    return histogram.hist ? histogram.hist.every((count) => count <= 0) : histogram.avg === undefined && histogram.median === undefined;
   }
 
   protected override dataChanged(data: QuickstatsResponse, _previous: QuickstatsResponse | undefined, locale: string): string | undefined {
     const histogram = this.#histogram(data);
-    return histogram && this.localize.term('histogramAnnouncement', this.label || this.defaultLabel, formatBreak(locale, HISTOGRAMS[this.#name].unit, histogram.median));
+    const median = histogram?.median;
+    return median === undefined ? undefined : this.localize.term('histogramAnnouncement', this.label || this.defaultLabel, formatBreak(locale, HISTOGRAMS[this.#name].unit, median));
   }
 
-  #histogram(data: QuickstatsResponse): Histogram | undefined {
-    return data.data.stats[this.#name];
+  #histogram(data: QuickstatsResponse): HistogramFields | undefined {
+    return histogramFields(data.data.stats[this.#name]);
   }
 
   #toggleTable(): void {
@@ -89,39 +93,47 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
     const histogram = this.#histogram(data)!;
     const unit = HISTOGRAMS[this.#name].unit;
-    const rows = buckets(histogram, unit, this.localize);
+    const { breaks, hist } = histogram;
+    // A histogram sent as its average alone has no buckets to draw: its figures are still shown.
+    const drawn = breaks && hist && hist.some((count) => count > 0) ? { breaks, hist } : undefined;
+    const rows = drawn ? buckets(drawn, unit, this.localize) : [];
     const t = this.localize;
     const most = Math.max(...rows.map((row) => row.count));
     const total = rows.reduce((sum, row) => sum + row.count, 0);
-    const value = (amount: number) => formatBreak(locale, unit, amount);
-    const at = (amount: number) => ({ '--pulse-at': axisPosition(histogram, amount).toFixed(4) });
-    return html`<div part="chart" class="chart" aria-hidden="true">
-        <div class="columns">
-          ${rows.map((row) => html`<span part="column" class="column" ${cssProperties({ '--pulse-height': (row.count / most).toFixed(4) })}></span>`)}
-        </div>
-        <span part="median-marker" class="marker median" ${cssProperties(at(histogram.median))}></span>
-        <span part="average-marker" class="marker average" ${cssProperties(at(histogram.avg))}></span>
-      </div>
-      <p part="axis" class="axis" aria-hidden="true"><span>${rows[0]?.label}</span><span>${rows.at(-1)?.label}</span></p>
+    const value = (amount: number | undefined) => formatOrNoData(t, amount, (known) => formatBreak(locale, unit, known));
+    const marker = (name: 'median' | 'average', amount: number | undefined) => (drawn && amount !== undefined
+      ? html`<span part="${name}-marker" class="marker ${name}" ${cssProperties({ '--pulse-at': axisPosition(drawn, amount).toFixed(4) })}></span>`
+      : nothing);
+    return html`${drawn
+        ? html`<div part="chart" class="chart" aria-hidden="true">
+            <div class="columns">
+              ${rows.map((row) => html`<span part="column" class="column" ${cssProperties({ '--pulse-height': (row.count / most).toFixed(4) })}></span>`)}
+            </div>
+            ${marker('median', histogram.median)}${marker('average', histogram.avg)}
+          </div>
+          <p part="axis" class="axis" aria-hidden="true"><span>${rows[0]?.label}</span><span>${rows.at(-1)?.label}</span></p>`
+        : nothing}
       <ul part="summary" class="summary">
         <li><span class="key median"></span>${t.term('histogramMedian')} <span class="value">${value(histogram.median)}</span></li>
         <li><span class="key average"></span>${t.term('histogramAverage')} <span class="value">${value(histogram.avg)}</span></li>
-        <li>${t.term('histogramValues', t.count(histogram.num_values))}</li>
+        ${histogram.num_values === undefined ? nothing : html`<li>${t.term('histogramValues', t.count(histogram.num_values))}</li>`}
       </ul>
-      <button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
-        ${t.term(this.showTable ? 'histogramHideTable' : 'histogramShowTable')}
-      </button>
-      <table part="table" id="table" class=${this.showTable ? '' : 'visually-hidden'} aria-labelledby="label">
-        <thead>
-          <tr><th scope="col">${t.term('histogramRange')}</th><th scope="col" class="count">${t.term('histogramCount')}</th><th scope="col" class="count">${t.term('histogramShare')}</th></tr>
-        </thead>
-        <tbody>
-          ${rows.map((row) => html`<tr>
-            <th scope="row">${row.label}</th>
-            <td class="count">${formatCount(locale, row.count)}</td>
-            <td class="count">${formatShare(locale, total > 0 ? row.count / total : 0)}</td>
-          </tr>`)}
-        </tbody>
-      </table>`;
+      ${drawn
+        ? html`<button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
+            ${t.term(this.showTable ? 'histogramHideTable' : 'histogramShowTable')}
+          </button>
+          <table part="table" id="table" class=${this.showTable ? '' : 'visually-hidden'} aria-labelledby="label">
+            <thead>
+              <tr><th scope="col">${t.term('histogramRange')}</th><th scope="col" class="count">${t.term('histogramCount')}</th><th scope="col" class="count">${t.term('histogramShare')}</th></tr>
+            </thead>
+            <tbody>
+              ${rows.map((row) => html`<tr>
+                <th scope="row">${row.label}</th>
+                <td class="count">${formatCount(locale, row.count)}</td>
+                <td class="count">${formatShare(locale, total > 0 ? row.count / total : 0)}</td>
+              </tr>`)}
+            </tbody>
+          </table>`
+        : nothing}`;
   }
 }

@@ -1,4 +1,3 @@
-import type { Histogram } from '../../api/index.ts';
 import { formatDuration, formatUnit } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 
@@ -39,11 +38,17 @@ export function formatBreak(locale: string, unit: BreakUnit, value: number): str
   }
 }
 
+/** What drawing a histogram needs: its breaks and its counts (a histogram sent as an average has neither). */
+export interface Buckets {
+  readonly breaks: readonly number[];
+  readonly hist: readonly number[];
+}
+
 /**
  * Buckets of a histogram: bucket i counts values in (breaks[i-1], breaks[i]], the first those up
  * to breaks[0], the last those above the last break (docs/upstream-assumptions.md).
  */
-export function buckets(histogram: Histogram, unit: BreakUnit, localize: LocalizeController): Bucket[] {
+export function buckets(histogram: Buckets, unit: BreakUnit, localize: LocalizeController): Bucket[] {
   const { breaks, hist } = histogram;
   const format = (value: number) => formatBreak(localize.locale, unit, value);
   return hist.map((count, index) => {
@@ -62,7 +67,7 @@ export function buckets(histogram: Histogram, unit: BreakUnit, localize: Localiz
  * last), interpolating inside its bucket. The open last bucket is taken to end at 1.5 times the
  * last break, as the simulator's midpoints assume.
  */
-export function axisPosition(histogram: Histogram, value: number): number {
+export function axisPosition(histogram: Buckets, value: number): number {
   const { breaks, hist } = histogram;
   if (hist.length === 0) return 0;
   let index = breaks.findIndex((limit) => value <= limit);

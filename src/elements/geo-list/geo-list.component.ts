@@ -43,7 +43,6 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override shape: Shape = TOP_GEO_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...geoListTerms };
 
   static override properties: PropertyDeclarations = {
@@ -56,6 +55,10 @@ export class GeoList extends PulseElement<TopGeoResponse> {
 
   /** Most places shown (0 shows all the data has). */
   max = 10;
+
+  protected override get rows(): number | undefined {
+    return this.max > 0 ? this.max : undefined;
+  }
 
   protected override get defaultLabel(): string {
     return this.localize.term(GEO_SEGMENTS[this.segment] ?? GEO_SEGMENTS.countries);
@@ -76,7 +79,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
 
   #items(data: TopGeoResponse, locale: string): ShareItem[] {
     const counts = data.geo[this.segment in GEO_SEGMENTS ? this.segment : 'countries'];
-    const entries = Object.entries(counts).filter(([, count]) => count > 0);
+    const entries = Object.entries(counts ?? {}).filter(([, count]) => count > 0);
     return shareItems(entries, (key) => this.#placeName(key, locale), this.max, data.geo.total);
   }
 

@@ -19,8 +19,8 @@ export function groupExperiments(records: readonly RawDataRecord[]): Experiment[
 }
 
 /** An interval `[low, high]` from the service's two-number arrays; none when malformed. */
-export function interval(values: readonly number[]): readonly [number, number] | undefined {
-  const [low, high] = values;
+export function interval(values: readonly number[] | undefined): readonly [number, number] | undefined {
+  const [low, high] = values ?? [];
   return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high) ? [Math.min(low, high), Math.max(low, high)] : undefined;
 }
 

@@ -8,6 +8,7 @@ import { Announcer } from '../../internal/announcer.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatUnit } from '../../internal/format.ts';
+import { formatOrNoData, noData } from '../../internal/no-data.ts';
 import { OneShotSource } from '../../internal/one-shot-source.ts';
 import { PulseElement, type DataSource } from '../../internal/pulse-element.ts';
 import { baseStyles } from '../../internal/styles.ts';
@@ -176,7 +177,8 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     return this.localize.term('testsPage', formatCount(this.locale, page), formatCount(this.locale, pages));
   }
 
-  #renderRange(value: number, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
+  #renderRange(value: number | undefined, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
+    if (value === undefined) return noData(this.localize);
     const [low, high] = scale;
     const at = (amount: number) => (high > low ? (amount - low) / (high - low) : 0.5).toFixed(4);
     return html`<span class="mean-value">${format(value)}</span>
@@ -196,16 +198,16 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     const engagement = scaleOf(variants.map((row) => [row.engagement_mean, interval(row.engagement_intervals)]));
     const percent = (value: number) => formatUnit(locale, value * 100, 'percent');
     const count = (value: number) => formatCount(locale, value);
-    const link = pageUrl(record.path, record.host);
+    const link = record.path === undefined ? undefined : pageUrl(record.path, record.host ?? '');
     const id = `experiment-${index}`;
     return html`<li part="experiment" class="experiment">
-      <p part="headline" class="headline" id=${id}>${variants[0]?.content || record.path}</p>
+      <p part="headline" class="headline" id=${id}>${variants[0]?.content || record.path || record.experiment_id}</p>
       <p part="meta" class="meta">
-        <span class="status">${known(t, STATUS_TERMS, record.status)}</span>
-        <span>${known(t, TYPE_TERMS, record.content_type || record.type)}</span>
-        <span>${t.term('testsCreated', date(record.created_at))}</span>
+        <span class="status">${known(t, STATUS_TERMS, record.status) || noData(t)}</span>
+        <span>${known(t, TYPE_TERMS, record.content_type || record.type) || noData(t)}</span>
+        ${record.created_at ? html`<span>${t.term('testsCreated', date(record.created_at))}</span>` : nothing}
         ${record.completed_at ? html`<span>${t.term('testsCompleted', date(record.completed_at))}</span>` : nothing}
-        ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path}</span>`}
+        ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path ?? noData(t)}</span>`}
       </p>
       <div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
         <table part="variants" aria-labelledby=${id}>
@@ -220,13 +222,13 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
           <tbody>
             ${variants.map((row) => html`<tr>
               <th scope="row" class="variant">
-                <span class="content">${row.content}</span>
+                <span class="content">${row.content ?? noData(t)}</span>
                 <span class="variant-id">${row.variant_id}</span>
-                ${record.winning_variant !== null && row.variant_id === record.winning_variant ? html`<span part="winner" class="winner">${t.term('testsWinner')}</span>` : nothing}
+                ${record.winning_variant != null && row.variant_id === record.winning_variant ? html`<span part="winner" class="winner">${t.term('testsWinner')}</span>` : nothing}
               </th>
               <td>${this.#renderRange(row.ctr_mean, interval(row.ctr_intervals), ctr, percent)}</td>
               <td>${this.#renderRange(row.engagement_mean, interval(row.engagement_intervals), engagement, count)}</td>
-              <td class="count">${percent(row.probability)}</td>
+              <td class="count">${formatOrNoData(t, row.probability, percent)}</td>
             </tr>`)}
           </tbody>
         </table>
@@ -269,8 +271,8 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
 }
 
 /** The span every variant's range is drawn on: all means and intervals, a little padded. */
-function scaleOf(points: readonly (readonly [number, (readonly [number, number]) | undefined])[]): readonly [number, number] {
-  const values = points.flatMap(([mean, bounds]) => (bounds ? [mean, ...bounds] : [mean])).filter(Number.isFinite);
+function scaleOf(points: readonly (readonly [number | undefined, (readonly [number, number]) | undefined])[]): readonly [number, number] {
+  const values = points.flatMap(([mean, bounds]) => [mean, ...(bounds ?? [])]).filter((value): value is number => Number.isFinite(value));
   if (values.length === 0) return [0, 1];
   const low = Math.min(...values);
   const high = Math.max(...values);
@@ -325,7 +327,7 @@ const STATUS_TERMS: Readonly<Record<string, TextTerm>> = { draft: 'testsStatusDr
 const TYPE_TERMS: Readonly<Record<string, TextTerm>> = { headline: 'testsTypeHeadline' };
 
 /** A value of the service's vocabulary in words, or as sent when we do not know it. */
-function known(localize: LocalizeController, terms: Readonly<Record<string, TextTerm>>, value: string | null): string {
+function known(localize: LocalizeController, terms: Readonly<Record<string, TextTerm>>, value: string | null | undefined): string {
   const term = value ? terms[value] : undefined;
   return term ? localize.term(term) : value ?? '';
 }

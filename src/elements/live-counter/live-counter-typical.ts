@@ -1,7 +1,7 @@
 /**
  * `<live-counter compare="typical">`, a separate module so counters without it never carry it:
- * importing it (the full bundle does, before any counter is made) gives every counter the
- * `compare` property. With `compare="typical"` a counter loads today's history for its metric
+ * importing it (the full bundle does) gives every counter made from then on the `compare`
+ * property, whether <live-counter> was defined before or after. With `compare="typical"` a counter loads today's history for its metric
  * (the cache's `/history/v1/`, once and then once a minute), says how the number compares with
  * a typical day at this time, and its sparkline shows the day so far instead of starting empty.
  */
@@ -11,6 +11,7 @@ import { getHub } from '../../client/index.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor } from '../../internal/history-controller.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
+import { registerFeature } from '../../internal/pulse-element.ts';
 import { typicalTerms } from '../../locales/en.ts';
 import { LiveCounter } from './live-counter.component.ts';
 
@@ -60,7 +61,7 @@ export class TypicalComparison implements ReactiveController {
         ? ['→', localize.term('typicalSame')]
         : [comparison.direction === 'above' ? '▲' : '▼', localize.term(comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow', formatShare(locale, comparison.share))];
       // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
-      words = html`<p part="compare" class="delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
+      words = html`<p part="compare" class="compare delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
         <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${localize.term('typicalContext')}</span>
       </p>`;
     }
@@ -82,7 +83,4 @@ export class TypicalComparison implements ReactiveController {
   }
 }
 
-// Counters made from now on bring the comparison's English with their own (the terms object they read is this one).
-Object.assign(LiveCounter.terms, typicalTerms);
-LiveCounter.createProperty('compare', {});
-LiveCounter.typical = (counter) => new TypicalComparison(counter);
+registerFeature(LiveCounter, 'typicalComparison', (counter) => new TypicalComparison(counter), { terms: typicalTerms, properties: { compare: {} } });

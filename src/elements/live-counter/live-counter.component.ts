@@ -3,6 +3,7 @@ import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount } from '../../internal/format.ts';
 import { cardTerms, liveCounterTerms, type TextTerm } from '../../locales/en.ts';
+import { noData } from '../../internal/no-data.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { liveCounterStyles } from './live-counter.styles.ts';
 import type { TypicalComparison } from './live-counter-typical.ts';
@@ -28,6 +29,13 @@ export const COUNTER_METRICS = {
 
 export type CounterMetric = keyof typeof COUNTER_METRICS;
 
+declare module '../../internal/pulse-element.ts' {
+  interface Features {
+    /** `compare="typical"`, registered by live-counter-typical.ts (the full bundle loads it). */
+    typicalComparison: (counter: LiveCounter) => TypicalComparison;
+  }
+}
+
 /** A change of at least this fraction of the last announced value is worth saying aloud. */
 const ANNOUNCE_CHANGE = 0.1;
 
@@ -40,8 +48,8 @@ const ANNOUNCE_CHANGE = 0.1;
  * @csspart sparkline - The trend line (an `svg` with a text alternative).
  * @csspart compare - With `compare="typical"`: how the number compares with a typical day at this time, in words.
  *
- * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
- * @prop {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made.
+ * @attr {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made (before or after the element is defined).
+ * @prop {'' | 'typical'} compare - `typical`: says how the number compares with a typical day at this time (from the cache's `/history/v1/`), and the sparkline shows the day so far. Comes with the full bundle (`pulse-widgets.js`, `src/index.ts`) or `live-counter-typical.ts` imported before the counters are made (before or after the element is defined).
  *
  * @cssproperty --pulse-counter-size - Font size of the number.
  * @cssproperty --pulse-sparkline-color - Colour of the trend line.
@@ -62,11 +70,8 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...liveCounterTerms };
 
-  /** Set by live-counter-typical.ts (with the `compare` property), which the full bundle loads before any counter is made. */
-  static typical?: (counter: LiveCounter) => TypicalComparison;
-
   #history: number[] = [];
-  #typical = LiveCounter.typical?.(this);
+  #typical = this.feature('typicalComparison')?.(this);
   /** The value the reader last heard (or saw first); a change of less than ANNOUNCE_CHANGE of it is not worth saying. */
   #saidValue: number | undefined;
   /** The last value put in words, and those words: said once the announcer has said them. */
@@ -101,10 +106,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     return this.threshold > 0 ? '' : this.localize.term('counterNoMetric', this.metric);
   }
 
+  /** A figure we know that this answer lacks shows "—"; a metric we do not know says so. */
   protected override isEmpty(data: QuickstatsResponse): boolean {
     const raw = this.#raw(data);
+    if (raw === undefined) return this.threshold > 0 || !(this.metric in COUNTER_METRICS);
     // The threshold reads the true count: rounding first would show 3 readers as "5" with round="5".
-    return raw === undefined || (this.threshold > 0 && raw < this.threshold);
+    return this.threshold > 0 && raw < this.threshold;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -185,7 +192,8 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   }
 
   protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
-    const value = this.#value(data)!;
+    const value = this.#value(data);
+    if (value === undefined) return html`<div class="figure"><p part="value" class="value">${noData(this.localize)}</p></div>${this.#renderSparkline(locale)}`;
     return html`<div class="figure">
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}

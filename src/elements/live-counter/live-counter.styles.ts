@@ -4,6 +4,37 @@ export const liveCounterStyles = css`
   :host {
     --pulse-counter-size: 2.5em;
     --pulse-sparkline-color: var(--_accent);
+    --_sparkline-row: calc(var(--_space) / 2 + 2.5em);
+    --_compare-row: 0px;
+  }
+
+  :host([history='0']) {
+    --_sparkline-row: 0px;
+  }
+
+  :host([compare='typical']) {
+    --_compare-row: 1.4em;
+  }
+
+  /*
+   * A fixed box from the attributes: the number's line, the sparkline's (unless history="0") and
+   * the comparison's (with compare="typical"). Each part has its own row, so the delta, the
+   * sparkline or the comparison arriving moves nothing; messages span the box.
+   */
+  .body {
+    display: grid;
+    grid-template-rows: calc(var(--pulse-counter-size) * 1.1) var(--_sparkline-row) var(--_compare-row);
+  }
+
+  .message {
+    grid-row: 1 / -1;
+  }
+
+  .compare {
+    grid-row: 3;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
   }
 
   /* Public "who's on now" mode: below the threshold the counter is not shown at all. */
@@ -12,10 +43,11 @@ export const liveCounterStyles = css`
   }
 
   .figure {
+    grid-row: 1;
     display: flex;
-    flex-wrap: wrap;
     align-items: baseline;
     gap: 0 var(--_space);
+    min-inline-size: 0;
   }
 
   .value {
@@ -27,7 +59,11 @@ export const liveCounterStyles = css`
   }
 
   .delta {
+    min-inline-size: 0;
     margin: 0;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
     font-weight: 600;
     font-variant-numeric: tabular-nums;
   }
@@ -37,6 +73,7 @@ export const liveCounterStyles = css`
   }
 
   .sparkline {
+    grid-row: 2;
     display: block;
     inline-size: 100%;
     block-size: 2.5em;

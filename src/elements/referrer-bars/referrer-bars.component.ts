@@ -47,7 +47,6 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override shape: Shape = REFERRERS_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...trafficTerms, ...referrerBarsTerms };
 
   static override properties: PropertyDeclarations = {
@@ -60,6 +59,10 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
 
   /** Adds up referrers by kind (search engines, social networks, …) instead of listing domains. */
   grouped = false;
+
+  protected override get rows(): number | undefined {
+    return this.max > 0 ? this.max : undefined;
+  }
 
   protected override get defaultLabel(): string {
     return this.localize.term(this.grouped ? 'referrersGroupedLabel' : 'referrersLabel');

@@ -7,10 +7,7 @@ export const referrerBarsStyles = [
     :host {
       --pulse-referrer-bars-bar-color: var(--_bar);
       --pulse-referrer-bars-bar-size: 0.625em;
-    }
-
-    .bar {
-      block-size: var(--pulse-referrer-bars-bar-size);
+      --_bar-size: var(--pulse-referrer-bars-bar-size);
     }
 
     .bar-fill {

@@ -1,7 +1,9 @@
 import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api/index.ts';
 import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
+import { isNumericMember, summaryStatistics } from '../../api/statistics.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
+import { formatOrNoData, noData } from '../../internal/no-data.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, summaryStatsTerms, trafficTerms, type TextTerm } from '../../locales/en.ts';
 import { summaryStatsStyles } from './summary-stats.styles.ts';
@@ -29,35 +31,27 @@ const KEYS: Readonly<Record<string, { name: TextTerm; measure?: Measure }>> = {
   user: { name: 'summaryUser' },
 };
 
-/** What a numeric member summarises: mean and standard deviation are undefined without values. */
+/** What a numeric member summarises; each figure undefined when the answer lacks what it needs. */
 export interface NumericSummary {
-  readonly observations: number;
-  readonly min: number;
-  readonly max: number;
+  readonly observations: number | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
   readonly mean: number | undefined;
   readonly deviation: number | undefined;
 }
 
 /**
  * Mean from sum / observations; population standard deviation from the sum of squares,
- * sqrt(sum_squares / n - mean²), where rounding can make the difference slightly negative.
+ * sqrt(sumOfSquares / n - mean²), where rounding can make the difference slightly negative.
+ * Nothing is computed from a missing input: without a sum of squares there is no deviation.
+ * With no observations there are no values, so no minimum or maximum either.
  */
 export function summarise(data: Readonly<Record<string, number>>): NumericSummary {
-  const observations = data.observations ?? 0;
-  const min = data.min ?? 0;
-  const max = data.max ?? 0;
-  if (!(observations > 0)) return { observations: 0, min, max, mean: undefined, deviation: undefined };
-  const mean = (data.sum ?? 0) / observations;
-  const variance = (data.sum_squares ?? 0) / observations - mean * mean;
-  return { observations, min, max, mean, deviation: Math.sqrt(Math.max(0, variance)) };
-}
-
-/**
- * Numeric members carry statistics (`observations`, `sum`, …); the service names the type of
- * categorical ones `string`, and a categorical value may well be the word "observations".
- */
-function isNumeric(member: SummaryMember): boolean {
-  return member.type !== 'string' && 'observations' in member.data;
+  const { observations, min, max, sum, sumOfSquares } = summaryStatistics(data);
+  if (observations === 0) return { observations, min: undefined, max: undefined, mean: undefined, deviation: undefined };
+  const mean = observations !== undefined && observations > 0 && sum !== undefined ? sum / observations : undefined;
+  const deviation = mean !== undefined && sumOfSquares !== undefined ? Math.sqrt(Math.max(0, sumOfSquares / observations! - mean * mean)) : undefined;
+  return { observations, min, max, mean, deviation };
 }
 
 /**
@@ -109,7 +103,7 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   }
 
   protected override isEmpty(data: SummaryResponse): boolean {
-    return this.#members(data).every(([, member]) => (isNumeric(member) ? !(summarise(member.data).observations > 0) : Object.keys(member.data).length === 0));
+    return this.#members(data).every(([, member]) => Object.keys(member.data).length === 0 || (isNumericMember(member) && summarise(member.data).observations === 0));
   }
 
   /** The members in the order `keys` names them in `src`, then any others the answer has. */
@@ -119,8 +113,8 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
     return order.flatMap((key) => (data[key] ? [[key, data[key]] as [string, SummaryMember]] : []));
   }
 
-  #format(locale: string, key: string, value: number | undefined): string {
-    if (value === undefined) return '–';
+  #format(locale: string, key: string, value: number | undefined): string | TemplateResult {
+    if (value === undefined) return noData(this.localize);
     switch (KEYS[key]?.measure) {
       case 'ms':
         return formatDuration(locale, value / 1000);
@@ -155,14 +149,13 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
           ${members.map(([key, member]) => {
             const summary = summarise(member.data);
             const format = (value: number | undefined) => this.#format(locale, key, value);
-            const none = summary.observations === 0;
             return html`<tr>
               <th scope="row">${this.#fieldName(key)}</th>
-              <td class="count">${none ? '–' : format(summary.min)}</td>
+              <td class="count">${format(summary.min)}</td>
               <td class="count">${format(summary.mean)}</td>
               <td class="count">${format(summary.deviation)}</td>
-              <td class="count">${none ? '–' : format(summary.max)}</td>
-              <td class="count">${formatCount(locale, summary.observations)}</td>
+              <td class="count">${format(summary.max)}</td>
+              <td class="count">${formatOrNoData(this.localize, summary.observations, (count) => formatCount(locale, count))}</td>
             </tr>`;
           })}
         </tbody>
@@ -205,8 +198,8 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
 
   protected override renderData(data: SummaryResponse, locale: string): TemplateResult {
     const members = this.#members(data);
-    const numeric = members.filter(([, member]) => isNumeric(member));
-    const categorical = members.filter(([, member]) => !isNumeric(member) && Object.keys(member.data).length > 0);
+    const numeric = members.filter(([, member]) => isNumericMember(member));
+    const categorical = members.filter(([, member]) => !isNumericMember(member) && Object.keys(member.data).length > 0);
     return html`${this.#renderNumbers(numeric, locale)}${categorical.map(([key, member], index) => this.#renderValues(key, member, index, locale))}`;
   }
 }

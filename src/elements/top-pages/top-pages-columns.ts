@@ -4,6 +4,7 @@
  */
 import { css, html, type TemplateResult } from 'lit';
 import type { PageStats, TopPage } from '../../api/index.ts';
+import { histogramFields } from '../../api/statistics.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { LOYALTY_TERMS, PLATFORM_TERMS, SOURCE_TERMS } from '../../internal/stats-names.ts';
@@ -43,28 +44,33 @@ const COLUMNS = {
   authors: { header: 'pagesAuthors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
   'engaged-time': {
     header: 'pagesEngagedTime',
-    present: (page: TopPage) => page.stats.engaged_time !== undefined,
-    cell: ({ stats }: TopPage, { locale }: CellContext): Cell => (stats.engaged_time ? formatSeconds(locale, stats.engaged_time.median) : ''),
+    present: (page: TopPage) => page.stats?.engaged_time !== undefined,
+    cell: ({ stats = {} }: TopPage, { locale }: CellContext): Cell => {
+      // The median when sent; an answer that sends the histogram as its average gives that.
+      const time = histogramFields(stats.engaged_time);
+      const seconds = time?.median ?? time?.avg;
+      return seconds === undefined ? '' : formatSeconds(locale, seconds);
+    },
   },
   sources: {
     header: 'pagesSources',
-    present: (page: TopPage) => SOURCES.some((key) => page.stats[key] !== undefined),
-    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]), 2),
+    present: (page: TopPage) => SOURCES.some((key) => page.stats?.[key] !== undefined),
+    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]), 2),
   },
   referrers: {
     header: 'pagesReferrers',
-    present: (page: TopPage) => page.stats.num_refs !== undefined,
-    cell: ({ stats }: TopPage, context: CellContext): Cell => referrers(context, stats),
+    present: (page: TopPage) => page.stats?.num_refs !== undefined,
+    cell: ({ stats = {} }: TopPage, context: CellContext): Cell => referrers(context, stats),
   },
   platform: {
     header: 'pagesPlatforms',
-    present: (page: TopPage) => page.stats.platform !== undefined,
-    cell: ({ stats }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'), count]), 2),
+    present: (page: TopPage) => page.stats?.platform !== undefined,
+    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'), count]), 2),
   },
   loyalty: {
     header: 'pagesLoyalty',
-    present: (page: TopPage) => page.stats.loyalty !== undefined,
-    cell: ({ stats: { loyalty } }: TopPage, { locale, localize }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key]]), 3) : ''),
+    present: (page: TopPage) => page.stats?.loyalty !== undefined,
+    cell: ({ stats: { loyalty } = {} }: TopPage, { locale, localize }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key] ?? 0]), 3) : ''),
   },
   type: {
     header: 'pagesType',
@@ -73,8 +79,8 @@ const COLUMNS = {
   },
   'now-on': {
     header: 'pagesReadNext',
-    present: (page: TopPage) => page.stats.now_on !== undefined,
-    cell: ({ stats, host }: TopPage, context: CellContext): Cell => nowOn(stats.now_on ?? [], host ?? context.siteHost, context),
+    present: (page: TopPage) => page.stats?.now_on !== undefined,
+    cell: ({ stats = {}, host }: TopPage, context: CellContext): Cell => (stats.now_on ? nowOn(stats.now_on, host ?? context.siteHost, context) : ''),
   },
 } as const satisfies Record<string, { header: TextTerm; present: unknown; cell: unknown }>;
 
@@ -137,16 +143,22 @@ function shares(locale: string, parts: readonly (readonly [string, number])[], t
 }
 
 /** "31 referrers: Google 39, Bing 19, t.co 16": how many sites send readers (`num_refs`), and the top ones (`toprefs`), as text. */
-function referrers({ locale, localize }: CellContext, { toprefs = [], num_refs: count = 0 }: PageStats): string {
-  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => `${describeReferrer(domain).name || localize.term('referrersNone')} ${formatCount(locale, visitors)}`));
+function referrers({ locale, localize }: CellContext, { toprefs = [], num_refs: count }: PageStats): string {
+  if (count === undefined) return '';
+  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => withCount(locale, describeReferrer(domain).name || localize.term('referrersNone'), visitors)));
   return localize.term('pagesReferrerCount', localize.count(count), list);
 }
 
 /** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */
-function nowOn(targets: readonly { path: string; visitors: number }[], host: string, { locale, href }: CellContext): Cell {
+function nowOn(targets: readonly { path: string; visitors?: number }[], host: string, { locale, href }: CellContext): Cell {
   return html`${targets.slice(0, CELL_ITEMS).map(({ path, visitors }, index) => {
     const link = href(path, host);
     const name = link ? new URL(link).pathname : path;
-    return html`${index > 0 ? ', ' : ''}${link ? html`<a part="link" href=${link}>${name}</a>` : name} ${formatCount(locale, visitors)}`;
+    return html`${index > 0 ? ', ' : ''}${link ? html`<a part="link" href=${link}>${name}</a>` : name}${visitors === undefined ? '' : ` ${formatCount(locale, visitors)}`}`;
   })}`;
+}
+
+/** "Google 39", or the name alone when the answer lacks its count. */
+function withCount(locale: string, name: string, count: number | undefined): string {
+  return count === undefined ? name : `${name} ${formatCount(locale, count)}`;
 }

@@ -7,6 +7,7 @@ import { bar } from '../../internal/bar.ts';
 import { formatCount } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
+import { noData } from '../../internal/no-data.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, topPagesTerms } from '../../locales/en.ts';
 import type { RowDetail, RowDetailHost } from './page-detail.ts';
@@ -16,6 +17,18 @@ import type { CellContext, Column, ColumnSettings } from './top-pages-columns.ts
 import { topPagesStyles } from './top-pages.styles.ts';
 
 export type { TopPagesColumn } from './top-pages-columns.ts';
+
+declare module '../../internal/pulse-element.ts' {
+  /** The newsroom features of <top-pages>, registered by src/newsroom.ts. */
+  interface Features {
+    /** The drill-down of a row into its page's own numbers, which `tools="drill-down"` shows. */
+    rowDetail: (host: RowDetailHost) => RowDetail;
+    /** The site of a row in the network view. */
+    siteLabel: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
+    /** The detail columns (`columns`) and custom metric columns (`metrics=` in `src`). */
+    detailColumns: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
+  }
+}
 
 /** Hosts whose page links are kept (a site's pages normally share one). */
 const MAX_HOSTS = 50;
@@ -39,7 +52,9 @@ const BAR_STEPS = 200;
  *
  * The detail columns, custom metrics, the network view (several addresses in `src`), the freeze
  * control and the drill-down of a row are newsroom features: they come with the full bundle
- * (`pulse-widgets`, `pulse-widgets.js`) or `pulse-widgets/newsroom` imported before the element.
+ * (`pulse-widgets`, `pulse-widgets.js`) or `pulse-widgets/newsroom`, imported before or after
+ * the element. The freeze control and the drill-down are editors' tools, shown only when `tools`
+ * names them (`tools="freeze drill-down"`).
  *
  * @csspart table - The table of pages.
  * @csspart row - One page.
@@ -54,12 +69,13 @@ const BAR_STEPS = 200;
  * @csspart metric - A cell of a custom metric column (also has the `column` part).
  * @csspart site - The site of a row, in the network view (several addresses in `src`; newsroom features).
  * @csspart site-icon - The site's icon, when `site-icons` gives one.
- * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`; newsroom features).
+ * @csspart expand - A row's button that opens or closes its live numbers (`aria-expanded`; newsroom features, with `tools="drill-down"`).
  * @csspart detail-row - The row under an opened page, holding its live numbers.
  * @csspart page-detail - One page's people, sources, platforms and top referrers.
  *
  * @cssproperty --pulse-top-pages-row-gap - Vertical padding of a row.
  * @cssproperty --pulse-top-pages-bar-width - Width of the people column and its bars.
+ * @cssproperty --pulse-top-pages-title-lines - Most lines a title takes (2): every row is this tall, so the list's height never changes with its data.
  *
  * @cssstate loading - No data yet.
  * @cssstate ready - Showing pages.
@@ -75,17 +91,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
   static override shape: Shape = TOPPAGES_SHAPE;
-  static override freezable = true;
   static override terms = { ...cardTerms, ...topPagesTerms };
-
-  /**
-   * The list's newsroom features, set by src/newsroom.ts before any list is made: the drill-down
-   * of a row into its page's own numbers, the site of a row in the network view, and the detail
-   * columns (`columns`, custom metrics).
-   */
-  static rowDetail?: (host: RowDetailHost) => RowDetail;
-  static siteLabel?: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
-  static detailColumns?: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
 
   #rowCount = 10;
   /** The pages each response ranks, for the settings in `#rankedFor`. */
@@ -98,7 +104,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   /** Page links by host then path, for the current `link-base`: a URL parse per row and tick would cost more than the row. */
   #hrefs = new Map<string, (path: string) => string | undefined>();
   /** The drill-down of the rows, with the newsroom features. */
-  readonly #detail = TopPages.rowDetail?.({
+  readonly #detail = this.feature('rowDetail')?.({
     localize: this.localize,
     announcer: this.announcer,
     theme: () => this.theme,
@@ -171,9 +177,13 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     if (changed.has('linkBase')) this.#hrefs = new Map();
     const url = this.source.url;
     super.willUpdate(changed);
-    this.#detail?.close(url !== this.source.url || this.hideNumbers);
+    this.#detail?.close(url !== this.source.url || this.hideNumbers || !this.hasTool('drill-down'));
     // Nothing on screen would say why the columns asked for are missing.
-    if (changed.has('columns') && this.columns && !TopPages.detailColumns) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+    if (changed.has('columns') && this.columns && !this.feature('detailColumns')) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+  }
+
+  protected override get rows(): number {
+    return this.#rowCount;
   }
 
   get #firstUrl(): string {
@@ -234,7 +244,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   #title(page: TopPage): string {
-    return this.#titleOf(page.title) || page.path;
+    return (page.title === undefined ? '' : this.#titleOf(page.title)) || page.path;
   }
 
   readonly #href = (path: string, host: string): string | undefined => {
@@ -249,7 +259,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   };
 
   #columns(pages: TopPage[]): Column[] {
-    return TopPages.detailColumns?.(this, pages, this.#firstUrl, this.localize) ?? [];
+    return this.feature('detailColumns')?.(this, pages, this.#firstUrl, this.localize) ?? [];
   }
 
   #renderChange(before: number | undefined, now: number): TemplateResult {
@@ -266,11 +276,16 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return href ? html`<a part="link" href=${href}>${title}</a>` : title;
   }
 
+  #renderPeople(people: number | undefined, most: number, locale: string): TemplateResult {
+    if (people === undefined) return html`<td part="people" class="people"><span class="count">${noData(this.localize)}</span></td>`;
+    return html`<td part="people" class="people"><span class="count">${formatCount(locale, people)}</span>${bar(most > 0 ? Math.round((people / most) * BAR_STEPS) / BAR_STEPS : 0)}</td>`;
+  }
+
   protected override renderData(data: ToppagesResponse, locale: string): TemplateResult {
     const pages = this.#visiblePages(data);
     const ranksBefore = this.#ranksBefore();
     let most = 0;
-    for (const page of pages) most = Math.max(most, page.stats.people);
+    for (const page of pages) most = Math.max(most, page.stats?.people ?? 0);
     const columns = this.#columns(pages);
     const context: CellContext = { locale, localize: this.localize, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
     const numbers = !this.hideNumbers;
@@ -288,11 +303,13 @@ export class TopPages extends PulseElement<ToppagesResponse> {
         <tbody>
           ${pages.map((page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title"><div class="line">${numbers ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? TopPages.siteLabel?.(page.site, this, this.localize) : nothing}</div></td>
-            ${numbers ? html`<td part="people" class="people"><span class="count">${formatCount(locale, page.stats.people)}</span>${bar(Math.round((page.stats.people / most) * BAR_STEPS) / BAR_STEPS)}</td>` : nothing}
-            ${columns.map((column) => column.metric
-              ? html`<td part="column metric" class="detail">${column.cell(page, context)}</td>`
-              : html`<td part="column" class="detail">${column.cell(page, context)}</td>`)}
+            <td part="title" class="title"><div class="line">${numbers && this.hasTool('drill-down') ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.feature('siteLabel')?.(page.site, this, this.localize) : nothing}</div></td>
+            ${numbers ? this.#renderPeople(page.stats?.people, most, locale) : nothing}
+            ${columns.map((column) => {
+              const cell = column.cell(page, context);
+              const shown = cell === '' ? noData(this.localize) : cell;
+              return column.metric ? html`<td part="column metric" class="detail">${shown}</td>` : html`<td part="column" class="detail">${shown}</td>`;
+            })}
           </tr>${this.#detail?.row(page, span)}`)}
         </tbody>
       </table>
@@ -302,5 +319,5 @@ export class TopPages extends PulseElement<ToppagesResponse> {
 
 /** `types=1` names the type; without it, a page with nobody on an article is a landing page. */
 function isLandingPage(page: TopPage): boolean {
-  return page.type !== undefined ? !/article/i.test(page.type) : page.stats.article === 0;
+  return page.type !== undefined ? !/article/i.test(page.type) : page.stats?.article === 0;
 }

@@ -4,7 +4,7 @@
  * breaks.length + 1 buckets. median, avg and sum are computed from one representative value per
  * bucket, so they agree with `hist` exactly.
  */
-import type { Histogram } from '../../api/index.ts';
+import type { FullHistogram } from '../../api/index.ts';
 import { split } from './random.ts';
 
 export const BREAKS = {
@@ -36,7 +36,7 @@ function representative(breaks: readonly number[], index: number): number {
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** The histogram object for bucket counts over `breaks`. */
-export function histogramOf(breaks: readonly number[], hist: number[]): Histogram {
+export function histogramOf(breaks: readonly number[], hist: number[]): FullHistogram {
   let numValues = 0;
   let sum = 0;
   for (let index = 0; index < hist.length; index++) {
@@ -66,7 +66,7 @@ export function histogramOf(breaks: readonly number[], hist: number[]): Histogra
  * `count` values spread over the buckets of `breaks` as a bell around bucket `center` (a
  * fractional bucket index) of the given `width` in buckets.
  */
-export function bellHistogram(breaks: readonly number[], count: number, center: number, width: number): Histogram {
+export function bellHistogram(breaks: readonly number[], count: number, center: number, width: number): FullHistogram {
   const weights = new Array<number>(breaks.length + 1);
   const spread = 2 * width * width;
   for (let index = 0; index <= breaks.length; index++) weights[index] = Math.exp(-((index - center) ** 2) / spread);
@@ -74,7 +74,7 @@ export function bellHistogram(breaks: readonly number[], count: number, center: 
 }
 
 /** Bucket-wise sum of histograms with the same breaks. */
-export function mergeHistograms(breaks: readonly number[], histograms: readonly Histogram[]): Histogram {
+export function mergeHistograms(breaks: readonly number[], histograms: readonly FullHistogram[]): FullHistogram {
   const hist = new Array<number>(breaks.length + 1).fill(0);
   for (const histogram of histograms) histogram.hist.forEach((count, index) => (hist[index]! += count));
   return histogramOf(breaks, hist);

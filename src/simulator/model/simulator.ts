@@ -3,7 +3,7 @@
  * as a pure function of (seed, host, 3-second step, parameters). It keeps only the latest
  * snapshot per host, so memory stays bounded however long it runs.
  */
-import type { HistoryMetric, RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
+import type { FullHistogram, Histogram, HistoryMetric, RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
 import { siteHistory } from './backfill.ts';
 import { rawData } from './experiments.ts';
 import { createSite, type Site } from './site.ts';
@@ -14,6 +14,17 @@ import { quickstats, referrers, summary, toppages, topGeo } from './views.ts';
 export const DEMO_HOSTS: readonly string[] = ['example.com', 'news.example.org'];
 
 const VIDEO_PREFIX = 'video@';
+
+/**
+ * A body as the simulator sends it: the contract reads most fields as optional (a real answer
+ * may lack them), but the simulator sends every one its query asks for, and histograms whole.
+ */
+export type Sent<T> =
+  [T, Histogram] extends [Histogram, T] ? FullHistogram
+  : T extends string | number | boolean | null ? T
+  : T extends readonly (infer U)[] ? Sent<U>[]
+  : T extends object ? { [K in keyof T]-?: Sent<Exclude<T[K], undefined>> }
+  : T;
 
 type LiveRoute = Exclude<RouteName, 'raw_data'>;
 const LIVE_VIEWS: { [N in LiveRoute]: (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N> } = {
@@ -35,7 +46,7 @@ export interface Simulator {
   /** The 3-second step that `nowMs` falls in; answers are identical within one step. */
   stepAt(nowMs: number): number;
   /** The route's response at `nowMs`. Throws a RangeError for a host that is not served. */
-  answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): RouteResponse<N>;
+  answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): Sent<RouteResponse<N>>;
   /**
    * What a history recorder would have kept of `metric` per minute from `from` (ms) for
    * `minutes`, from the model's daily curve: the demo's backfill. `undefined` for a host not served.
@@ -70,17 +81,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   const stepAt = (nowMs: number) => Math.floor(nowMs / STEP_MS);
 
-  function answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): RouteResponse<N> {
+  function answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): Sent<RouteResponse<N>> {
     const found = locate(params.host);
     if (!found) throw new RangeError(`host ${params.host} is not served by this simulator`);
     const step = stepAt(nowMs);
     if (route === 'raw_data') {
       if (found.view === 'video') throw new RangeError('video@ hosts only have real-time data');
-      return rawData(found.site, params as RouteParams<'raw_data'>, step * STEP_MS) as RouteResponse<N>;
+      return rawData(found.site, params as RouteParams<'raw_data'>, step * STEP_MS) as Sent<RouteResponse<N>>;
     }
     // TypeScript cannot correlate the route with its builder's parameter type; the table below can.
     const build = LIVE_VIEWS[route as LiveRoute] as unknown as (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N>;
-    return build(snapshot(found.site, found.view, step), params);
+    return build(snapshot(found.site, found.view, step), params) as Sent<RouteResponse<N>>;
   }
 
   const histories = new Map<string, ReturnType<typeof siteHistory>>();

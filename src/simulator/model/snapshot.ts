@@ -3,7 +3,7 @@
  * concurrents follow the daily curve, a publication bump and smooth noise, and every breakdown is a
  * whole-number split of those concurrents, so the parts always add up to `people`.
  */
-import type { Histogram } from '../../api/index.ts';
+import type { FullHistogram } from '../../api/index.ts';
 import { BREAKS, bellHistogram } from './histogram.ts';
 import { hash, jitter, roundAt, smooth, split, unit } from './random.ts';
 import type { Page, Site } from './site.ts';
@@ -31,12 +31,12 @@ export interface PageState {
   recirc: number;
   performance: number | null;
   readonly histograms: {
-    engaged_visit: Histogram;
-    engaged_time: Histogram;
-    writing_visit: Histogram;
-    domload: Histogram;
-    scroll: Histogram;
-    visit: Histogram;
+    engaged_visit: FullHistogram;
+    engaged_time: FullHistogram;
+    writing_visit: FullHistogram;
+    domload: FullHistogram;
+    scroll: FullHistogram;
+    visit: FullHistogram;
   };
   /** Coordinates for everything derived later from this state. */
   key: number;

@@ -3,7 +3,7 @@
  * added only when their flag is 1, where `src/api/responses.ts` places them.
  */
 import type {
-  CustomMetricValue, Histogram, PageStats, QuickstatsParams, QuickstatsResponse, ReferrersParams,
+  CustomMetricValue, FullHistogram, PageStats, QuickstatsParams, QuickstatsResponse, ReferrersParams,
   ReferrersResponse, SummaryKey, SummaryParams, SummaryResponse, TopGeoParams, TopGeoResponse, TopPage,
   ToppagesParams, ToppagesResponse, SortBy,
 } from '../../api/index.ts';
@@ -213,7 +213,7 @@ export function quickstats(snapshot: Snapshot, params: QuickstatsParams): Quicks
     }
   }
   if (scored > 0) totals.performance = Math.round(scoreSum / scored);
-  const merge = (name: keyof PageState['histograms'], breaks: readonly number[]): Histogram =>
+  const merge = (name: keyof PageState['histograms'], breaks: readonly number[]): FullHistogram =>
     mergeHistograms(breaks, states.map((state) => state.histograms[name]));
   const domloadSeconds = merge('domload', BREAKS.domloadSeconds);
   const histograms = {
@@ -297,27 +297,43 @@ export function topGeo(snapshot: Snapshot, params: TopGeoParams): TopGeoResponse
 
 const NUMERIC_KEYS: ReadonlySet<SummaryKey> = new Set<SummaryKey>(['pagetimer', 'time_spent', 'window_height', 'scroll_top', 'page_height', 'read', 'write', 'idle']);
 
-/** Min, max, sum, nonzero, observations and sum of squares (spec 4.2), over per-visitor values. */
+/**
+ * The statistics of a numeric key over per-visitor values, named as the service's answers name
+ * them (docs/upstream-assumptions.md, "Summary"): min, max, sum, nzObservations, observations,
+ * sumOfSquares, and Tukey's median and hinges (the medians of the lower and upper halves).
+ */
 class NumericSummary {
-  private stats = { min: 0, max: 0, sum: 0, nonzero: 0, observations: 0, sum_squares: 0 };
+  private readonly values: number[] = [];
 
   add(value: number): void {
-    const stats = this.stats;
-    stats.min = stats.observations === 0 ? value : Math.min(stats.min, value);
-    stats.max = stats.observations === 0 ? value : Math.max(stats.max, value);
-    stats.sum += value;
-    stats.sum_squares += value * value;
-    stats.observations += 1;
-    if (value !== 0) stats.nonzero += 1;
+    this.values.push(value);
   }
 
   result() {
-    return { data: { ...this.stats }, type: 'numeric' };
+    const sorted = [...this.values].sort((a, b) => a - b);
+    const median = (from: number, to: number) => {
+      if (to <= from) return 0;
+      const middle = (from + to - 1) / 2;
+      return (sorted[Math.floor(middle)]! + sorted[Math.ceil(middle)]!) / 2;
+    };
+    const half = Math.ceil(sorted.length / 2);
+    const data = {
+      min: sorted[0] ?? 0,
+      max: sorted.at(-1) ?? 0,
+      sum: sorted.reduce((total, value) => total + value, 0),
+      nzObservations: sorted.filter((value) => value !== 0).length,
+      observations: sorted.length,
+      sumOfSquares: sorted.reduce((total, value) => total + value * value, 0),
+      median: median(0, sorted.length),
+      lowerHinge: median(0, half),
+      upperHinge: median(sorted.length - half, sorted.length),
+    };
+    return { data, type: 'numeric' };
   }
 }
 
 /** One value per person in a histogram, spread uniformly inside their bucket. */
-function eachValue(histogram: Histogram, key: number, visit: (value: number) => void): void {
+function eachValue(histogram: FullHistogram, key: number, visit: (value: number) => void): void {
   histogram.hist.forEach((count, index) => {
     const [low, high] = bucketBounds(histogram.breaks, index);
     for (let n = 0; n < count; n++) visit(low + (high - low) * unit(key, index, n));
