@@ -11,9 +11,9 @@ import { closeAll, startVirtualCache, startVirtualCluster, type VirtualCache } f
 
 const TICK = 3000;
 const DASHBOARD = DASHBOARD_QUERIES.slice(0, 6);
-/** Measured after the first 20 s, as the issue measured, for two minutes: past a whole sliding minute of spraying. */
+/** Measured after the first 20 s, as the issue measured, for 80 s: spraying for 90 s, past a whole sliding minute. */
 const WARM_UP_MS = 20_000;
-const RUN_MS = 140_000;
+const RUN_MS = 100_000;
 
 interface Run {
   /** `Age` of each dashboard answer after the warm-up, seconds. */
@@ -71,7 +71,7 @@ async function attack(instances: readonly VirtualCache[]): Promise<Run> {
 function assertDashboardFresh(run: Run): void {
   const sorted = [...run.ages].sort((a, b) => a - b);
   const summary = `ages median ${percentile(sorted, 0.5)} / p90 ${percentile(sorted, 0.9)} / max ${sorted.at(-1)} s; dashboard ${JSON.stringify([...run.dashboardStatuses])}, sprayer ${JSON.stringify([...run.sprayerStatuses])}, ${run.mostGrantsInAMinute} grants in the busiest minute`;
-  assert.equal(run.ages.length, DASHBOARD.length * ((RUN_MS - WARM_UP_MS) / TICK), summary);
+  assert.equal(run.ages.length, DASHBOARD.length * Math.ceil((RUN_MS - WARM_UP_MS) / TICK), summary);
   assert.deepEqual([...run.dashboardStatuses.keys()], [200], summary);
   assert.ok(percentile(sorted, 0.5) <= 1, summary);
   assert.ok(percentile(sorted, 0.9) <= 2, summary);
