@@ -77,7 +77,7 @@ function startOurs(upstream, cpu, env = {}) {
   const command = serveCommand();
   return startListening(...(cpu === undefined ? command : onCpu(cpu, ...command)), {
     cwd: ROOT,
-    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1', ...env },
+    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_NEW_QUERY_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1', ...env },
   });
 }
 

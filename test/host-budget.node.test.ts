@@ -10,6 +10,7 @@ import { clockWithNow } from '../src/server/clock.ts';
 import { BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
 import { SharedSlots, type SharedTier } from '../src/server/shared-tier.ts';
 import { capturedLogger, maxInSlidingWindow } from './helpers/cache-harness.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const T0 = 1_800_000_000_000;
 
@@ -72,5 +73,44 @@ describe('host budget', () => {
     await assert.rejects(acquired, BudgetClosedError);
     await turn();
     assert.deepEqual(logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'), [], 'a slot taken alone would count a call the closing instance never makes');
+  });
+
+  test('new queries queue behind established ones and take only the slots the plan leaves', async () => {
+    const clock = new VirtualClock(T0);
+    // The plan reserved the 2nd and 3rd second of each tick for established refills: new queries get the 1st.
+    const reserved = (windowStart: number) => (((windowStart - T0) / 1000) % 3 === 0 ? 0 : 3);
+    // No burst: the order is what is tested.
+    const budget = new HostBudget(new WindowSlots(3, 1000), clock, (_site, now) => {
+      const windowStart = now - (now % 1000);
+      return { slots: 3 - reserved(windowStart), windowStart, windowEnd: windowStart + 1000 };
+    });
+    const grants: { kind: string; at: number }[] = [];
+    const ask = (kind: 'new' | 'established') => budget.acquire('example.com', () => true, undefined, () => kind === 'established').then((at) => grants.push({ kind, at: at! }), () => undefined);
+    // Twenty new queries first, then the six established refills, all at the start of the tick.
+    for (let index = 0; index < 20; index += 1) void ask('new');
+    for (let index = 0; index < 6; index += 1) void ask('established');
+    await clock.runUntil(T0 + 2999);
+    const second = (at: number) => Math.floor((at - T0) / 1000);
+    // The first new query was granted as it came (the first second is not reserved); every one queued after it waits behind the established ones.
+    assert.deepEqual(grants.filter(({ kind }) => kind === 'established').map(({ at }) => second(at)), [0, 0, 1, 1, 1, 2], 'established first, whatever came before them');
+    assert.deepEqual(grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)), [0], 'the next two seconds are reserved');
+    await clock.runUntil(T0 + 3999);
+    assert.deepEqual(grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)), [0, 3, 3, 3], 'the next unreserved second: three');
+    budget.close();
+  });
+
+  test('an established waiter is not held back by the wait of new queries for an unreserved window', async () => {
+    const clock = new VirtualClock(T0);
+    const budget = new HostBudget(new WindowSlots(3, 1000, 9), clock, (_site, now) => {
+      const windowStart = now - (now % 1000);
+      return { slots: 0, windowStart, windowEnd: windowStart + 1000 };
+    });
+    const granted: number[] = [];
+    void budget.acquire('example.com', () => true, undefined, () => false).catch(() => undefined);
+    await clock.runUntil(T0 + 400);
+    void budget.acquire('example.com', () => true).then((at) => granted.push(at!));
+    await clock.runUntil(T0 + 400);
+    assert.deepEqual(granted, [T0 + 400], 'granted at once');
+    budget.close();
   });
 });

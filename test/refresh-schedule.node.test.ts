@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { realClock } from '../src/server/clock.ts';
-import { RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
+import { isEstablished, newQuerySlots, polledInTwoTicks, RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
 
 const INTERVAL = 3000;
 const WINDOW = 1000;
@@ -27,7 +27,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
     // Filled together two ticks ago (a millisecond apart, the lower index first); due for this tick.
-    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD });
+    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD, established: true });
   }
   const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
   fake.schedule = new RefreshSchedule({
@@ -139,7 +139,7 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(3000 - 375 - 2000);
     assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
-    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900 });
+    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900, established: true });
     fake.schedule.replan('example.com');
     advance(2000 + 3000);
     fake.schedule.close();
@@ -154,5 +154,74 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     assert.deepEqual(fake.plans, [undefined]);
     fake.schedule.close();
+  });
+});
+
+describe('established queries come first', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }));
+  afterEach(() => mock.timers.reset());
+
+  test('established: polled again three quarters of an interval after its polling began', () => {
+    const table: [since: number | undefined, lastPolled: number, established: boolean][] = [
+      [undefined, 10_000, false],
+      [10_000, 10_000, false],
+      [10_000, 12_249, false],
+      [10_000, 12_250, true],
+      [10_000, 13_000, true],
+    ];
+    for (const [since, lastPolled, expected] of table) assert.equal(isEstablished(since, lastPolled, INTERVAL), expected, `${since} → ${lastPolled}`);
+  });
+
+  test('across instances: a key told polled in two ticks is established', () => {
+    const table: [polls: string[], established: string[]][] = [
+      [[], []],
+      [['600 /live/toppages/v3/?author=x1&host=example.com'], []],
+      [['600 /a?x=1', '600 /a?x=1', '600 /b?y=1 2'], []],
+      [['600 /a?x=1', '601 /a?x=1', '601 /b?y=1 2'], ['/a?x=1']],
+      [['599 /a?x=1', '601 /a?x=1', '600 /b?y=1 2', '601 /b?y=1 2'], ['/a?x=1', '/b?y=1 2']],
+    ];
+    for (const [polls, established] of table) assert.deepEqual([...polledInTwoTicks(polls)], established, polls.join(', '));
+  });
+
+  test('new queries share what the reserved refills leave of a window, split between instances', () => {
+    const table: [fills: number, reserved: number, instances: number, slots: number][] = [
+      [3, 0, 1, 3],
+      [3, 1, 1, 2],
+      [3, 3, 1, 0],
+      [3, 4, 1, 0],
+      [3, 0, 2, 1],
+      [3, 1, 2, 1],
+      [3, 2, 2, 0],
+      [3, 0, 3, 1],
+    ];
+    for (const [fills, reserved, instances, slots] of table) assert.equal(newQuerySlots(fills, reserved, instances), slots, `${fills} - ${reserved} over ${instances}`);
+  });
+
+  test('6 established keys and 20 new ones: only the 6 are refilled, in the two windows they reserve', () => {
+    const fake = plan(6);
+    for (let index = 0; index < 20; index += 1) {
+      const key = `toppages?author=x${index}`;
+      // Each polled once, a moment ago: due before the tick, as the established ones are.
+      fake.keys.set(key, { key, weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false });
+    }
+    fake.schedule.watch('example.com');
+    const windows = [T0 - 3000, T0 - 2000, T0 - 1000].map((at) => fake.schedule.reserved('example.com', at + 500)?.reserved);
+    assert.deepEqual(windows, [0, 3, 3], 'the first second after the tick is left to new queries');
+    assert.deepEqual(fake.plans[0], { keys: 6, groups: 6, callsPerMinute: 120, stretch: 1 });
+    advance(3000 - 375);
+    fake.schedule.close();
+    assert.deepEqual(fake.refreshed.map(({ key }) => key).sort(), ['k00', 'k01', 'k02', 'k03', 'k04', 'k05']);
+    assert.equal(fake.stretched.size, 0, 'new keys are not stretched either: they are left alone until polled again');
+  });
+
+  test('a host with only new keys has no reservation: nothing holds back a cold dashboard', () => {
+    const fake = plan(0);
+    fake.keys.set('once', { key: 'once', weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false });
+    fake.schedule.watch('example.com');
+    assert.equal(fake.schedule.reserved('example.com', T0 - 500), undefined);
+    advance(3000 - 375);
+    fake.schedule.close();
+    assert.deepEqual(fake.refreshed, []);
+    assert.deepEqual(fake.plans, [undefined], 'no gauges for keys polled once');
   });
 });

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'origin_not_allowed'
   | 'uri_too_long'
   | 'too_many_requests'
+  | 'too_many_new_queries'
+  | 'query_not_allowed'
   | 'upstream_unavailable'
   | 'upstream_invalid'
   | 'upstream_rate_limited'

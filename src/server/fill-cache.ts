@@ -11,6 +11,9 @@
  * spread over the windows before the tick so each lands before its clients poll; past the
  * budget, freshness stretches evenly. A copy older than two intervals makes its request wait a
  * moment for a fresh fill (first paint). Keys nobody polled in the last tick are not refreshed.
+ * Established queries come first: a key polled once (a one-off, or a script's new query every
+ * 200 ms) is not planned until it is polled again, and its fill takes only budget slots the
+ * plan left (host-budget.ts).
  *
  * Query folding (folding.ts): a query of a fold group is answered from the group's wide fill,
  * the union of what the group's members poll, and its body derived from that answer once per
@@ -32,7 +35,7 @@ import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
 import { resolveQuery } from './query.ts';
-import { RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
+import { isEstablished, newQuerySlots, polledInTwoTicks, RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
 import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from './stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
@@ -65,8 +68,16 @@ interface KeyState {
   query?: string;
   /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */
   retired?: boolean;
-  /** When this instance last told the shared tier it polls this key. */
+  /** When this instance last told the shared tier it polls this key, and in which tick it last told it it was polled. */
   sharedAt?: number;
+  sharedTick?: number;
+  /**
+   * A client's last poll of it, here (`lastRequestedAt` also counts another instance's polls
+   * and a shared tier's view of them, which lasts two intervals), and when that run of polls
+   * began (a gap of two intervals ends a run): see `isEstablished`.
+   */
+  lastPolledAt?: number;
+  pollingSince?: number;
 }
 
 /** One query of a fold group, as its clients poll it. */
@@ -229,6 +240,23 @@ export class FillCache {
     return stored;
   }
 
+  /**
+   * Whether answering `key` now would start an upstream call for a query nobody polls: no fresh
+   * answer (its own, or a fold group's wide one that covers it), and no client (here or, with a
+   * shared tier, on another instance) polled it within the last interval. What the per-client
+   * meter counts (new-query-meter.ts).
+   */
+  startsNewQuery(key: string, context: FillContext): boolean {
+    const now = this.#now();
+    const state = this.#keys.peek(key);
+    if (state && this.#polledRecently(state, now)) return false;
+    const stored = this.#entries.peek(key);
+    if (stored && now < stored.freshUntil) return false;
+    const member = this.#members?.peek(key);
+    if (member && (this.#covering(member.group, member, false) || now - member.lastRequestedAt <= this.#options.liveTtlMs)) return false;
+    return !context.passive;
+  }
+
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
     const member = this.#members?.get(key);
@@ -253,10 +281,17 @@ export class FillCache {
 
   /** A client asked for `key`: it is polled (and, live, in its host's refresh plan). */
   #touch(key: string, context: FillContext, state: KeyState): void {
-    state.lastRequestedAt = this.#now();
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    const wasEstablished = this.#established(state);
+    if (state.lastPolledAt === undefined || now - state.lastPolledAt > 2 * interval) state.pollingSince = now;
+    state.lastPolledAt = now;
+    state.lastRequestedAt = now;
     state.retired = false;
     if (!routes[context.route].live) return;
     this.#watch(key, context, state);
+    // Polled again: it joins its site's plan now rather than at the next tick.
+    if (!wasEstablished && this.#established(state)) this.#schedule.replan(siteOf(context.host));
     if (this.#shared) this.#sharePolled(key, context.host, state);
   }
 
@@ -267,6 +302,7 @@ export class FillCache {
     if (!context.passive) this.#touch(key, context, state);
     else if (!(current && this.#now() < current.freshUntil)) state.lastRequestedAt = this.#now();
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
+    if (!context.passive) this.#polledSince(state, current);
     const now = this.#now();
     if (current && now < current.freshUntil) return { kind: 'stored', stored: current, status: { kind: 'hit' } };
     const blockedUntil = this.#blockedUntil(key, context.host, state);
@@ -311,6 +347,31 @@ export class FillCache {
     return state;
   }
 
+  /**
+   * The stored answer's fill was asked for by a client, here or on another instance: its run of
+   * polls began no later than that fill did. A dashboard whose polls reach a different instance
+   * each tick is polled again on its second tick, wherever.
+   */
+  #polledSince(state: KeyState, stored: StoredResponse | undefined): void {
+    if (!stored || state.lastPolledAt === undefined || state.lastPolledAt - stored.startedAt > 2 * this.#options.liveTtlMs) return;
+    const was = this.#established(state);
+    state.pollingSince = Math.min(state.pollingSince ?? stored.startedAt, stored.startedAt);
+    if (!was && this.#established(state) && state.host !== undefined) this.#schedule.replan(siteOf(state.host));
+  }
+
+  /** Polled for a while, here or (with a shared tier) on another instance: its refills come first. */
+  #established(state: KeyState): boolean {
+    return state.lastPolledAt !== undefined && isEstablished(state.pollingSince, state.lastPolledAt, this.#options.liveTtlMs);
+  }
+
+  /** What the site's plan leaves of the window around `now` for new queries filled by this instance (host-budget.ts). */
+  newQueryShare(site: string, now: number): { slots: number; windowStart: number; windowEnd: number } | undefined {
+    const reservation = this.#schedule.reserved(site, now);
+    if (!reservation) return undefined;
+    const { reserved, windowStart, windowEnd } = reservation;
+    return { slots: newQuerySlots(this.#options.budgetFills, reserved, this.#shared ? this.#options.instances : 1), windowStart, windowEnd };
+  }
+
   #blockedUntil(key: string, host: string, state = this.#state(key)): number {
     return Math.max(state.retryAt, this.#budget.cooldownUntil(host));
   }
@@ -338,10 +399,15 @@ export class FillCache {
     return Promise.race([promise, deadline]).finally(() => this.#clock.clearTimeout(timer));
   }
 
-  /** Someone asked within the last interval: a queued fill for a key nobody wants is dropped. */
+  /**
+   * Someone asked within the last interval: a queued fill for a key nobody wants is dropped. A
+   * new query counts only the polls its clients made here: the shared tier's view of it lasts
+   * two intervals, and fills nobody waited for any more took the slots new queries are left.
+   */
   #wanted(route: RouteName, state: KeyState): boolean {
     const window = Math.max(this.#ttlMs(route), this.#options.maxWaitMs);
-    return this.#now() - state.lastRequestedAt <= window;
+    const asked = this.#established(state) ? state.lastRequestedAt : (state.lastPolledAt ?? state.lastRequestedAt);
+    return this.#now() - asked <= window;
   }
 
   async #fill(key: string, context: FillContext, signal: AbortSignal, stale: StoredResponse | undefined): Promise<StoredResponse> {
@@ -410,7 +476,7 @@ export class FillCache {
     };
     let grantedAt: number | undefined;
     try {
-      grantedAt = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued);
+      grantedAt = await this.#budget.acquire(context.host, () => this.#wanted(context.route, state), queued, () => this.#established(state));
     } finally {
       state.waitingForBudget = false;
     }
@@ -523,7 +589,9 @@ export class FillCache {
    * what it polls (for two intervals, renewed every half interval) and reads the others' every
    * half interval. Plans made from the same keys arm the same slots, and the lease makes each
    * refill one call; plans made from different views filled a key in different windows, the
-   * earliest winning the lease, and bunched windows past the budget.
+   * earliest winning the lease, and bunched windows past the budget. Each also tells the tier
+   * the ticks in which it was polled: a key polled in two ticks, on any instances, is
+   * established everywhere (a dashboard's requests reach a different instance each tick).
    */
   #sharePolled(key: string, host: string, state: KeyState): void {
     const now = this.#now();
@@ -531,6 +599,12 @@ export class FillCache {
     if (state.sharedAt === undefined || now - state.sharedAt >= interval / 2) {
       state.sharedAt = now;
       void this.#shared!.join(`polled:${host}`, key, 2 * interval);
+    }
+    const tick = Math.floor(now / interval);
+    if (state.sharedTick !== tick) {
+      state.sharedTick = tick;
+      // Kept three intervals: a read at the start of a tick, before its polls are told, still sees two ticks.
+      void this.#shared!.join(`polls:${host}`, `${tick} ${key}`, 3 * interval);
     }
     const synced = this.#polledSynced.get(host) ?? { at: -Infinity, running: false };
     if (synced.running || now - synced.at < interval / 2) return;
@@ -544,13 +618,21 @@ export class FillCache {
 
   /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
   async #syncPolled(host: string): Promise<void> {
-    const keys = await this.#shared!.members(`polled:${host}`);
+    const [keys, polls] = await Promise.all([this.#shared!.members(`polled:${host}`), this.#shared!.members(`polls:${host}`)]);
+    const established = polledInTwoTicks(polls ?? []);
     for (const key of keys ?? []) {
       const state = this.#keys.peek(key) ?? this.#remoteState(key, host);
       // A wide query this instance's fold group left stays retired: another instance's view is a moment late.
       if (!state || state.retired || state.route === undefined || state.query === undefined) continue;
-      state.lastRequestedAt = Math.max(state.lastRequestedAt, this.#now());
+      const now = this.#now();
+      state.lastRequestedAt = Math.max(state.lastRequestedAt, now);
       const context: FillContext = { route: state.route, query: state.query, host };
+      if (established.has(key)) {
+        const was = this.#established(state);
+        state.pollingSince = Math.min(state.pollingSince ?? now, now - this.#options.liveTtlMs);
+        state.lastPolledAt = Math.max(state.lastPolledAt ?? now, now);
+        if (!was) this.#schedule.replan(siteOf(host));
+      }
       if (!this.#entries.peek(key)) await this.#adopt(key, context, state, undefined);
       this.#watch(key, context, state);
     }
@@ -580,7 +662,7 @@ export class FillCache {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil });
+      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil, established: this.#established(state) });
     }
     if (keys.size === 0) this.#polled.delete(host);
     return planned;

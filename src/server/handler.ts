@@ -14,9 +14,11 @@ import { FillCache, type Lookup } from './fill-cache.ts';
 import { createHitPath, type HitPath } from './hit-path.ts';
 import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';
+import { NewQueryMeter } from './new-query-meter.ts';
 import type { WebHandler } from './node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
+import { pinned, shapeOf } from './query-shapes.ts';
 import { RedisTier, SharedSlots } from './shared-tier.ts';
 import { respondStored } from './stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
@@ -34,6 +36,8 @@ export interface CacheHandler {
    * address a trusted proxy forwarded (client-address.ts).
    */
   clientAddress(request: Request): string | undefined;
+  /** The shapes of the valid queries this process was asked, to start a `queries` list from (the `/` page shows them). */
+  queryShapes(): string[];
   /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
   owns(url: URL): boolean;
   /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
@@ -45,6 +49,8 @@ export interface CacheHandler {
 }
 
 const MAX_URL_LENGTH = 4096;
+/** Query shapes remembered for `queryShapes()`: a sprayer of new shapes cannot grow the list past it. */
+const MAX_SHAPES_SEEN = 200;
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -63,6 +69,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const logger = options.logger ?? createLogger();
   const cors = new Cors(options.allowedOrigins);
   const clientLimit = options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
+  const newQueries = options.newQueryLimit > 0 ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock) : undefined;
   // Read at scrape time only, once `fills` exists.
   const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
   const upstream = new UpstreamClient({
@@ -98,9 +105,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const slots = shared
     ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
     : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
-  const budget = new HostBudget(slots, options.clock);
+  // New queries take only what the refresh plan leaves of each window (read once `fills` exists).
+  const budget = new HostBudget(slots, options.clock, (site, now) => fills.newQueryShare(site, now));
   const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
   let closed = false;
+  const shapesSeen = new Set<string>();
 
   // History samples quickstats with every platform, through the fill cache (a fresh fill that covers it is reused).
   // Without `history` options nothing is recorded: the route answers what a shared store holds.
@@ -162,10 +171,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     return respondStored(request, lookup.stored, status, options.now(), headers);
   };
 
-  const tooManyRequests = (waitMs: number, headers: Headers): Response => {
+  const REFUSALS = {
+    too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
+    too_many_new_queries: 'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+  } as const;
+  const tooManyRequests = (waitMs: number, headers: Headers, code: keyof typeof REFUSALS = 'too_many_requests'): Response => {
     metrics.clientRejections.inc();
     headers.set('retry-after', retryAfterSeconds(waitMs));
-    return errorResponse(429, 'too_many_requests', 'Too many requests from this address; try again after Retry-After seconds.', { headers });
+    return errorResponse(429, code, REFUSALS[code], { headers });
   };
 
   const clientOf = (request: Request): string | undefined => clientAddress(options.clientIp(request), {
@@ -196,6 +209,17 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     if (historyRoute) return historyAnswer(request, url, headers);
     const resolved = resolveQuery(name!, url.searchParams, options.hosts);
     if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
+    const shape = shapeOf(name!, resolved.context.query);
+    if (shapesSeen.size < MAX_SHAPES_SEEN) shapesSeen.add(shape);
+    const pin = options.queries && pinned(options.queries, name!, resolved.context.query);
+    if (pin && !pin.ok) {
+      const what = pin.param === undefined ? `the route ${name}` : `${shape} (its ${pin.param} as asked)`;
+      return errorResponse(403, 'query_not_allowed', `This endpoint answers only the query shapes its operator pinned; ${what} is not one of them.`, { param: pin.param, headers });
+    }
+    if (newQueries && client !== undefined && fills.startsNewQuery(resolved.key, resolved.context)) {
+      const waitMs = newQueries.refusal(client);
+      if (waitMs !== undefined) return tooManyRequests(waitMs, headers, 'too_many_new_queries');
+    }
     const lookup = await fills.lookup(resolved.key, resolved.context);
     return answer(request, name!, lookup, headers);
   };
@@ -234,6 +258,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     handle,
     serveHit,
     clientAddress: clientOf,
+    queryShapes: () => [...shapesSeen].sort(),
     owns,
     registry: metrics.registry,
     history,

@@ -12,6 +12,12 @@
  * whose clients all left must be dropped without spending a slot, and because windows must be
  * aligned on the same injectable clock the cache uses.
  *
+ * Established queries come first: a waiter for a new query (one not in its site's refresh
+ * plan yet) queues behind every established one, and takes a slot only where the plan left
+ * one (`NewQueryShare`, from refresh-schedule.ts), counted per window in this process. The
+ * established keys' refills are planned in their windows; a new query spraying script took
+ * those slots first and the dashboard's data aged by a minute.
+ *
  * Who counts the slots is a `SlotSource`: this process alone (`WindowSlots`), or every instance
  * together through Redis (`SharedSlots` in shared-tier.ts).
  *
@@ -86,7 +92,15 @@ export class WindowSlots implements SlotSource {
   }
 }
 
+/**
+ * How many new-query grants this process may make in the window around `now`, and when that
+ * window ends; undefined while the site has no established key (no limit but the slots').
+ */
+export type NewQueryShare = (site: string, now: number) => { slots: number; windowStart: number; windowEnd: number } | undefined;
+
 interface Waiter {
+  /** Asked when its turn may come: a query polled again while it waits is established by then. */
+  established: () => boolean;
   wanted: () => boolean;
   waited?: () => void;
   resolve: (grantedAt: number | undefined) => void;
@@ -98,30 +112,42 @@ interface HostState {
   queue: Waiter[];
   pumping: boolean;
   timer?: TimerHandle;
+  /** The timer only holds back new queries: an established waiter that comes need not wait for it. */
+  heldForEstablished: boolean;
+  /** New-query grants in the window starting at `windowStart`. */
+  newGrants: { windowStart: number; count: number };
 }
 
 export class HostBudget {
   readonly #slots: SlotSource;
   readonly #clock: Clock;
+  readonly #newQueryShare?: NewQueryShare;
   readonly #hosts = new Map<string, HostState>();
   #closed = false;
 
-  constructor(slots: SlotSource, clock: Clock) {
+  constructor(slots: SlotSource, clock: Clock, newQueryShare?: NewQueryShare) {
     this.#slots = slots;
     this.#clock = clock;
+    this.#newQueryShare = newQueryShare;
   }
 
   /**
    * Resolves with the time the slot was granted (on the windows' clock) once a call to `host` may
    * be made now, `undefined` if the waiter was no longer wanted when its turn came (no slot
-   * spent). `waited` is called once if it had to queue.
+   * spent). `waited` is called once if it had to queue. A new query (`established` false)
+   * waits behind every established one and takes only the slots the plan left.
    */
-  acquire(host: string, wanted: () => boolean, waited?: () => void): Promise<number | undefined> {
+  acquire(host: string, wanted: () => boolean, waited?: () => void, established: () => boolean = () => true): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
     const site = siteOf(host);
     const state = this.#state(site);
     return new Promise<number | undefined>((resolve, reject) => {
-      state.queue.push({ wanted, waited, resolve, reject });
+      state.queue.push({ established, wanted, waited, resolve, reject });
+      if (state.heldForEstablished && established()) {
+        this.#clock.clearTimeout(state.timer);
+        state.timer = undefined;
+        state.heldForEstablished = false;
+      }
       void this.#pump(site, state);
     });
   }
@@ -150,7 +176,7 @@ export class HostBudget {
   #state(host: string): HostState {
     let state = this.#hosts.get(host);
     if (!state) {
-      state = { cooldownUntil: 0, queue: [], pumping: false };
+      state = { cooldownUntil: 0, queue: [], pumping: false, heldForEstablished: false, newGrants: { windowStart: 0, count: 0 } };
       this.#hosts.set(host, state);
     }
     return state;
@@ -162,13 +188,25 @@ export class HostBudget {
     state.pumping = true;
     try {
       while (state.queue.length > 0 && !this.#closed) {
-        const head = state.queue[0]!;
-        if (!head.wanted()) {
-          state.queue.shift();
-          head.resolve(undefined);
-          continue;
+        // Nobody waits for these any more: a new query behind established ones may wait long, and
+        // granted late it was a call nobody needed (made without the lease it once claimed).
+        for (const waiter of state.queue.filter((queued) => !queued.wanted())) {
+          state.queue.splice(state.queue.indexOf(waiter), 1);
+          waiter.resolve(undefined);
         }
+        if (state.queue.length === 0) break;
+        // The first established waiter, else the first new one: established queries come first.
+        const established = state.queue.find((waiter) => waiter.established());
+        const head = established ?? state.queue[0]!;
         const now = this.#clock.now();
+        const share = established ? undefined : this.#newQueryShare?.(host, now);
+        if (share && state.newGrants.windowStart !== share.windowStart) state.newGrants = { windowStart: share.windowStart, count: 0 };
+        if (share && state.newGrants.count >= share.slots) {
+          // Only new queries are left in the queue: they wait for a window with room.
+          this.#wake(host, state, share.windowEnd - now);
+          state.heldForEstablished = true;
+          return;
+        }
         const answer: SlotAnswer = now < state.cooldownUntil
           ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
           : await this.#slots.take(host, now);
@@ -179,7 +217,10 @@ export class HostBudget {
           this.#wake(host, state, answer.waitMs);
           return;
         }
-        state.queue.shift();
+        // Others may have queued, or been dropped, while the slot was asked for.
+        const at = state.queue.indexOf(head);
+        if (at !== -1) state.queue.splice(at, 1);
+        if (share) state.newGrants.count += 1;
         head.resolve(answer.at);
       }
     } finally {
@@ -195,6 +236,7 @@ export class HostBudget {
     }
     state.timer = this.#clock.setTimeout(() => {
       state.timer = undefined;
+      state.heldForEstablished = false;
       void this.#pump(host, state);
     }, Math.max(1, delayMs));
   }

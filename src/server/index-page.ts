@@ -24,7 +24,11 @@ function exampleQuery(name: RouteName, host: string, today: Date): string {
   return `?host=${encodeURIComponent(host)}${extra[name]}`;
 }
 
-export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string; clock?: Clock }): WebHandler {
+/**
+ * `shapes`: the query shapes this process has been asked so far, listed as a `PULSE_QUERIES`
+ * value to start pinning from (docs/cache-endpoint.md, "Public endpoint").
+ */
+export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string; clock?: Clock; shapes?: () => readonly string[] }): WebHandler {
   const clock = options.clock ?? realClock;
   return async (request) => {
     const { pathname } = new URL(request.url);
@@ -39,6 +43,10 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
     const history = `${options.prefix}${HISTORY_PATH}?${new URLSearchParams({ host, metric: 'people', range: 'today' })}`;
     items.push(`<li><code>${escapeHtml(options.prefix + HISTORY_PATH)}</code> (ours: recorded here) — <a href="${escapeHtml(history)}">${escapeHtml(history)}</a></li>`);
     const hosts = options.hosts.map((one) => `<code>${escapeHtml(one)}</code>`).join(', ');
+    const shapes = options.shapes?.() ?? [];
+    const seen = shapes.length === 0
+      ? '<p>None yet: open your pages, then reload this one.</p>'
+      : `<p>To answer only these (and refuse others with 403), start with:</p>\n<pre>PULSE_QUERIES="${escapeHtml(shapes.join(' '))}"</pre>`;
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pulse-widgets cache endpoint</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -49,6 +57,8 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
 <ul>
 ${items.join('\n')}
 </ul>
+<h2>Query shapes asked so far (this process)</h2>
+${seen}
 <p>The newsroom board: <a href="/board/">/board/</a> (set it up at <a href="/board/builder.html">/board/builder.html</a>).</p>
 <p>Operations: <a href="${escapeHtml(options.prefix)}/healthz">healthz</a>, <a href="${escapeHtml(options.prefix)}/readyz">readyz</a>, <a href="${escapeHtml(options.prefix)}/metrics">metrics</a>.</p>
 </body></html>

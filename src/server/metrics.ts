@@ -38,7 +38,7 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     droppedValues: new Counter({ name: 'pulse_upstream_dropped_total', help: 'Values dropped from upstream bodies that were still served: list or map entries that cannot be used (what=entry), optional fields of another type (what=field).', labelNames: ['route', 'what'], registers }),
     upstreamSeconds: new Histogram({ name: 'pulse_upstream_duration_seconds', help: 'Upstream call duration.', labelNames: ['route'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10], registers }),
     budgetWaits: new Counter({ name: 'pulse_budget_waits_total', help: 'Fills that queued for the per-host upstream budget.', labelNames: ['host'], registers }),
-    clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limit.', registers }),
+    clientRejections: new Counter({ name: 'pulse_client_rejections_total', help: 'Requests refused by the per-client-IP limits (requests, and upstream calls for new queries).', registers }),
     leases: new Counter({ name: 'pulse_shared_leases_total', help: 'Shared-tier fill leases by outcome: won (this instance fills), held (another one does), backoff, offline (filled alone).', labelNames: ['outcome'], registers }),
     historySamples: new Counter({ name: 'pulse_history_samples_total', help: 'History minutes per host: recorded, gap (no fresh answer; nothing invented), or another instance\'s (shared tier).', labelNames: ['host', 'outcome'], registers }),
     // Summed over workers it read 2 with two workers; 1 only while every worker reaches it.

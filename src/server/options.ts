@@ -8,6 +8,7 @@ import type { HistoryOptions } from '../history/service.ts';
 import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from './client-address.ts';
 import { clockWithNow, realClock, type Clock } from './clock.ts';
 import { CLIENT_IP_HEADER } from './node-http.ts';
+import { parseQueryShapes, type QueryShapes } from './query-shapes.ts';
 import type { SharedTier } from './shared-tier.ts';
 import type { BodyEncoder } from './stored-response.ts';
 import type { UpstreamTransport } from './upstream.ts';
@@ -67,6 +68,18 @@ export interface CacheOptions {
   clientLimit?: number;
   clientLimitWindowMs?: number;
   /**
+   * Upstream calls a minute each client address may start for queries nobody polls (6), after
+   * a burst of `newQueryBurst` (30); past them it is answered 429 with Retry-After. Hits, and
+   * queries someone already polls, are never counted. 0 turns the meter off.
+   */
+  newQueryLimit?: number;
+  newQueryBurst?: number;
+  /**
+   * Pins the query shapes answered (query-shapes.ts; docs/cache-endpoint.md, "Public endpoint"):
+   * `toppages?limit&section=Politics|Tech quickstats`. Others get 403 query_not_allowed. Unset: any valid query.
+   */
+  queries?: string;
+  /**
    * The address of the peer that connected (a proxy, or the reader); default: the address
    * node-http puts in `x-pulse-client-ip`. The per-IP limit counts the reader found from it
    * through `trustProxy`.
@@ -118,8 +131,10 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy'>> & {
+export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy' | 'queries'>> & {
   encodeBody?: BodyEncoder;
+  /** Unset: every valid query is answered. */
+  queries?: QueryShapes;
   trustProxy: TrustProxy;
   redisUrl?: string;
   sharedTier?: SharedTier;
@@ -150,6 +165,9 @@ export const DEFAULTS = {
   // 500 viewers behind one NAT × 4 distinct URLs × 21 ticks in a minute = 42,000; room to spare.
   clientLimit: 60_000,
   clientLimitWindowMs: 60_000,
+  // A dashboard of 30 queries opening on a cold cache, then a few new ones a minute.
+  newQueryLimit: 6,
+  newQueryBurst: 30,
   redisTimeoutMs: 250,
   // Three instances alone on 1 fill a second each still make at most 183 calls a minute.
   instances: 3,
@@ -255,6 +273,12 @@ export function checkTrustProxy(value: number | string | readonly string[]): Tru
   }
 }
 
+function checkQueries(text: string): QueryShapes {
+  const parsed = parseQueryShapes(text);
+  if ('error' in parsed) throw new ConfigError(parsed.error);
+  return parsed.shapes;
+}
+
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
   return value;
@@ -265,7 +289,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
   const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = options[name];
-    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'staleWindowMs');
+    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'newQueryLimit' || name === 'staleWindowMs');
   }
   if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs) throw new ConfigError('upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL');
   if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs) throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');
@@ -283,6 +307,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     fold: options.fold ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
+    queries: options.queries === undefined ? undefined : checkQueries(options.queries),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',
     sharedTier: options.sharedTier,
     upstreamTransport: options.upstreamTransport,

@@ -19,6 +19,13 @@
  * slot (a key's lease then makes its refill one call): weights are counted from the tier, so
  * the same keys get the same slots everywhere.
  *
+ * Established queries come first. Only a key polled for a while (`isEstablished`: by any
+ * client, again at least three quarters of an interval after its polling began) is planned; a
+ * new one is on a short leash, refilled only once it is polled again. The budget windows the
+ * plan reserves for established keys are not new queries' to take (`reserved`, and
+ * `newQuerySlots` for what is left): one client asking a new query every 200 ms spent the
+ * site's budget on answers nobody asked for twice and froze a newsroom's dashboard for a minute.
+ *
  * Slots stay put tick after tick (keys ordered by pollers, then name). When they move, a key
  * moves at most one window earlier per tick, so two fills of one key are always at least two
  * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
@@ -34,6 +41,50 @@ export interface PlannedKey {
   /** When the fill of its stored answer started, and until when that answer is fresh. */
   startedAt: number;
   freshUntil: number;
+  /** Polled for a while (`isEstablished`): only such keys are planned. */
+  established: boolean;
+}
+
+/**
+ * Polled again at least three quarters of an interval after its polling began: a dashboard's
+ * second poll, not a one-off (however long the one-off then waits for its fill).
+ */
+export function isEstablished(pollingSince: number | undefined, lastPolledAt: number, intervalMs: number): boolean {
+  return pollingSince !== undefined && lastPolledAt - pollingSince >= (intervalMs * 3) / 4;
+}
+
+/**
+ * The keys of `tick key` members (a shared tier's record of which tick each instance polled a
+ * key in) polled in at least two ticks: established, wherever their polls went.
+ */
+export function polledInTwoTicks(polls: readonly string[]): Set<string> {
+  const firstTick = new Map<string, string>();
+  const established = new Set<string>();
+  for (const poll of polls) {
+    const space = poll.indexOf(' ');
+    const tick = poll.slice(0, space);
+    const key = poll.slice(space + 1);
+    const seen = firstTick.get(key);
+    if (seen === undefined) firstTick.set(key, tick);
+    else if (seen !== tick) established.add(key);
+  }
+  return established;
+}
+
+/**
+ * The slots of one budget window a new query may take on one instance: what the plan's
+ * reserved refills leave, split between the instances that share the budget (each counts its
+ * own new fills).
+ */
+export function newQuerySlots(fills: number, reserved: number, instances: number): number {
+  return Math.max(0, Math.floor((fills - reserved) / Math.max(1, instances)));
+}
+
+/** The slots of the budget window around a moment that the plan reserved for established keys. */
+export interface Reservation {
+  reserved: number;
+  windowStart: number;
+  windowEnd: number;
 }
 
 /** The plan of one host, as /metrics shows it. */
@@ -86,6 +137,9 @@ interface HostTimers {
   refreshed: Map<string, number>;
   /** Fills of each polled key seen by the plans (any fill, planned or not): ties take turns. */
   fills: Map<string, { startedAt: number; count: number }>;
+  /** Whether the last plan had established keys, and its refills per window start. */
+  established: boolean;
+  reserved: Map<number, number>;
 }
 
 export class RefreshSchedule {
@@ -114,7 +168,7 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), fills: new Map() };
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), fills: new Map(), established: false, reserved: new Map() };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -134,6 +188,18 @@ export class RefreshSchedule {
       this.#clear(timers);
       this.#plan(host, timers);
     }, 0);
+  }
+
+  /**
+   * The window around `at` and the refills the host's plan reserved in it, or undefined while
+   * the host has no established key (then nothing is reserved, and a cold dashboard may burst).
+   */
+  reserved(host: string, at: number): Reservation | undefined {
+    const timers = this.#hosts.get(host);
+    if (!timers?.established) return undefined;
+    const { windowMs } = this.#parts;
+    const windowStart = at - (at % windowMs);
+    return { reserved: timers.reserved.get(windowStart) ?? 0, windowStart, windowEnd: windowStart + windowMs };
   }
 
   close(): void {
@@ -165,8 +231,10 @@ export class RefreshSchedule {
     // The tick this plan serves: the next one a refill can still reach.
     let tick = Math.ceil(at / intervalMs) * intervalMs;
     if (tick - lead <= at) tick += intervalMs;
-    const polled = this.#parts.polled(host);
-    if (polled.length === 0) {
+    const all = this.#parts.polled(host);
+    // Keys polled once are left alone: a host with only those keeps its tick, for when one is polled again.
+    const polled = all.filter((key) => key.established);
+    if (all.length === 0) {
       this.#hosts.delete(host);
       this.#parts.report(host, undefined);
       return;
@@ -195,6 +263,8 @@ export class RefreshSchedule {
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
     const used = new Array<number>(this.#windows).fill(0);
+    timers.established = polled.length > 0;
+    timers.reserved = new Map();
     for (const key of chosen) {
       const earliest = key.startedAt + minGap;
       let window = used.findIndex((count, index) => count < fills && tick - index * windowMs - lead >= earliest);
@@ -206,13 +276,15 @@ export class RefreshSchedule {
         used[window]! += 1;
         startAt = tick - window * windowMs - lead;
       }
+      const windowStart = startAt - (startAt % windowMs);
+      timers.reserved.set(windowStart, (timers.reserved.get(windowStart) ?? 0) + 1);
       this.#arm(timers, startAt, () => {
         timers.refreshed.set(key.key, tick);
         this.#parts.refresh(key.key, dueBy);
       });
     }
     timers.stretch = Math.max(1, polled.length / capacity);
-    this.#parts.report(host, {
+    this.#parts.report(host, polled.length === 0 ? undefined : {
       keys: polled.reduce((sum, key) => sum + key.weight, 0),
       groups: polled.length,
       callsPerMinute: Math.round((Math.min(polled.length, capacity) * 60_000) / intervalMs),

@@ -62,6 +62,9 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
     staleWindowMs: settings.staleWindowMs,
     rawDataPersonalFields: settings.rawDataPersonalFields,
     clientLimit: settings.clientLimit,
+    newQueryLimit: settings.newQueryLimit,
+    newQueryBurst: settings.newQueryBurst,
+    queries: settings.queries,
     trustProxy: settings.trustProxy,
     cacheMaxBytes: settings.cacheMaxBytes,
     redisUrl: settings.redisUrl,
@@ -73,7 +76,7 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
   });
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
-    : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
+    : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, shapes: () => cache.queryShapes(), mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
   const board = await createBoardPage({ prefix: settings.prefix, hosts: target.hosts });
   const metricsPath = `${settings.prefix}/metrics`;
   const server = await listen(async (request) => {

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { checkHostTimeZones } from '../history/time-zone-setting.ts';
 import { parseTrustProxy } from './client-address.ts';
 import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
+import { parseQueryShapes } from './query-shapes.ts';
 
 export interface ServeSettings {
   /** Unset: demo mode, the simulator runs in-process. */
@@ -27,6 +28,11 @@ export interface ServeSettings {
   staleWindowMs: number;
   rawDataPersonalFields: boolean;
   clientLimit: number;
+  /** Upstream calls a minute (and at once) a client address may start for queries nobody polls. */
+  newQueryLimit: number;
+  newQueryBurst: number;
+  /** The pinned query shapes (query-shapes.ts); unset: any valid query. */
+  queries?: string;
   cacheMaxBytes: number;
   logLevel: string;
   /** The shared tier; unset: this instance alone. */
@@ -62,6 +68,10 @@ Every option can also be set in the environment (flag wins):
   --stale-seconds <n>        PULSE_STALE_SECONDS    serve stale data this long when the upstream fails (300)
   --raw-personal-fields      PULSE_RAW_PERSONAL_FIELDS=1  keep user_email/user_id in raw data
   --client-limit <n>         PULSE_CLIENT_LIMIT     requests per minute per client IP (60000; 0 = off)
+  --new-query-limit <n>      PULSE_NEW_QUERY_LIMIT  upstream calls per minute a client IP may start for queries nobody polls (6; 0 = off)
+  --new-query-burst <n>      PULSE_NEW_QUERY_BURST  ... and at once, as a dashboard opening on a cold cache (30)
+  --queries <shapes>         PULSE_QUERIES          answer only these query shapes, e.g. "quickstats toppages?limit&section=Politics|Tech"
+                                                    (others: 403; the / page lists the shapes seen); unset = any valid query
   --trust-proxy <n|a,b/24>   PULSE_TRUST_PROXY      proxies whose X-Forwarded-For/Forwarded names the client: a hop count,
                                                     or addresses and CIDR ranges (or loopback, uniquelocal); unset = none
   --cache-mb <n>             PULSE_CACHE_MB         memory for cached responses (64)
@@ -89,6 +99,9 @@ const FLAGS = {
   'stale-seconds': 'PULSE_STALE_SECONDS',
   'raw-personal-fields': 'PULSE_RAW_PERSONAL_FIELDS',
   'client-limit': 'PULSE_CLIENT_LIMIT',
+  'new-query-limit': 'PULSE_NEW_QUERY_LIMIT',
+  'new-query-burst': 'PULSE_NEW_QUERY_BURST',
+  queries: 'PULSE_QUERIES',
   'trust-proxy': 'PULSE_TRUST_PROXY',
   'cache-mb': 'PULSE_CACHE_MB',
   'redis-url': 'PULSE_REDIS_URL',
@@ -195,6 +208,12 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   const hostTzSetting = setting('host-tz');
   const hostTimeZones = hostTzSetting === undefined ? {} : check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {};
 
+  const queriesSetting = setting('queries');
+  if (queriesSetting !== undefined) {
+    const parsed = parseQueryShapes(queriesSetting);
+    if ('error' in parsed) errors.push(parsed.error);
+  }
+
   const settings: ServeSettings = {
     upstream,
     apiKey,
@@ -207,6 +226,9 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
     staleWindowMs: wholeNumber('stale-seconds', DEFAULTS.staleWindowMs / 1000) * 1000,
     rawDataPersonalFields: personal === '1' || personal === 'true',
     clientLimit: wholeNumber('client-limit', DEFAULTS.clientLimit),
+    newQueryLimit: wholeNumber('new-query-limit', DEFAULTS.newQueryLimit),
+    newQueryBurst: Math.max(1, wholeNumber('new-query-burst', DEFAULTS.newQueryBurst)),
+    queries: queriesSetting,
     cacheMaxBytes: Math.max(1, wholeNumber('cache-mb', DEFAULTS.cacheMaxBytes / 2 ** 20)) * 2 ** 20,
     logLevel,
     redisUrl,

@@ -21,6 +21,7 @@ for (const seed of seeds) {
   if (values.seed !== undefined) {
     console.log(`seed ${seed}: ${describeScenario(scenario)}`);
     console.log(`  ${record.polls.length} polls, ${record.arrivals.length} upstream calls, ${record.grants.length} grants`);
+    if (record.sprays.size > 0) console.log(`  sprayers answered: ${[...record.sprays].map(([status, count]) => `${count} × ${status}`).join(', ')}`);
   }
   if (verdict.violations.length === 0) continue;
   failed += 1;

@@ -30,6 +30,12 @@ export interface Dashboard {
   hidden: readonly Span[];
 }
 
+/** A script asking a new valid query (`toppages?author=…`) every `everyMs`, never the same twice (issue 27). */
+export interface Sprayer extends Span {
+  site: string;
+  everyMs: number;
+}
+
 export type { FaultKind } from './upstream.ts';
 import type { FaultKind } from './upstream.ts';
 
@@ -51,6 +57,7 @@ export interface Scenario {
   tierOutages: readonly (Span & { wiped: boolean })[];
   /** Upstream latency range, ms. */
   latency: { min: number; max: number };
+  sprayers: readonly Sprayer[];
 }
 
 /** Queries that fold into few groups, as dashboards ask them; per site. */
@@ -102,7 +109,10 @@ export function scenarioOf(seed: number, minutes = 10): Scenario {
     if (instances > 1 && random.chance(0.4)) tierOutages.push({ ...span(random, length, 2_000, 90_000), wiped: random.chance(0.5) });
   }
   const slowest = random.int(60, 400);
-  return { seed, minutes, instances, dashboards, faults, restarts, tierOutages, latency: { min: 20, max: slowest } };
+  // Drawn last, from a fork: the rest of every seed's scenario is what it was before sprayers.
+  const spraying = random.fork(7);
+  const sprayers: Sprayer[] = spraying.chance(0.4) ? [{ ...span(spraying, length, 60_000, 240_000), site: SITES[0], everyMs: 200 }] : [];
+  return { seed, minutes, instances, dashboards, faults, restarts, tierOutages, latency: { min: 20, max: slowest }, sprayers };
 }
 
 /** The upstream queries a set of client queries costs: one per fold group, one per other query. */

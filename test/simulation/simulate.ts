@@ -25,5 +25,5 @@ export const replayCommand = (seed: number, minutes = 10) => `npm run simulate -
 export function describeScenario(scenario: Scenario): string {
   const queries = scenario.dashboards.reduce((sum, d) => sum + d.queries.length, 0);
   const faults = scenario.faults.map((f) => `${f.kind} ${f.from}-${f.to} ms`).join(', ') || 'none';
-  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}`;
+  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}${scenario.sprayers.map((s) => `, a sprayer every ${s.everyMs} ms ${s.from}-${s.to} ms`).join('')}`;
 }

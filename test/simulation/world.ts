@@ -53,6 +53,8 @@ export interface Record {
   leaks: string[];
   /** Uncaught errors in the cache (a rejected promise, a throw). */
   crashes: string[];
+  /** Answers to the sprayers, by status. */
+  sprays: Map<number, number>;
 }
 
 export async function runScenario(scenario: Scenario): Promise<Record> {
@@ -61,7 +63,8 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
   const latencies = random.fork(1);
   const faultDraws = random.fork(2);
   const routing = random.fork(3);
-  const record: Record = { polls: [], arrivals: [], grants: [], leaks: [], crashes: [] };
+  const spraying = random.fork(4);
+  const record: Record = { polls: [], arrivals: [], grants: [], leaks: [], crashes: [], sprays: new Map() };
   const since = (at: number) => at - START;
 
   const upstream = simulatedUpstream({ clock, latency: scenario.latency, random: latencies, faultAt: (at) => scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share)?.kind });
@@ -160,6 +163,19 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
       });
     };
     schedule(dashboard.openAt);
+  }
+
+  // Each sprayer asks a query nobody asked before, at a random live instance, and never waits for the answer.
+  for (const [index, sprayer] of scenario.sprayers.entries()) {
+    for (let next = sprayer.from, n = 0; next < Math.min(sprayer.to, scenario.minutes * 60_000); next += sprayer.everyMs, n += 1) {
+      at(next, async () => {
+        const live = instances.flatMap((handler, instance) => (handler ? [instance] : []));
+        if (live.length === 0) return;
+        const response = await instances[live[spraying.int(0, live.length - 1)]!]!.handle(new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`));
+        record.leaks.push(await response.text());
+        record.sprays.set(response.status, (record.sprays.get(response.status) ?? 0) + 1);
+      });
+    }
   }
 
   await clock.runUntil(START + scenario.minutes * 60_000);
