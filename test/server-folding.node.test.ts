@@ -184,6 +184,9 @@ describe('fresh at first paint', () => {
     assert.equal(f.calls.length, 8, f.calls.join('\n'));
     const metrics = async () => (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
     assert.match(await metrics(), /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
+    // The dashboard polls again a tick later: its queries are established, and planned.
+    f.clock.advance(3000);
+    assert.deepEqual((await Promise.all(dashboard.map((path) => f.get(path)))).map((reply) => reply.status), dashboard.map(() => 200));
     // The host's refresh plan: 20 queries polled, 8 upstream queries kept fresh, every tick.
     await until(async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()), 'the plan of all 8 groups');
     const plan = await metrics();

@@ -78,6 +78,8 @@ interface KeyState {
    */
   lastPolledAt?: number;
   pollingSince?: number;
+  /** The history recorder's last lookup that needed a fill: it waits for that fill as a client does. */
+  lastPassiveAt?: number;
 }
 
 /** One query of a fold group, as its clients poll it. */
@@ -300,7 +302,7 @@ export class FillCache {
     let current = this.#entries.get(key);
     // A passive lookup is not a poll: it is answered from a fresh entry, or counts as a request when it fills.
     if (!context.passive) this.#touch(key, context, state);
-    else if (!(current && this.#now() < current.freshUntil)) state.lastRequestedAt = this.#now();
+    else if (!(current && this.#now() < current.freshUntil)) state.lastRequestedAt = state.lastPassiveAt = this.#now();
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
     if (!context.passive) this.#polledSince(state, current);
     const now = this.#now();
@@ -406,7 +408,7 @@ export class FillCache {
    */
   #wanted(route: RouteName, state: KeyState): boolean {
     const window = Math.max(this.#ttlMs(route), this.#options.maxWaitMs);
-    const asked = this.#established(state) ? state.lastRequestedAt : (state.lastPolledAt ?? state.lastRequestedAt);
+    const asked = this.#established(state) ? state.lastRequestedAt : Math.max(state.lastPolledAt ?? state.lastRequestedAt, state.lastPassiveAt ?? -Infinity);
     return this.#now() - asked <= window;
   }
 
