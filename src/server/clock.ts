@@ -7,7 +7,7 @@
  */
 
 /** A pending timer of a `Clock`; opaque to its users. */
-export type TimerHandle = { readonly __timer: unique symbol } | object;
+export type TimerHandle = object;
 
 export interface Clock {
   /** Wall-clock time in ms since the epoch. */
