@@ -47,9 +47,19 @@ export interface ReadOptions {
   all?: boolean;
 }
 
+/**
+ * A failure names its difference only when asked: most are options of a choice that another
+ * option reads (`number or null`), and building their JSON paths was most of a body's reading.
+ */
 class DifferenceFailure extends Failure {
-  constructor(depth: number, readonly difference: Difference) {
+  #difference?: Difference;
+
+  constructor(depth: number, private readonly describe: () => Difference) {
     super(depth);
+  }
+
+  get difference(): Difference {
+    return (this.#difference ??= this.describe());
   }
 }
 
@@ -63,6 +73,10 @@ function pathText(path: readonly Segment[], pattern: boolean): string {
     else text += /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
   }
   return text;
+}
+
+function placeOf(path: readonly Segment[]): { path: string; pattern: string } {
+  return { path: pathText(path, false), pattern: pathText(path, true) };
 }
 
 class ReportingWalk implements Walk {
@@ -88,12 +102,8 @@ class ReportingWalk implements Walk {
 
   #note(name: string, difference: Omit<Difference, 'path' | 'pattern'>): void {
     this.enter(name);
-    this.differences.push({ ...this.#here(), ...difference });
+    this.differences.push({ ...placeOf(this.path), ...difference });
     this.leave();
-  }
-
-  #here(): { path: string; pattern: string } {
-    return { path: pathText(this.path, false), pattern: pathText(this.path, true) };
   }
 
   enter(name: string | number, key = false): void {
@@ -107,7 +117,8 @@ class ReportingWalk implements Walk {
   }
 
   fail(kind: 'missing' | 'type', shape: Shape, found: unknown): Failure {
-    return new DifferenceFailure(this.depth, { ...this.#here(), kind, expected: expectedOf(shape), found: typeOf(found), essential: true });
+    const path = [...this.path];
+    return new DifferenceFailure(this.depth, () => ({ ...placeOf(path), kind, expected: expectedOf(shape), found: typeOf(found), essential: true }));
   }
 
   drop(failure: Failure): void {
