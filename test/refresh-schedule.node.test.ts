@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { realClock } from '../src/server/clock.ts';
-import { isEstablished, newQuerySlots, polledInTwoTicks, RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
+import { isEstablished, newQuerySlots, occupiedSlots, polledInTwoTicks, RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
 
 const INTERVAL = 3000;
 const WINDOW = 1000;
@@ -27,7 +27,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
     // Filled together two ticks ago (a millisecond apart, the lower index first); due for this tick.
-    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD, established: true });
+    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD, established: true, filling: false });
   }
   const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
   fake.schedule = new RefreshSchedule({
@@ -98,7 +98,7 @@ describe('refresh plan', () => {
     advance(3000 - 375);
     const firstTick = new Set(fake.refreshed.map(({ key }) => key));
     assert.equal(firstTick.size, 9);
-    // All were filled in the same tick, so all are as stale: ties go by fills, then by name.
+    // All were filled in the same tick, so all are as stale: ties go by pollers, then by name.
     assert.deepEqual([...fake.stretched.keys()], ['k09', 'k10', 'k11']);
     assert.ok([...fake.stretched.values()].every((until) => until > T0), 'still fresh when the tick\'s pollers come');
     fake.refreshed.length = 0;
@@ -121,6 +121,36 @@ describe('refresh plan', () => {
     assert.deepEqual(perKey, new Array(15).fill(6), `refills per key: ${perKey.join(', ')}`);
   });
 
+  test('a key polled since later waits its turn like the others: the plan is a round-robin', () => {
+    const fake = plan(12);
+    fake.schedule.watch('example.com');
+    advance(5 * 3000);
+    // Nine more keys: the site now has 21 for 9 slots a tick, 7 ticks for 3 turns each.
+    for (let index = 12; index < 21; index += 1) {
+      const key = `k${index}`;
+      fake.keys.set(key, { key, weight: 1, startedAt: Date.now() - 3000, freshUntil: Date.now(), established: true, filling: false });
+    }
+    advance(4 * 3000);
+    fake.refreshed.length = 0;
+    advance(21 * 3000);
+    fake.schedule.close();
+    const perKey = [...fake.keys.keys()].map((key) => fake.refreshed.filter((refresh) => refresh.key === key).length);
+    // Ties by fewest fills gave the newcomers every turn they were tied for, for minutes.
+    assert.deepEqual(perKey, new Array(21).fill(9), `refills per key in 21 ticks: ${perKey.join(', ')}`);
+  });
+
+  test('a fill still waiting for the budget holds the first slot: the plan\'s last window stays before the tick', () => {
+    const fake = plan(12);
+    // Queued since the last tick (the budget owes it the next slot): the plan has 8 slots, not 9.
+    Object.assign(fake.keys.get('k00')!, { filling: true });
+    fake.schedule.watch('example.com');
+    advance(3000 - 375);
+    fake.schedule.close();
+    assert.equal(fake.refreshed.length, 8);
+    assert.ok(!fake.refreshed.some(({ key }) => key === 'k00'), 'a filling key is not planned again');
+    assert.deepEqual(windowsBefore(T0, fake.refreshed).sort(), [0, 0, 0, 1, 1, 1, 2, 2]);
+  });
+
   test('a key filled a second ago is not refilled before the tick: two fills stay two thirds of an interval apart', () => {
     const fake = plan(1);
     assert.equal(fake.schedule.minGapMs, 2000, 'the least gap the refills keep, as the fill cache reads it');
@@ -139,7 +169,7 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(3000 - 375 - 2000);
     assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
-    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900, established: true });
+    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900, established: true, filling: false });
     fake.schedule.replan('example.com');
     advance(2000 + 3000);
     fake.schedule.close();
@@ -155,6 +185,20 @@ describe('refresh plan', () => {
     assert.deepEqual(fake.plans, [undefined]);
     fake.schedule.close();
   });
+});
+
+test('occupiedSlots: what the budget gave or owes fills the plan\'s windows from the one under way on', () => {
+  const windows = [3000, 2000, 1000]; // listed from the tick back: the last window first
+  const cases: [current: number, taken: number, fills: number, expected: number[]][] = [
+    [1000, 0, 3, [0, 0, 0]],
+    [1000, 2, 3, [0, 0, 2]],
+    [1000, 3, 3, [0, 0, 3]],
+    [1000, 5, 3, [0, 2, 3]],
+    [1000, 10, 3, [3, 3, 3]],
+    // The plan's first window has passed: what is owed lands in the ones still to come.
+    [2000, 4, 3, [1, 3, 0]],
+  ];
+  for (const [current, taken, fills, expected] of cases) assert.deepEqual(occupiedSlots(windows, current, taken, fills), expected, `current ${current}, taken ${taken}`);
 });
 
 describe('established queries come first', () => {
@@ -202,7 +246,7 @@ describe('established queries come first', () => {
     for (let index = 0; index < 20; index += 1) {
       const key = `toppages?author=x${index}`;
       // Each polled once, a moment ago: due before the tick, as the established ones are.
-      fake.keys.set(key, { key, weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false });
+      fake.keys.set(key, { key, weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false, filling: false });
     }
     fake.schedule.watch('example.com');
     const windows = [T0 - 3000, T0 - 2000, T0 - 1000].map((at) => fake.schedule.reserved('example.com', at + 500)?.reserved);
@@ -216,7 +260,7 @@ describe('established queries come first', () => {
 
   test('a host with only new keys has no reservation: nothing holds back a cold dashboard', () => {
     const fake = plan(0);
-    fake.keys.set('once', { key: 'once', weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false });
+    fake.keys.set('once', { key: 'once', weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false, filling: false });
     fake.schedule.watch('example.com');
     assert.equal(fake.schedule.reserved('example.com', T0 - 500), undefined);
     advance(3000 - 375);

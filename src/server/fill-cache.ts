@@ -664,7 +664,7 @@ export class FillCache {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil, established: this.#established(state) });
+      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil, established: this.#established(state), filling: state.filling === true });
     }
     if (keys.size === 0) this.#polled.delete(host);
     return planned;

@@ -43,6 +43,8 @@ export interface PlannedKey {
   freshUntil: number;
   /** Polled for a while (`isEstablished`): only such keys are planned. */
   established: boolean;
+  /** A fill of it is under way here: waiting for the budget, or at the upstream. */
+  filling: boolean;
 }
 
 /**
@@ -69,6 +71,21 @@ export function polledInTwoTicks(polls: readonly string[]): Set<string> {
     else if (seen !== tick) established.add(key);
   }
   return established;
+}
+
+/**
+ * Slots of the plan's windows (their starts, listed from the tick back) that the budget has
+ * already given or owes when the plan is made: `taken` fills started in the window under way
+ * (`current`), or running or queued now, each holding the next free slot from `current` on.
+ */
+export function occupiedSlots(windowStarts: readonly number[], current: number, taken: number, fills: number): number[] {
+  const used = windowStarts.map(() => 0);
+  for (let index = windowStarts.length - 1; index >= 0 && taken > 0; index -= 1) {
+    if (windowStarts[index]! < current) continue;
+    used[index] = Math.min(fills, taken);
+    taken -= used[index]!;
+  }
+  return used;
 }
 
 /**
@@ -135,8 +152,8 @@ interface HostTimers {
   replanning?: boolean;
   /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
   refreshed: Map<string, number>;
-  /** Fills of each polled key seen by the plans (any fill, planned or not): ties take turns. */
-  fills: Map<string, { startedAt: number; count: number }>;
+  /** Each polled key's place in the last plan's queue: keys as stale keep their turns. */
+  queue: Map<string, number>;
   /** Whether the last plan had established keys, and its refills per window start. */
   established: boolean;
   reserved: Map<number, number>;
@@ -168,7 +185,7 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), fills: new Map(), established: false, reserved: new Map() };
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), queue: new Map(), established: false, reserved: new Map() };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -240,34 +257,43 @@ export class RefreshSchedule {
       return;
     }
     const capacity = this.#capacity;
-    const seen = new Map<string, { startedAt: number; count: number }>();
-    for (const key of polled) {
-      const last = timers.fills.get(key.key);
-      seen.set(key.key, { startedAt: key.startedAt, count: (last?.count ?? 0) + (last && last.startedAt !== key.startedAt ? 1 : 0) });
-    }
-    timers.fills = seen;
     // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
     const dueBy = tick + intervalMs / 4;
-    const due = polled.filter((key) => key.freshUntil <= dueBy && timers.refreshed.get(key.key) !== tick);
+    const due = polled.filter((key) => key.freshUntil <= dueBy && !key.filling && timers.refreshed.get(key.key) !== tick);
     for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
     const minGap = this.minGapMs;
     // Staleness counts in ticks: the refills of one tick start in different windows, and ranked
     // by start time the earliest window's keys would come first on every tick, forever. Among
-    // keys as stale, the one filled least often goes first: by name alone, the same few would
-    // win every tie.
+    // keys as stale, the one ahead in the last plan's queue goes first (a key no plan has seen
+    // yet ahead of all), so the plan is a round-robin and every key waits as long. (Ties by
+    // fewest fills favoured keys polled since later for as long as they took to catch up:
+    // minutes refreshed every 6 s while the others waited 9.)
     const tickOf = (key: PlannedKey) => Math.floor(key.startedAt / intervalMs);
-    const fillCount = (key: PlannedKey) => timers.fills.get(key.key)?.count ?? 0;
-    const stalestFirst = [...due].sort((a, b) => tickOf(a) - tickOf(b) || b.weight - a.weight || fillCount(a) - fillCount(b) || (a.key < b.key ? -1 : 1));
-    const chosen = stalestFirst.slice(0, capacity);
-    for (const left of stalestFirst.slice(capacity)) this.#parts.stretch(left.key, tick + intervalMs / 2);
+    const place = (key: PlannedKey) => timers.queue.get(key.key) ?? -1;
+    const queue = [...polled].sort((a, b) => tickOf(a) - tickOf(b) || place(a) - place(b) || b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    timers.queue = new Map(queue.map((key, index) => [key.key, index]));
+    const stalestFirst = queue.filter((key) => due.includes(key));
+    // What the budget has already given in the window under way, or owes (fills running or
+    // queued) is not the plan's. Planned as free, it pushed the plan's last window past the tick,
+    // and above capacity (every slot taken) it stayed there: the same few keys reached their
+    // pollers a tick late every tick and, a tick fresher when ranked, lost every other turn.
+    const windowStarts = Array.from({ length: this.#windows }, (_, index) => {
+      const startAt = tick - index * windowMs - lead;
+      return startAt - (startAt % windowMs);
+    });
+    const current = at - (at % windowMs);
+    const taken = all.filter((key) => key.filling || key.startedAt >= current).length;
+    const used = occupiedSlots(windowStarts, current, taken, fills);
+    const free = used.reduce((sum, count, index) => (windowStarts[index]! + windowMs > at ? sum + fills - count : sum), 0);
+    const chosen = stalestFirst.slice(0, Math.min(capacity, free));
+    for (const left of stalestFirst.slice(chosen.length)) this.#parts.stretch(left.key, tick + intervalMs / 2);
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
-    const used = new Array<number>(this.#windows).fill(0);
     timers.established = polled.length > 0;
     timers.reserved = new Map();
     for (const key of chosen) {
       const earliest = key.startedAt + minGap;
-      let window = used.findIndex((count, index) => count < fills && tick - index * windowMs - lead >= earliest);
+      let window = used.findIndex((count, index) => count < fills && windowStarts[index]! + windowMs > at && tick - index * windowMs - lead >= earliest);
       let startAt: number;
       if (window === -1) {
         // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
