@@ -195,6 +195,7 @@ export class FillCache {
       polled: (host) => this.#plannedKeys(host),
       lead: (host) => this.#lead(host),
       refresh: (key, dueBy) => void this.#refreshPlanned(key, dueBy),
+      ...(this.#shared ? { prepare: (host: string) => this.#adoptPolled(host) } : {}),
       stretch: (key, until) => {
         const stored = this.#entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
@@ -668,6 +669,21 @@ export class FillCache {
     }
     if (keys.size === 0) this.#polled.delete(host);
     return planned;
+  }
+
+  /**
+   * Before a plan, the tier's copies of the host's keys that another instance may have refilled
+   * since ours started (a key started less than the least gap ago cannot have been).
+   */
+  async #adoptPolled(host: string): Promise<void> {
+    const now = this.#now();
+    await Promise.all([...(this.#polled.get(host) ?? [])].map(async (key) => {
+      const state = this.#keys.peek(key);
+      const stored = this.#entries.peek(key);
+      if (!state || !stored || state.filling || state.route === undefined || state.query === undefined || state.host === undefined) return;
+      if (now - stored.startedAt < this.#schedule.minGapMs) return;
+      await this.#adopt(key, { route: state.route, query: state.query, host: state.host }, state, stored).catch(() => undefined);
+    }));
   }
 
   /**

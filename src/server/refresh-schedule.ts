@@ -9,9 +9,8 @@
  * last window before the tick takes the keys with the most pollers, the window before it the
  * next ones, so every key lands before its clients poll at the tick.
  *
- * Past the budget, the stalest keys take the slots (staleness counted in ticks; among keys as
- * stale, the one filled least often) and the others' freshness is stretched to the next tick,
- * where they come first: every key's refresh interval grows by the same factor
+ * Past the budget, the stalest keys take the slots (a round-robin) and the others' freshness is
+ * stretched to the next tick, where they come first: every key's refresh interval grows by the same factor
  * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
  * than a stampede of stale answers that would each queue a fill.
  *
@@ -131,6 +130,12 @@ export interface ScheduleParts {
    * the schedule's `minGapMs` ago (the budget still has the last word).
    */
   refresh(key: string, dueBy: number): void;
+  /**
+   * Brings the host's keys up to date before a plan (with a shared tier, the copies other
+   * instances refilled since): plans rank keys by when their fills started, and instances that
+   * saw different fills chose different keys, some often and some seldom.
+   */
+  prepare?(host: string): Promise<void>;
   /** Pushes a key's freshness to `until`: it was due but the budget had no slot for it. */
   stretch(key: string, until: number): void;
   report(host: string, plan: HostPlan | undefined): void;
@@ -152,8 +157,6 @@ interface HostTimers {
   replanning?: boolean;
   /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
   refreshed: Map<string, number>;
-  /** Each polled key's place in the last plan's queue: keys as stale keep their turns. */
-  queue: Map<string, number>;
   /** Whether the last plan had established keys, and its refills per window start. */
   established: boolean;
   reserved: Map<number, number>;
@@ -185,7 +188,7 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), queue: new Map(), established: false, reserved: new Map() };
+    const timers: HostTimers = { slots: new Set(), stretch: 1, refreshed: new Map(), established: false, reserved: new Map() };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -262,33 +265,36 @@ export class RefreshSchedule {
     const due = polled.filter((key) => key.freshUntil <= dueBy && !key.filling && timers.refreshed.get(key.key) !== tick);
     for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < tick) timers.refreshed.delete(key);
     const minGap = this.minGapMs;
-    // Staleness counts in ticks: the refills of one tick start in different windows, and ranked
-    // by start time the earliest window's keys would come first on every tick, forever. Among
-    // keys as stale, the one ahead in the last plan's queue goes first (a key no plan has seen
-    // yet ahead of all), so the plan is a round-robin and every key waits as long. (Ties by
-    // fewest fills favoured keys polled since later for as long as they took to catch up:
-    // minutes refreshed every 6 s while the others waited 9.)
-    const tickOf = (key: PlannedKey) => Math.floor(key.startedAt / intervalMs);
-    const place = (key: PlannedKey) => timers.queue.get(key.key) ?? -1;
-    const queue = [...polled].sort((a, b) => tickOf(a) - tickOf(b) || place(a) - place(b) || b.weight - a.weight || (a.key < b.key ? -1 : 1));
-    timers.queue = new Map(queue.map((key, index) => [key.key, index]));
-    const stalestFirst = queue.filter((key) => due.includes(key));
-    // What the budget has already given in the window under way, or owes (fills running or
-    // queued) is not the plan's. Planned as free, it pushed the plan's last window past the tick,
-    // and above capacity (every slot taken) it stayed there: the same few keys reached their
-    // pollers a tick late every tick and, a tick fresher when ranked, lost every other turn.
+    // Stalest first: the one whose stored answer's fill started earliest (told by the shared
+    // tier, so every instance ranks alike).
+    const stalestFirst = due.sort((a, b) => a.startedAt - b.startedAt || (a.key < b.key ? -1 : 1));
+    // Above the budget, what it has already given established keys in the window under way, or
+    // owes them (fills running or queued), is not the plan's. Planned as free, it pushed the
+    // plan's last window past the tick, and with every slot taken it stayed there: the same few
+    // keys reached their pollers a tick late, every tick. (New queries' grants are not counted:
+    // they take only what the plan leaves. Under the budget every due key goes in its slot, and
+    // what the window owes drains through the spare ones.)
     const windowStarts = Array.from({ length: this.#windows }, (_, index) => {
       const startAt = tick - index * windowMs - lead;
       return startAt - (startAt % windowMs);
     });
     const current = at - (at % windowMs);
-    const taken = all.filter((key) => key.filling || key.startedAt >= current).length;
-    const used = occupiedSlots(windowStarts, current, taken, fills);
+    const taken = polled.filter((key) => key.filling || key.startedAt >= current).length;
+    const above = stalestFirst.length > capacity;
+    const used = above ? occupiedSlots(windowStarts, current, taken, fills) : windowStarts.map(() => 0);
     const free = used.reduce((sum, count, index) => (windowStarts[index]! + windowMs > at ? sum + fills - count : sum), 0);
     const chosen = stalestFirst.slice(0, Math.min(capacity, free));
     for (const left of stalestFirst.slice(chosen.length)) this.#parts.stretch(left.key, tick + intervalMs / 2);
-    // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
-    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    if (above) {
+      // Above the budget, the stalest in the earliest window: the next plan finds them in the
+      // order they were chosen, behind the keys left out, so the plan is a round-robin and
+      // every key waits as long. (Placed by pollers, the same keys took the earliest window, were
+      // the stalest of their tick the next time, and came first, forever.)
+      chosen.reverse();
+    } else {
+      // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
+      chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    }
     timers.established = polled.length > 0;
     timers.reserved = new Map();
     for (const key of chosen) {
@@ -317,6 +323,16 @@ export class RefreshSchedule {
       stretch: Math.round(timers.stretch * 100) / 100,
     });
     // The next plan comes once this tick's pollers have been answered (an eighth of an interval).
-    timers.tick = clock.setTimeout(() => this.#plan(host, timers), Math.max(1, tick + intervalMs / 8 - at));
+    const { prepare } = this.#parts;
+    const next = prepare ? () => void this.#prepared(host, timers, prepare) : () => this.#plan(host, timers);
+    timers.tick = clock.setTimeout(next, Math.max(1, tick + intervalMs / 8 - at));
+  }
+
+  async #prepared(host: string, timers: HostTimers, prepare: (host: string) => Promise<void>): Promise<void> {
+    await prepare(host);
+    if (this.#closed || this.#hosts.get(host) !== timers) return;
+    // A re-plan may have come meanwhile: this plan takes its place.
+    this.#clear(timers);
+    this.#plan(host, timers);
   }
 }
