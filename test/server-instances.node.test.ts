@@ -86,3 +86,26 @@ test('15 competing keys polled across 3 instances for 3 minutes: at most 183 cal
   assert.ok(byInstance.filter((calls) => calls > 0).length >= 2, `more than one instance filled: ${byInstance.join(' + ')}`);
   assert.deepEqual([...statuses.keys()], [200], `answers: ${[...statuses].map(([status, count]) => `${count}×${status}`).join(' ')}`);
 });
+
+test('a folded query back from a hidden tab, polled on another instance first, is answered from the wide fill on every instance', async () => {
+  const pair = startVirtualCluster(2);
+  const { clock } = pair[0]!;
+  const paths = [1, 2, 3, 4].map((limit) => `/live/toppages/v3/?host=example.com&limit=${limit}`);
+  const first = Math.ceil((clock.now() + 500) / TICK) * TICK;
+  const hidden = { from: first + 5 * TICK, to: first + 10 * TICK };
+  const ticks = Array.from({ length: 20 }, (_, tick) => first + tick * TICK);
+  for (const [index, tick] of ticks.entries()) {
+    await clock.runUntil(tick + 30);
+    // limit=1's tab is hidden for five ticks: the group forgets it on both instances. Each
+    // query's polls land on the two instances in turn.
+    const asked = tick >= hidden.from && tick < hidden.to ? paths.slice(1) : paths;
+    const replies = Promise.all(asked.map((path, at) => pair[(at + index) % 2]!.get(path)));
+    await clock.advance(1000);
+    assert.deepEqual([...new Set((await replies).map((reply) => reply.status))], [200]);
+  }
+  await closeAll(pair);
+  const own = pair[0]!.arrivals.filter((call) => call.at > hidden.to + TICK && !call.key.endsWith('limit=4'));
+  // Back, it was one object in the fold group and another in the instance's own map: the group's
+  // fill covered the first, and the second filled limit=1 by itself every tick.
+  assert.deepEqual(own.map((call) => `${call.at - hidden.to} ms ${call.key}`), []);
+});

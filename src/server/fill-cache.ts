@@ -757,7 +757,10 @@ export class FillCache {
    */
   async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
     const group = member.group;
-    const joined = !group.members.has(member.key);
+    // Not in the group, or in it as another object (it left the group unpolled, and the tier's
+    // sync put it back as a new one): the wide query covered that one, and this member filled
+    // its own query as well, every tick, for as long as it was polled.
+    const joined = group.members.get(member.key) !== member;
     member.lastRequestedAt = this.#now();
     if (joined) group.members.set(member.key, member);
     this.#share(member);
@@ -833,7 +836,12 @@ export class FillCache {
           // Only what parses as a member of this very group joins it.
           const prefix = `${routes[group.route].path}?`;
           const fold = key.startsWith(prefix) ? foldMember(group.route, key.slice(prefix.length)) : undefined;
-          if (fold?.group === group.id) group.members.set(key, { key, shape: fold.shape, group, lastRequestedAt: now });
+          if (fold?.group !== group.id) continue;
+          // The member this instance knows the key by, if any: one object per member.
+          const mine = this.#members?.peek(key);
+          const member = mine && mine.group === group ? mine : { key, shape: fold.shape, group, lastRequestedAt: now };
+          member.lastRequestedAt = Math.max(member.lastRequestedAt, now);
+          group.members.set(key, member);
         }
       })
       .finally(() => (group.syncing = undefined));
