@@ -137,8 +137,16 @@ test('/board/ with no parameters shows the first served host, and several sites 
   assert.ok(sources.length === 4 && sources.every((src) => src.includes('host=example.com') && !src.includes(' ')), sources.join(' | '));
   await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org`);
   await boardReady(page);
-  const sites = await page.evaluate(() => [...document.querySelectorAll('main top-pages')].map((el) => (el as unknown as { shadowRoot: { querySelectorAll(s: string): ArrayLike<{ textContent: string }> } }).shadowRoot).flatMap((root) => Array.from(root.querySelectorAll('[part=site]'), (site) => site.textContent)));
-  assert.ok(sites.some((site) => site.includes('news.example.org')) && sites.some((site) => site.includes('example.com')), `rows name their sites: ${sites.join(', ')}`);
+  // One list asks both sites, and every row names its own. (Which site's pages lead depends on
+  // the hour: each simulated site's audience follows its own time zone's day.)
+  const lists = await page.evaluate(() => [...document.querySelectorAll('main top-pages')].map((el) => {
+    const root = (el as unknown as { shadowRoot: { querySelectorAll(s: string): ArrayLike<{ querySelector(s: string): { textContent: string } | null }> } }).shadowRoot;
+    return { src: (el as unknown as { getAttribute(name: string): string }).getAttribute('src'), sites: Array.from(root.querySelectorAll('[part=row]'), (row) => row.querySelector('[part=site]')?.textContent ?? '') };
+  }));
+  assert.equal(lists.length, 1);
+  const [{ src, sites }] = lists as [{ src: string; sites: string[] }];
+  assert.deepEqual(src.split(' ').map((url) => new URL(url, endpoint.url).searchParams.get('host')), ['example.com', 'news.example.org']);
+  assert.ok(sites.length > 0 && sites.every((site) => /(^|: )(example\.com|news\.example\.org)$/.test(site)), `rows name their sites: ${sites.join(', ')}`);
   await page.close();
 });
 

@@ -150,10 +150,11 @@ describe('the CLI process', () => {
     after(() => {
       if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
     });
-    const deadline = Date.now() + 20_000;
+    // However long a busy machine takes to start it (the test's own timeout ends a hang): a
+    // 20 s deadline failed while other work kept both cores busy.
     let match: RegExpExecArray | null = null;
     while (!(match = /demo mode.*listening on (http:\/\/[\d.]+:\d+)\//.exec(output()))) {
-      assert.ok(Date.now() < deadline && child.exitCode === null, `no start line: ${output()}`);
+      assert.ok(child.exitCode === null, `no start line: ${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const base = match[1]!;
