@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { clockWithNow } from '../src/server/clock.ts';
-import { BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
+import { aloneHoldMs, BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
 import { SharedSlots, type SharedTier } from '../src/server/shared-tier.ts';
+import { Coordinator } from '../src/server/workers/coordinator.ts';
 import { capturedLogger, maxInSlidingWindow } from './helpers/cache-harness.node.ts';
 import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
@@ -40,6 +41,51 @@ describe('window slots', () => {
     const slots = new WindowSlots(3, 1000, 9);
     for (let second = 0; second < 40; second += 1) grantsAt(slots, T0 + second * 1000, 3);
     assert.equal(grantsAt(slots, T0 + 40_000, 20), 3);
+  });
+});
+
+describe('going alone after a burst', () => {
+  test('aloneHoldMs: nothing while the minute went at the windows\' rate, a burst waited out', () => {
+    const steady = Array.from({ length: 180 }, (_, index) => T0 + Math.floor(index / 3) * 1000);
+    const burst = [...Array(21).fill(T0), ...Array.from({ length: 90 }, (_, index) => T0 + 1000 + Math.floor(index / 3) * 1000)];
+    const cases: [name: string, sent: number[], now: number, expected: number][] = [
+      ['no calls', [], T0, 0],
+      ['3 a window for a minute', steady, T0 + 60_000, 0],
+      // 111 calls in the minute from the burst: room for alone calls in 60 − 31 − 5 windows only.
+      ['a burst of 21 half a minute ago, then 3 a window', burst, T0 + 31_000, 5000],
+      ['the same burst, a minute on', burst, T0 + 61_000, 0],
+    ];
+    for (const [name, sent, now, expected] of cases) assert.equal(aloneHoldMs(sent, now, 3, 1000), expected, name);
+  });
+
+  test('three instances lose the tier half a minute after a cold burst: never more than 183 in a sliding minute', async () => {
+    const { logger } = capturedLogger('silent');
+    let now = T0;
+    let up = true;
+    const coordinator = new Coordinator(1 << 20, clockWithNow(() => now));
+    const tier = {
+      get online() {
+        return up;
+      },
+      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) => (up ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result : undefined),
+    } as unknown as SharedTier;
+    const instances = [0, 1, 2].map(() => new SharedSlots(tier, 3, 1000, 9, 3, logger));
+    const sent: number[] = [];
+    // A cold dashboard bursts at once; then every instance asks greedily every 10 ms, the first
+    // one most (it took the last slot before the tier went: only it heard the tier's last word).
+    for (; now < T0 + 150_000; now += 10) {
+      up = now < T0 + 30_000 || now >= T0 + 120_000;
+      for (const slots of instances) {
+        while (true) {
+          const answer = await slots.take('example.com', now);
+          if (!answer.granted) break;
+          sent.push(now);
+        }
+      }
+    }
+    assert.equal(sent.filter((at) => at === T0).length, 9, 'the cold burst');
+    // Without the hold: 237.
+    assert.ok(maxInSlidingWindow(sent, 60_000) <= 183, `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`);
   });
 });
 

@@ -101,6 +101,18 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       assert.equal(granted, 9, 'a cold dashboard gets a burst of 9 at once');
     });
 
+    test('budget: each answer says how long instances that lose the tier wait before going alone', async () => {
+      fresh();
+      const host = `${ns}example.com`;
+      const windowMs = LONG_WINDOW_MS / 60;
+      const answers = [];
+      for (let i = 0; i < 9; i += 1) answers.push(await t.tier.takeSlot(host, 3, windowMs, 9));
+      assert.equal(answers[0]?.aloneHoldMs, 0, 'one call: nothing owed');
+      // Nine at once where 3 a window is the rate: two windows' worth owed (aloneHoldMs in host-budget.ts).
+      const owed = answers[8]?.aloneHoldMs ?? 0;
+      assert.ok(owed > 1.9 * windowMs && owed <= 2 * windowMs, JSON.stringify(answers[8]));
+    });
+
     test('a cooldown blocks every slot of the host until it ends; a shorter one does not shorten it', async () => {
       fresh();
       const host = `${ns}example.com`;

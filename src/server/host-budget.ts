@@ -37,7 +37,27 @@ export class BudgetClosedError extends Error {
  * (Redis's for the shared budget), or how long to wait before asking again (and whether a
  * cooldown is why).
  */
-export type SlotAnswer = { granted: true; at: number } | { granted: false; waitMs: number; coolingDown: boolean };
+export type SlotAnswer = ({ granted: true; at: number } | { granted: false; waitMs: number; coolingDown: boolean }) & {
+  /** From a shared budget: how long instances that lose it must wait before granting alone ({@link aloneHoldMs}). */
+  aloneHoldMs?: number;
+};
+
+/**
+ * How long instances that lose the shared budget must wait before they grant alone, given the
+ * calls of the last minute (`sent`, ascending) and the windows' rate they then keep between
+ * them (`fills` a window). Alone from then on, every sliding minute still holds at most
+ * `fills` × 61: the `k` newest calls, made within the last `x` windows, leave room for alone
+ * calls in `60 − x − hold` windows only when k ≤ fills × (1 + x + hold). Nothing to wait while
+ * the minute went at the windows' rate; a burst (a cold dashboard) is waited out.
+ */
+export function aloneHoldMs(sent: readonly number[], now: number, fills: number, windowMs: number): number {
+  let hold = 0;
+  for (let k = 1; k <= sent.length; k += 1) {
+    const windowsAgo = (now - sent[sent.length - k]!) / windowMs;
+    hold = Math.max(hold, k / fills - 1 - windowsAgo);
+  }
+  return Math.ceil(hold * windowMs);
+}
 
 export interface SlotSource {
   take(host: string, now: number): SlotAnswer | Promise<SlotAnswer>;
@@ -89,6 +109,11 @@ export class WindowSlots implements SlotSource {
     window.used += 1;
     window.sent.push(now);
     return { granted: true, at: now };
+  }
+
+  /** {@link aloneHoldMs} of `host`'s last minute, for the instances sharing these slots. */
+  aloneHoldMs(host: string, now: number): number {
+    return aloneHoldMs(this.#windows.get(host)?.sent ?? [], now, this.#fills, this.#windowMs);
   }
 }
 

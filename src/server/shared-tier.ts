@@ -143,6 +143,15 @@ return 1`;
  * blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}.
  */
 const TAKE_SLOT = `
+-- aloneHoldMs of host-budget.ts, over the minute's calls, newest first.
+local function aloneHold(now, fills, windowMs)
+  local sent = redis.call('ZREVRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+  local hold = 0
+  for i = 2, #sent, 2 do
+    hold = math.max(hold, (i / 2) / fills - 1 - (now - tonumber(sent[i])) / windowMs)
+  end
+  return math.ceil(hold * windowMs)
+end
 local cooling = redis.call('PTTL', KEYS[2])
 if cooling > 0 then return {0, cooling, 1} end
 local time = redis.call('TIME')
@@ -166,12 +175,12 @@ if used >= limit or sent >= perMinute then
     local oldest = tonumber(redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2])
     wait = math.max(wait, oldest - minuteAgo + 1)
   end
-  return {0, wait, 0, now}
+  return {0, wait, 0, now, aloneHold(now, fills, windowMs)}
 end
 redis.call('HINCRBY', KEYS[1], 'used', 1)
 redis.call('ZADD', KEYS[3], now, window .. ':' .. used)
 redis.call('PEXPIRE', KEYS[3], 61 * windowMs)
-return {1, 0, 0, now}`;
+return {1, 0, 0, now, aloneHold(now, fills, windowMs)}`;
 
 /**
  * A member counts until Redis's now + keepMs; the set lives as long as its longest-counting
@@ -277,8 +286,8 @@ export class RedisTier implements SharedTier {
   async takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined> {
     const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host), this.#key('sent', host)], arguments: [String(fills), String(windowMs), String(burst)] }));
     if (!Array.isArray(reply)) return undefined;
-    const [granted, waitMs, coolingDown, grantedAt] = reply.map(Number) as [number, number, number, number];
-    return granted === 1 ? { granted: true, at: grantedAt } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1 };
+    const [granted, waitMs, coolingDown, grantedAt, aloneHoldMs = 0] = reply.map(Number) as [number, number, number, number, number?];
+    return granted === 1 ? { granted: true, at: grantedAt, aloneHoldMs } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1, aloneHoldMs };
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
@@ -343,6 +352,8 @@ interface SlotMode {
   calmUntil: number;
   /** Alone: not before then is the way back to the tier tried again. */
   tryBackAt: number;
+  /** Going alone: no slot before then, the tier's last word on the calls of its minute. */
+  aloneFrom: number;
 }
 
 /** Windows between tries to go back to a tier that says it is up. */
@@ -368,6 +379,7 @@ export class SharedSlots implements SlotSource {
   readonly #windowMs: number;
   readonly #burst: number;
   readonly #alone: WindowSlots;
+  readonly #instances: number;
   readonly #logger: Logger;
   readonly #modes = new Map<string, SlotMode>();
   #closed = false;
@@ -378,12 +390,13 @@ export class SharedSlots implements SlotSource {
     this.#windowMs = windowMs;
     this.#burst = burst;
     this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
+    this.#instances = instances;
     this.#logger = logger;
   }
 
   async take(host: string, now: number): Promise<SlotAnswer> {
     let mode = this.#modes.get(host);
-    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0 }));
+    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0, aloneFrom: 0 }));
     if (now < mode.holdUntil) return this.#wait(mode, now);
     if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
       mode.state = 'returning';
@@ -400,7 +413,13 @@ export class SharedSlots implements SlotSource {
         mode.state = 'alone';
         mode.tryBackAt = now + TRY_BACK_WINDOWS * this.#windowMs;
         if (!returning) return this.#hold(mode, now);
-      } else mode.state = 'shared';
+      } else {
+        mode.state = 'shared';
+        // Alone, this instance keeps 1/instances of the windows' rate: to leave out what the
+        // minute owes by itself (only instances that took a slot heard the tier), it waits that
+        // many times the hold.
+        if (shared.aloneHoldMs !== undefined) mode.aloneFrom = now + shared.aloneHoldMs * this.#instances;
+      }
     }
     const answer = shared ?? this.#alone.take(host, now);
     if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
@@ -409,9 +428,13 @@ export class SharedSlots implements SlotSource {
     return answer;
   }
 
-  /** Nothing until the start of the window after next. */
+  /**
+   * Nothing until the start of the window after next, and going alone, not before the tier's
+   * minute allows: a cold dashboard's burst just before the tier was lost, then every instance's
+   * share at once, held 199 in a sliding minute (simulation seed 16).
+   */
   #hold(mode: SlotMode, now: number): SlotAnswer {
-    mode.holdUntil = now - (now % this.#windowMs) + 2 * this.#windowMs;
+    mode.holdUntil = Math.max(now - (now % this.#windowMs) + 2 * this.#windowMs, mode.state === 'alone' ? mode.aloneFrom : 0);
     return this.#wait(mode, now);
   }
 

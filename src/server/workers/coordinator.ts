@@ -123,7 +123,8 @@ export class Coordinator {
     const setting = `${fills}/${windowMs}`;
     let slots = this.#slots.get(setting);
     if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs)));
-    return slots.take(host, this.#clock.now(), burst);
+    const now = this.#clock.now();
+    return { ...slots.take(host, now, burst), aloneHoldMs: slots.aloneHoldMs(host, now) };
   }
 
   #remaining(key: string): number {
