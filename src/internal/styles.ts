@@ -155,6 +155,7 @@ export const baseStyles = css`
     position: absolute;
     inline-size: 1px;
     block-size: 1px;
+    min-block-size: 0;
     margin: -1px;
     padding: 0;
     overflow: hidden;
