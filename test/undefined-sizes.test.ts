@@ -15,6 +15,8 @@ const CASES = [
   '<live-counter src="/live/quickstats/v4/?host=example.com" compare="typical" metric="search"></live-counter>',
   '<live-counter src="/live/quickstats/v4/?host=example.com" no-heading threshold="5"></live-counter>',
   '<live-counter src="/live/quickstats/v4/?host=example.com" class="big"></live-counter>',
+  '<live-counter src="/live/quickstats/v4/?host=example.com" history="0" class="slot"></live-counter>',
+  '<geo-list src="/live/top_geo/v1/?host=example.com" max="3" class="padded"></geo-list>',
   '<top-pages src="/live/toppages/v3/?host=example.com&amp;limit=5" articles-only hide-numbers></top-pages>',
   '<top-pages src="/live/toppages/v3/?limit=3&amp;host=example.com"></top-pages>',
   '<top-pages src="/live/toppages/v3/?host=example.com&amp;limit=10" max="3"></top-pages>',
@@ -26,8 +28,10 @@ const CASES = [
   '<geo-list src="/live/top_geo/v1/?host=example.com" max="2" hidden></geo-list>',
 ];
 
-/** Page styles a publisher might set: tokens on an ancestor, size properties on the element. */
+/** Page styles a publisher might set: tokens on an ancestor, size properties on the element, a slot's own height, padding. */
 const PAGE_CSS = `
+.slot { block-size: 7.75rem; }
+.padded { padding: 0.5rem; }
 .tokens { --pulse-spacing: 1rem; --pulse-font-size: 17px; }
 .big { --pulse-counter-size: 3.5em; }
 .three-lines { --pulse-top-pages-title-lines: 3; --pulse-top-pages-row-gap: 0.25em; }
