@@ -23,7 +23,7 @@ import { replaceSection } from './report.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const write = !process.argv.includes('--no-write');
 const PAGES = [
-  { path: '/', name: 'CMS example (examples/cms/index.html, full CDN file, 9 elements)' },
+  { path: '/', name: 'CMS example (examples/cms/index.html, full CDN file and pulse-widgets.css, 7 elements)' },
   { path: '/article.html', name: 'Article page (examples/cms/article.html, per-element CDN files, lazy list)' },
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];

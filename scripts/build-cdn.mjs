@@ -4,6 +4,8 @@
  *   dist/cdn/<element>.js        registers that element only
  *   dist/cdn/locales/<code>.js   registers a language (German: locales/de.js) for the elements of
  *                                any of the files above, loaded beside them as its own script
+ *   dist/cdn/pulse-widgets.css   the elements' boxes before their script has run, for the page to
+ *                                link (src/internal/undefined-sizes.ts): nothing moves when they fill
  * Each file is one self-contained, minified ES module: lit and the poll hub are inside,
  * so a page needs one <script type="module"> and nothing else. Two of them on one page still
  * share one poll hub (it lives on globalThis).
@@ -13,6 +15,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { ELEMENT_ENTRIES, LIB_ENTRIES, LOCALE_ENTRIES } from '../vite.lib.config.ts';
+import { undefinedSizesCss } from '../src/internal/undefined-sizes.ts';
 import { compactTemplates } from './compact-templates.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,10 +66,12 @@ export async function buildInMemory(target, options) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { rm } = await import('node:fs/promises');
+  const { mkdir, rm, writeFile } = await import('node:fs/promises');
   const [outDir = CDN_DIR, only] = process.argv.slice(2);
   const names = only?.split(',');
   await rm(outDir, { recursive: true, force: true });
   for (const target of cdnEntries().filter(({ name }) => !names || names.includes(name))) await build(cdnConfig(target, { outDir }));
+  await mkdir(outDir, { recursive: true });
+  await writeFile(`${outDir}/pulse-widgets.css`, undefinedSizesCss());
   console.log(`CDN modules written to ${outDir}`);
 }

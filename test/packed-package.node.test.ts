@@ -67,7 +67,7 @@ const TSC = join(ROOT, 'node_modules/.bin/tsc');
  * Paths a published file may have: the build (the board page that `pulse-widgets serve` ships and
  * the WordPress plugin included), the manifest, the user docs, and what npm adds.
  */
-const PUBLISHED = /^(dist\/.+\.(js|js\.map|d\.ts|json)|dist\/board\/.+\.(html|css|svg)|dist\/wordpress\/pulse-widgets\.zip|custom-elements\.json|docs\/(usage|frameworks|cms\/wordpress)\.md|docs\/images\/theming\.png|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+const PUBLISHED = /^(dist\/.+\.(js|js\.map|d\.ts|json)|dist\/board\/.+\.(html|css|svg)|dist\/cdn\/pulse-widgets\.css|dist\/wordpress\/pulse-widgets\.zip|custom-elements\.json|docs\/(usage|frameworks|cms\/wordpress)\.md|docs\/images\/theming\.png|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
 const SECRET_LIKE = /(^|\/)(\.env|\.npmrc|id_rsa|.*\.pem|.*\.key|.*secret.*|.*credential.*)$/i;
 /** Larger than any file the build makes today (the all-elements CDN source map, ~0.3 MB) by a wide margin. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -273,7 +273,7 @@ describe('the packed package, installed in a new project', () => {
     assert.deepEqual(paths.filter((path) => !PUBLISHED.test(path)), [], 'files outside the published set');
     assert.deepEqual(paths.filter((path) => SECRET_LIKE.test(path)), [], 'secret-like files');
     assert.deepEqual(packed.files.filter((file) => file.size > MAX_FILE_BYTES).map((file) => file.path), [], 'files over 1 MB');
-    for (const path of ['dist/cli.js', 'dist/server.js', 'dist/index.js', 'dist/cdn/pulse-widgets.js', 'dist/frameworks/jsx.d.ts', 'dist/frameworks/web-types.json', 'dist/wordpress/pulse-widgets.zip', 'custom-elements.json', 'docs/usage.md', 'docs/frameworks.md', 'docs/cms/wordpress.md', 'CHANGELOG.md', 'LICENSE']) {
+    for (const path of ['dist/cli.js', 'dist/server.js', 'dist/index.js', 'dist/cdn/pulse-widgets.js', 'dist/cdn/pulse-widgets.css', 'dist/frameworks/jsx.d.ts', 'dist/frameworks/web-types.json', 'dist/wordpress/pulse-widgets.zip', 'custom-elements.json', 'docs/usage.md', 'docs/frameworks.md', 'docs/cms/wordpress.md', 'CHANGELOG.md', 'LICENSE']) {
       assert.ok(paths.includes(path), `${path} is packed`);
     }
     assert.ok(!paths.some((path) => path.startsWith('src/') || path.startsWith('dist/demo/')), 'no source, no demo build');

@@ -71,7 +71,9 @@ export const baseStyles = css`
     background: var(--_surface);
   }
 
+  /* At least one line exactly: WebKit would round a line of 1.4 × 17px down to 23px, and the box would no longer be the one pulse-widgets.css reserves. */
   .label {
+    min-block-size: 1.4em;
     margin: 0 0 calc(var(--_space) / 2);
     font-weight: 600;
   }
@@ -153,6 +155,7 @@ export const baseStyles = css`
     position: absolute;
     inline-size: 1px;
     block-size: 1px;
+    min-block-size: 0;
     margin: -1px;
     padding: 0;
     overflow: hidden;
