@@ -418,8 +418,10 @@ export class FillCache {
     state.filling = true;
     try {
       const stored = this.#shared ? await this.#fillShared(key, context, state, signal, stale) : await this.#callUpstream(context, state, signal);
-      // A first fill has no slot yet: plan it for the coming tick.
-      if (routes[context.route].live) this.#schedule[stale === undefined ? 'replan' : 'watch'](siteOf(context.host));
+      // An established key's first fill has no slot yet: plan it for the coming tick. (A new
+      // query is planned only once polled again, when #touch re-plans: re-planning on each new
+      // query's fill, five a second from a script, dealt the tick's slots again and again.)
+      if (routes[context.route].live) this.#schedule[stale === undefined && this.#established(state) ? 'replan' : 'watch'](siteOf(context.host));
       return stored;
     } finally {
       state.filling = false;
@@ -580,11 +582,12 @@ export class FillCache {
     const site = siteOf(context.host);
     let keys = this.#polled.get(site);
     if (!keys) this.#polled.set(site, (keys = new Set()));
-    if (keys.has(key)) this.#schedule.watch(site);
-    else {
-      keys.add(key);
-      this.#schedule.replan(site);
-    }
+    // A key new here re-plans the site only when the plan takes it (established): new queries
+    // are not planned, and a script asking one every 200 ms re-dealt the tick's slots as often.
+    const added = !keys.has(key);
+    keys.add(key);
+    if (added && this.#established(state)) this.#schedule.replan(site);
+    else this.#schedule.watch(site);
   }
 
   /**
