@@ -1,23 +1,24 @@
 /**
  * The cache's promises in the deterministic simulation (test/simulation/): seeds of 10 simulated
  * minutes each, every invariant judged per seed. `npm run simulate -- --seeds 200` runs many more
- * (too slow for every `npm test`: about 2 s of CPU per simulated minute of a busy newsroom);
- * `PULSE_SIM_SEEDS=N` sets how many run here. A failing seed names the command that replays it.
+ * (too slow for every `npm test`: 10–25 s of CPU per seed); here seed 1 and the seeds that
+ * caught a bug run, and `PULSE_SIM_SEEDS=N` runs seeds 1…N besides. A failing seed names the
+ * command that replays it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
 
-const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 3);
+const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 1);
 /**
- * A known violation, reported and not yet fixed: above capacity the budget's stretch is not
- * always shared within ±20 % (seeds 9 and 19 of 1–24, both two instances with a script asking
- * new queries: the widest fold group's query refreshed every 4–5.4 s where its site's queries
- * average 5.7–7 s). Seeds 3 and 10 broke it too until the plan became a round-robin that every
- * instance ranks alike.
+ * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
+ * by its own copies, and a fold member came back as two objects; queries refreshed every 6 s
+ * and others every 16), 16 (a cold burst, then the tier lost: 202 calls reached the service in
+ * a minute), 19 (two instances and a script asking new queries: each new one re-planned the
+ * site, and the widest fold group was refreshed twice as often as the rest).
  */
-const KNOWN = /^fairness: /;
+const CAUGHT = [10, 16, 19];
 
 describe('the cache in the deterministic simulation', () => {
   test('a seed replays exactly: the same polls, answers, grants and arrivals', async () => {
@@ -28,14 +29,11 @@ describe('the cache in the deterministic simulation', () => {
     assert.equal(await digest(), await digest());
   });
 
-  for (let seed = 1; seed <= SEEDS; seed += 1) {
-    test(`seed ${seed}`, async (t) => {
+  const seeds = [...new Set([...Array.from({ length: SEEDS }, (_, index) => index + 1), ...CAUGHT])];
+  for (const seed of seeds) {
+    test(`seed ${seed}`, async () => {
       const { scenario, verdict } = await simulate(seed);
-      const known = verdict.violations.filter((violation) => KNOWN.test(violation));
-      const broken = verdict.violations.filter((violation) => !KNOWN.test(violation));
-      const where = `${describeScenario(scenario)}\n  replay: ${replayCommand(seed)}`;
-      assert.deepEqual(broken, [], `seed ${seed}: ${where}`);
-      if (known.length > 0) t.todo(`known violation (fairness of the stretch above capacity): ${known[0]}; ${where}`);
+      assert.deepEqual(verdict.violations, [], `seed ${seed}: ${describeScenario(scenario)}\n  replay: ${replayCommand(seed)}`);
     });
   }
 });
