@@ -176,7 +176,7 @@ example.com in any sliding minute (by \`sentAt\`, whole run; the budget is 183, 
 limit 200) and the service's 429s from the server's log lines of upstream calls; answers by
 status over the whole run. ${cpus().length} × ${cpus()[0]?.model.trim()}, ${availableParallelism()} cores, load ${loadavg()[0].toFixed(1)} at the end, ${new Date().toISOString().slice(0, 10)}.
 
-| workers | sprayers | dashboard age median / p90 / max | dashboard answer time p90 / max | upstream calls a minute | example.com's busiest minute | 429s | dashboard answers | sprayer answers |
+| workers | sprayers | dashboard age median / p90 / max | dashboard answer time p90 / max | upstream calls a minute | example.com's busiest minute | upstream 429s | dashboard answers | sprayer answers |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
