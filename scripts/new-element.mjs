@@ -7,7 +7,7 @@
  * `npm run docs` to fill. It shows how many people are on the site now (quickstats): a working
  * start to change, not a stub. What the template cannot do is the checklist in docs/contributing.md.
  *
- *   node scripts/new-element.mjs <tag> [--root <dir>]   (--root: another copy of the tree, for tests)
+ *   node scripts/new-element.mjs <tag>   (in the tree to write to: npm runs it at the root)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -269,16 +269,13 @@ export function newElement(tag, root) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const rootAt = args.indexOf('--root');
-  const root = rootAt === -1 ? fileURLToPath(new URL('..', import.meta.url)) : resolve(args[rootAt + 1]);
-  const tag = args.find((arg, index) => !arg.startsWith('--') && index !== rootAt + 1);
+  const [tag] = process.argv.slice(2);
   if (!tag) {
     console.error('usage: npm run new:element -- <tag>   (e.g. visitor-gauge)');
     process.exit(2);
   }
   try {
-    for (const path of newElement(tag, root)) console.log(`wrote ${path}`);
+    for (const path of newElement(tag, process.cwd())) console.log(`wrote ${path}`);
     console.log('\nNext: the checklist in docs/contributing.md, "Adding an element".');
   } catch (error) {
     console.error(`new:element: ${error.message}`);

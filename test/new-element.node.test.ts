@@ -27,8 +27,9 @@ before(() => {
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function newElement(...args: string[]) {
-  return spawnSync(process.execPath, [join(ROOT, 'scripts/new-element.mjs'), ...args, '--root', scratch], { encoding: 'utf8' });
+/** As `npm run new:element -- <tag>` runs it: at the root of the tree it writes to. */
+function newElement(tag: string) {
+  return spawnSync(process.execPath, [join(ROOT, 'scripts/new-element.mjs'), tag], { cwd: scratch, encoding: 'utf8' });
 }
 
 const read = (path: string) => readFileSync(join(scratch, path), 'utf8');
