@@ -262,10 +262,13 @@ export class FillCache {
 
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
-    const member = this.#members?.get(key);
+    // A wide query is a member of its group here even if this instance never looked it up (it
+    // keeps the key fresh from the tier's poll list): the other instances keep it in their group
+    // only while some instance shares it, and without it they filled the narrow queries apart.
+    const member = this.#members && routes[context.route].live ? this.#member(key, context) : undefined;
     if (member) {
-      // A member that is its group's wide query: the other instances must keep it in their group.
       member.lastRequestedAt = this.#now();
+      if (member.group.members.get(key) !== member) member.group.members.set(key, member);
       this.#share(member);
     }
     this.#touch(key, context, this.#state(key));

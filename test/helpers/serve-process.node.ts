@@ -22,12 +22,17 @@ export interface ListeningProcess {
   close(): Promise<void>;
 }
 
-/** A child process that prints `listening on <url>`; resolves once it does. */
-export async function startListening(command: string, commandArgs: readonly string[], options: SpawnOptions = {}): Promise<ListeningProcess> {
+/**
+ * A child process that prints `listening on <url>`; resolves once it does. `onOutput` gets its
+ * stdout, chunk by chunk, from the start (a benchmark reads the server's log lines).
+ */
+export async function startListening(command: string, commandArgs: readonly string[], options: SpawnOptions = {}, onOutput?: (chunk: string) => void): Promise<ListeningProcess> {
   const child = spawn(command, commandArgs, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.setEncoding('utf8');
+  if (onOutput) child.stdout!.on('data', onOutput);
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout!.on('data', (chunk: string) => {
       output += chunk;
       const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
       if (found) resolve(found[1]!);
