@@ -1,7 +1,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner';
 import * as puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, findChromium, findEngine, findFirefox, installHint, selectedEngines } from './scripts/browsers.mjs';
+import { CHROMIUM_ARGS, FIREFOX_PREFS, findChromium, findEngine, findFirefox, installHint, selectedEngines } from './scripts/browsers.mjs';
 import { webKitLauncher } from './scripts/webkit-launcher.mjs';
 
 /**
@@ -11,7 +11,7 @@ import { webKitLauncher } from './scripts/webkit-launcher.mjs';
  */
 const launchers = {
   chromium: () => chromeLauncher({ launchOptions: { executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS } }),
-  firefox: () => chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true } }),
+  firefox: () => chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true, extraPrefsFirefox: FIREFOX_PREFS } }),
   webkit: () => webKitLauncher({ concurrency: 2 }),
 };
 
