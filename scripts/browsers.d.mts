@@ -3,6 +3,7 @@ export type Engine = 'chromium' | 'firefox' | 'webkit';
 export const ENGINES: readonly Engine[];
 export const DEBIAN_PACKAGES: Record<Engine, string[]>;
 export const CHROMIUM_ARGS: string[];
+export const FIREFOX_PREFS: Record<string, number | boolean>;
 export function selectedEngines(): Engine[];
 export function findChromium(): string | undefined;
 export function findFirefox(): string | undefined;

@@ -20,6 +20,19 @@ export const DEBIAN_PACKAGES = {
 /** Chromium as root needs --no-sandbox; the rest keeps a headless run quiet and offline. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
+/**
+ * Firefox keeps timers of a background tab to one a second (and fewer once a budget runs out).
+ * web-test-runner runs its concurrent test files as tabs of one window, so all but one are in
+ * the background: axe, waitUntil and every setTimeout there crawled (a file took 40 s in Firefox,
+ * 5 s in Chromium). Puppeteer lifts the same throttling in Chromium by default
+ * (--disable-background-timer-throttling); these prefs do it for Firefox.
+ */
+export const FIREFOX_PREFS = {
+  'dom.min_background_timeout_value': 4,
+  'dom.min_background_timeout_value_without_budget_throttling': 4,
+  'dom.timeout.enable_budget_timer_throttling': false,
+};
+
 /** The engines to test, `PULSE_BROWSERS=firefox,webkit` to narrow a run; all three by default. */
 export function selectedEngines() {
   const asked = process.env.PULSE_BROWSERS?.split(',').map((name) => name.trim()).filter(Boolean);

@@ -4,7 +4,7 @@
  * quoting an error stays in one language; a blocked cross-origin endpoint gets one console hint;
  * a list can hide its heading and keep its accessible name.
  */
-import { expect, fixture, fixtureCleanup, waitUntil } from '@open-wc/testing';
+import { expect, fixture, fixtureCleanup, fixtureSync, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../src/index.ts';
 import ar from '../src/locales/ar.ts';
@@ -24,9 +24,13 @@ import { bodiesByRoute, quickstats, URLS } from './helpers/browser-fixtures.ts';
 const LIGHT_SURFACE = 'rgb(255, 255, 255)';
 const DARK_SURFACE = 'rgb(13, 17, 23)';
 
-/** Mounts `markup` (one pulse element inside, maybe in a wrapper) and returns that element once it shows data. */
+/**
+ * Mounts `markup` (one pulse element inside, maybe in a wrapper) and returns that element once it
+ * shows data. The root is a plain <div>, so `fixtureSync`: `fixture` would wait for a frame, and a
+ * test file WTR runs in a background tab gets none.
+ */
 async function mount(markup: string): Promise<HTMLElement> {
-  const root = await fixture<HTMLElement>(`<div lang="en">${markup}</div>`);
+  const root = fixtureSync<HTMLElement>(`<div lang="en">${markup}</div>`);
   await settleElements(root);
   return root.querySelector('live-counter, top-pages, geo-list, referrer-bars, traffic-chart')!;
 }
@@ -63,7 +67,7 @@ describe('theme="auto" follows the page', () => {
   });
 
   it('sets every element at once from an ancestor\'s color-scheme; theme="light" and "dark" still win', async () => {
-    const root = await fixture<HTMLElement>(`<div lang="en" style="color-scheme: dark">
+    const root = fixtureSync<HTMLElement>(`<div lang="en" style="color-scheme: dark">
       <live-counter src="${URLS.quickstats}"></live-counter><top-pages src="${URLS.toppages}"></top-pages><geo-list theme="light" src="${URLS.geo}"></geo-list>
     </div>`);
     await settleElements(root);
@@ -173,7 +177,7 @@ describe('a cross-origin endpoint the browser blocks', () => {
   it('logs one hint naming PULSE_ALLOWED_ORIGINS and connect-src, however many elements and addresses fail', async () => {
     // The test server under another name is another origin.
     const other = `${location.protocol}//${location.hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1'}:${location.port}`;
-    const root = await fixture<HTMLElement>(`<div lang="en">
+    const root = fixtureSync<HTMLElement>(`<div lang="en">
       <live-counter src="${other}${URLS.quickstats}"></live-counter>
       <live-counter src="${other}${URLS.quickstats}&amp;path=/a"></live-counter>
       <top-pages src="${other}${URLS.toppages}"></top-pages>

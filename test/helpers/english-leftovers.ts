@@ -46,9 +46,13 @@ export function englishPieces(translation: Translation): Map<string, RegExp> {
   return pieces;
 }
 
-/** The English pieces found in `text`. */
+/**
+ * The English pieces found in `text`. The plain substring test first: a piece's pattern only
+ * matches where the piece is, and WebKit's Unicode look-arounds made the patterns alone cost
+ * over a second per language (hundreds of pieces over 330 texts).
+ */
 export function leftovers(text: string, pieces: Map<string, RegExp>): string[] {
-  return [...pieces].filter(([, pattern]) => pattern.test(text)).map(([piece]) => piece);
+  return [...pieces].filter(([piece, pattern]) => text.includes(piece) && pattern.test(text)).map(([piece]) => piece);
 }
 
 /** Parts whose text comes from the data (titles, paths, values sent by pages), never from the catalog. */

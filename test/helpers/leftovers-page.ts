@@ -1,6 +1,6 @@
 /**
  * The page the i18n-leftovers tests read, and their suite: every element, in every state, with
- * no English where the catalog has a translation. The languages are split over two test files so
+ * no English where the catalog has a translation. The languages are split over three test files so
  * that each stays well inside the runner's time for one file in every engine (eleven pages in one
  * file ran past 120 s in WebKit on two busy cores). Per language, one page of elements (each
  * state and setting once) on the in-browser simulator, then the same page after a second poll
@@ -216,8 +216,8 @@ export function describeLeftovers(translations: readonly Translation[], withSelf
     for (const translation of translations) {
       it(`${translation.$name} (${translation.$code}): no English left in any state`, async function () {
         // About 90 elements on live simulator data, three times over. A hang guard, not a speed
-        // target: since every element sizes its rows and shows "—" for missing values, one language
-        // took past 20 s in WebKit while the three engines shared two cores (Español, Polski).
+        // target: alone, a language takes about 1.5 s in WebKit (1 s rendering, the rest reading);
+        // in a full run the six pages of three engines share two cores and it took up to 16 s.
         this.timeout(40_000);
         const { root, texts } = await renderPage(translation.$code);
         // The page did show each state: data, deltas, announcements, pages, errors, stale, paused.
