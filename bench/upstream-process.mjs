@@ -7,7 +7,7 @@
  * the status answered) and exits.
  */
 import { gzipSync } from 'node:zlib';
-import { listen } from '../src/server/node-http.ts';
+import { listen } from '../src/runtime/node-http.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
 
 const { apiKey, count, latencyMs = 0, stamp = false, rateLimitPerMinute, gzip = false } = JSON.parse(process.argv[2]);

@@ -13,7 +13,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { after, before, it, test } from 'node:test';
 import { parseSync } from 'vite';
 import { startCmsExample, STRICT_CSP } from '../scripts/serve-cms-example.ts';
-import type { RunningServer } from '../src/server/node-http.ts';
+import type { RunningServer } from '../src/runtime/node-http.ts';
 import { assertNoConsoleErrors, describeEachEngine, type EnginePage } from './helpers/engines.node.ts';
 
 const CDN_DIR = new URL('../dist/cdn/', import.meta.url);

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { clientAddress, parseTrustProxy, type ForwardingHeaders } from '../src/server/client-address.ts';
-import { ConfigError, resolveOptions } from '../src/server/options.ts';
+import { ConfigError } from '../src/runtime/config-error.ts';
+import { resolveOptions } from '../src/server/options.ts';
 import { readSettings } from '../src/server/settings.ts';
 import { rawRequest, startHarness } from './helpers/cache-harness.node.ts';
 

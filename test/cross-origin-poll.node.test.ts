@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { build, type Rolldown } from 'vite';
 import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/handler.ts';
-import { listen, type RunningServer } from '../src/server/node-http.ts';
+import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { API_KEY, HOSTS } from './helpers/cache-harness.node.ts';
 import { describeEachEngine } from './helpers/engines.node.ts';
 import { jsonResponse, startFakeUpstream, validBody, type FakeUpstream } from './helpers/fake-upstream.node.ts';

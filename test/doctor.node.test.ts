@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { findRoute, parseQuery } from '../src/api/index.ts';
 import { doctorCommand } from '../src/server/doctor/command.ts';
-import { listen } from '../src/server/node-http.ts';
+import { listen } from '../src/runtime/node-http.ts';
 import { createSimulator, createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
 import type { RouteReport } from '../src/server/doctor/doctor.ts';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { clockWithNow } from '../src/server/clock.ts';
+import { clockWithNow } from '../src/runtime/clock.ts';
 import { aloneHoldMs, BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/host-budget.ts';
 import { SharedSlots, type SharedTier } from '../src/server/shared-tier.ts';
 import { Coordinator } from '../src/server/workers/coordinator.ts';

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { routes } from '../src/api/index.ts';
-import { listen, type RunningServer } from '../src/server/node-http.ts';
+import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
 import { NGINX_BINARY, startNginx, type NginxProcess } from './helpers/nginx-process.node.ts';
 

@@ -170,7 +170,7 @@ for (const name of browserEntries) {
   test(`browser entry "${name}" (${LIB_ENTRIES[name]}) never reaches server code`, () => {
     const { files, packages } = importGraph(LIB_ENTRIES[name]!);
     const allowed = new Set([...BROWSER_PACKAGES, ...(ALSO_ALLOWED[name] ?? [])]);
-    assert.deepEqual(files.filter((file) => file.startsWith('src/server/')), [], 'no module under src/server');
+    assert.deepEqual(files.filter((file) => /^src\/(server|runtime)\//.test(file)), [], 'no module under src/server or src/runtime');
     for (const [specifier, importer] of packages) {
       assert.ok(!specifier.startsWith('node:') && !builtinModules.includes(specifier), `${importer} imports the Node built-in ${specifier}`);
       assert.ok(allowed.has(packageName(specifier)), `${importer} imports ${specifier}, which entry "${name}" may not ship`);

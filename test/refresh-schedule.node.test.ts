@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
-import { realClock } from '../src/server/clock.ts';
+import { realClock } from '../src/runtime/clock.ts';
 import { isEstablished, newQuerySlots, occupiedSlots, polledInTwoTicks, RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
 
 const INTERVAL = 3000;

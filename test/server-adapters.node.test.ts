@@ -13,7 +13,7 @@ import { createServer as createViteServer } from 'vite';
 import { createCacheMiddleware, pulseWidgetsVitePlugin } from '../src/server/adapters.ts';
 import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { createIndexPage } from '../src/server/index-page.ts';
-import { listen } from '../src/server/node-http.ts';
+import { listen } from '../src/runtime/node-http.ts';
 import { createStaticHandler } from '../src/server/static-files.ts';
 import { API_KEY, HOSTS, rawRequest } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';

@@ -1,7 +1,7 @@
 /**
  * Time is a dependency of the cache endpoint and the history recorder: every part reaches the
- * time and its timers through the injected `Clock` (src/server/clock.ts), whose real one is the
- * only code in those folders that touches real timers or reads real time.
+ * time and its timers through the injected `Clock` (src/runtime/clock.ts), whose real one is the
+ * only code in those folders (and in src/runtime, which they share) that touches real timers or reads real time.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const FOLDERS = ['src/server', 'src/history'];
-const CLOCK = 'src/server/clock.ts';
+const FOLDERS = ['src/runtime', 'src/server', 'src/history'];
+const CLOCK = 'src/runtime/clock.ts';
 /** Calls that read real time or arm a real timer. A clock's own methods (`clock.setTimeout(`) are not these. */
 const REAL_TIME = /(?<![\w.])(?:setTimeout|setInterval|setImmediate|clearTimeout|clearInterval|queueMicrotask)\(|timers\/promises|AbortSignal\.timeout|Date\.now\(|performance\.now\(|new Date\(\)/;
 
@@ -19,7 +19,7 @@ function files(folder: string): string[] {
     entry.isDirectory() ? files(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : []);
 }
 
-test('no real timer or real time outside the clock in src/server and src/history', () => {
+test('no real timer or real time outside the clock in src/runtime, src/server and src/history', () => {
   const found: string[] = [];
   for (const file of FOLDERS.flatMap(files)) {
     if (relative('.', file) === CLOCK) continue;

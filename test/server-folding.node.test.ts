@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { routes, type RouteName } from '../src/api/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/handler.ts';
-import { listen } from '../src/server/node-http.ts';
+import { listen } from '../src/runtime/node-http.ts';
 import type { CacheOptions } from '../src/server/options.ts';
 import { readSettings } from '../src/server/settings.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';

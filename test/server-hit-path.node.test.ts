@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { CLIENT_IP_HEADER } from '../src/server/node-http.ts';
+import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
 import { manualClock, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
 
 const TOPPAGES = '/live/toppages/v3/?host=example.com&limit=25';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { histogramFields, routes } from '../src/api/index.ts';
-import { listen, type RunningServer } from '../src/server/node-http.ts';
+import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { createUpstreamHandler, STEP_MS } from '../src/simulator/index.ts';
 
 const KEY = 'sim-secret';

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../src/server/handler.ts';
 import { MAX_GROUP_MEMBERS, RedisTier, type SharedTier } from '../src/server/shared-tier.ts';
-import { storeBody } from '../src/server/stored-response.ts';
+import { storeBody } from '../src/runtime/stored-response.ts';
 import { Coordinator } from '../src/server/workers/coordinator.ts';
 import { IpcTier } from '../src/server/workers/ipc-tier.ts';
 import { REDIS_BINARY, REDIS_CLI, startRedis, startRedisCluster } from './helpers/redis-process.node.ts';

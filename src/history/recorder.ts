@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { PageStats } from '../api/index.ts';
-import type { Clock, TimerHandle } from '../server/clock.ts';
+import type { Clock, TimerHandle } from '../runtime/clock.ts';
 import { MINUTE_MS, minuteOf, sampleOf } from './samples.ts';
 import type { HistoryStore } from './store.ts';
 

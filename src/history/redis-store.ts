@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
-import { runBounded } from '../server/shared-tier.ts';
+import { runBounded } from '../runtime/bounded.ts';
 import { emptyDay, SampleBook, type DayBlock } from './sample-book.ts';
 import { DAY_MS, KEEP_DAYS, METRIC_COUNT, MINUTE_MS, minuteOf } from './samples.ts';
 import type { HistoryStore } from './store.ts';

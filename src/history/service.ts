@@ -6,8 +6,8 @@
 import type { Logger } from 'pino';
 import type { HistoryParams } from '../api/index.ts';
 import { canonicalQuery } from '../api/index.ts';
-import type { Clock } from '../server/clock.ts';
-import { respondStored, storeBody, type StoredResponse } from '../server/stored-response.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { respondStored, storeBody, type StoredResponse } from '../runtime/stored-response.ts';
 import { FileStore } from './file-store.ts';
 import { Recorder, type CachedStats, type MinuteOutcome } from './recorder.ts';
 import { RedisStore } from './redis-store.ts';

@@ -1,6 +1,6 @@
 /** PULSE_HOST_TZ: one time zone for every host (`Europe/Paris`) or per host (`example.com=Europe/Paris,*=UTC`). */
 import { hostParam, timeZoneParam } from '../api/index.ts';
-import { ConfigError } from '../server/options.ts';
+import { ConfigError } from '../runtime/config-error.ts';
 
 export function checkHostTimeZones(items: readonly string[]): Record<string, string> {
   const zones: Record<string, string> = {};

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
 import { createCacheHandler, type CacheHandler } from './handler.ts';
-import { toNodeListener } from './node-http.ts';
+import { toNodeListener } from '../runtime/node-http.ts';
 import type { CacheOptions } from './options.ts';
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorResponse } from './errors.ts';
-import type { WebHandler } from './node-http.ts';
+import type { WebHandler } from '../runtime/node-http.ts';
 import { createStaticHandler } from './static-files.ts';
 
 export const BOARD_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self'; frame-ancestors 'none'";

@@ -30,14 +30,14 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../api/index.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
-import { lruTime, type Clock, type TimerHandle } from './clock.ts';
+import { lruTime, type Clock, type TimerHandle } from '../runtime/clock.ts';
 import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
 import { resolveQuery } from './query.ts';
 import { isEstablished, newQuerySlots, polledInTwoTicks, RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
-import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from './stored-response.ts';
+import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from '../runtime/stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
 
 export interface FillContext {

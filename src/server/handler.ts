@@ -15,12 +15,12 @@ import { createHitPath, type HitPath } from './hit-path.ts';
 import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';
 import { NewQueryMeter } from './new-query-meter.ts';
-import type { WebHandler } from './node-http.ts';
+import type { WebHandler } from '../runtime/node-http.ts';
 import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
 import { RedisTier, SharedSlots } from './shared-tier.ts';
-import { respondStored } from './stored-response.ts';
+import { respondStored } from '../runtime/stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
 export interface CacheHandler {

@@ -17,9 +17,9 @@ import type { ClientLimit } from './client-limit.ts';
 import { EXPOSED_HEADERS, type Cors } from './cors.ts';
 import type { FillCache, FillContext } from './fill-cache.ts';
 import type { CacheMetrics } from './metrics.ts';
-import { sendWebResponse, type NodeShortcut } from './node-http.ts';
+import { sendWebResponse, type NodeShortcut } from '../runtime/node-http.ts';
 import { resolveQuery } from './query.ts';
-import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from './stored-response.ts';
+import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from '../runtime/stored-response.ts';
 
 /** Answers a plain fresh hit and returns true, or returns false having done nothing. */
 export type HitPath = NodeShortcut;

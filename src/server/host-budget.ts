@@ -26,7 +26,7 @@
  * and the service answered 429.
  */
 import { siteOf } from '../api/index.ts';
-import type { Clock, TimerHandle } from './clock.ts';
+import type { Clock, TimerHandle } from '../runtime/clock.ts';
 
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';

@@ -2,10 +2,10 @@
  * What `/` shows when no static directory is configured: the routes, with one example URL each
  * for the first allowed host, so a fresh `npm start` has something to click.
  */
-import { realClock, type Clock } from './clock.ts';
+import { realClock, type Clock } from '../runtime/clock.ts';
 import { HISTORY_PATH, ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
 import { errorResponse } from './errors.ts';
-import type { WebHandler } from './node-http.ts';
+import type { WebHandler } from '../runtime/node-http.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

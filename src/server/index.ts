@@ -1,8 +1,9 @@
 /** The key-holding cache endpoint (Node only). */
 export { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 export { createCacheMiddleware, pulseWidgetsVitePlugin, type NodeMiddleware } from './adapters.ts';
-export { ConfigError, DEFAULTS, type CacheOptions } from './options.ts';
-export { CLIENT_IP_HEADER, listen, toNodeListener, type WebHandler, type RunningServer } from './node-http.ts';
+export { ConfigError } from '../runtime/config-error.ts';
+export { DEFAULTS, type CacheOptions } from './options.ts';
+export { CLIENT_IP_HEADER, listen, toNodeListener, type WebHandler, type RunningServer } from '../runtime/node-http.ts';
 export { createStaticHandler } from './static-files.ts';
 export { serve, type RunningEndpoint } from './serve.ts';
 export { readSettings, type ServeSettings } from './settings.ts';

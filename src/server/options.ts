@@ -6,12 +6,13 @@ import type { Logger } from 'pino';
 import { hostParam, LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../api/index.ts';
 import type { HistoryOptions } from '../history/service.ts';
 import { parseTrustProxy, TRUST_NO_PROXY, type TrustProxy } from './client-address.ts';
-import { clockWithNow, realClock, type Clock } from './clock.ts';
-import { CLIENT_IP_HEADER } from './node-http.ts';
+import { clockWithNow, realClock, type Clock } from '../runtime/clock.ts';
+import { CLIENT_IP_HEADER } from '../runtime/node-http.ts';
 import { parseQueryShapes, type QueryShapes } from './query-shapes.ts';
 import type { SharedTier } from './shared-tier.ts';
-import type { BodyEncoder } from './stored-response.ts';
+import type { BodyEncoder } from '../runtime/stored-response.ts';
 import type { UpstreamTransport } from './upstream.ts';
+import { ConfigError } from '../runtime/config-error.ts';
 
 export interface CacheOptions {
   /** Base URL of the upstream service, e.g. `https://api.example.com`. */
@@ -173,9 +174,6 @@ export const DEFAULTS = {
   instances: 3,
 } as const;
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -7,7 +7,8 @@
  * answers pass as sent: the endpoint's stored gzip/br bodies, ETags and Age, not re-compressed.
  */
 import { parseArgs } from 'node:util';
-import { checkPrefix, ConfigError } from './options.ts';
+import { ConfigError } from '../runtime/config-error.ts';
+import { checkPrefix } from './options.ts';
 
 export type ProxyServer = 'apache' | 'nginx';
 

@@ -30,7 +30,7 @@
  * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
  */
 
-import type { Clock, TimerHandle } from './clock.ts';
+import type { Clock, TimerHandle } from '../runtime/clock.ts';
 
 /** What the plan needs to know about one polled key. */
 export interface PlannedKey {

@@ -15,7 +15,7 @@ import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
 import { createBoardPage, isBoardPath } from './board-page.ts';
 import { createIndexPage } from './index-page.ts';
-import { listen, type WebHandler } from './node-http.ts';
+import { listen, type WebHandler } from '../runtime/node-http.ts';
 import type { CacheOptions } from './options.ts';
 import type { ServeSettings } from './settings.ts';
 import { createStaticHandler } from './static-files.ts';

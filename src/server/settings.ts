@@ -10,7 +10,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { checkHostTimeZones } from '../history/time-zone-setting.ts';
 import { parseTrustProxy } from './client-address.ts';
-import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, ConfigError, DEFAULTS, upstreamUrl } from './options.ts';
+import { ConfigError } from '../runtime/config-error.ts';
+import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, DEFAULTS, upstreamUrl } from './options.ts';
 import { parseQueryShapes } from './query-shapes.ts';
 
 export interface ServeSettings {

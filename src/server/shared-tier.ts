@@ -23,10 +23,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { runBounded } from '../runtime/bounded.ts';
 import { createClient, createCluster, RESP_TYPES } from 'redis';
 import type { SlotAnswer, SlotSource } from './host-budget.ts';
 import { WindowSlots } from './host-budget.ts';
-import { packStored, unpackStored, type StoredResponse } from './stored-response.ts';
+import { packStored, unpackStored, type StoredResponse } from '../runtime/stored-response.ts';
 
 export type LeaseClaim =
   | { kind: 'won'; token: string }
@@ -332,16 +333,6 @@ export class RedisTier implements SharedTier {
   }
 }
 
-/** One command, or `undefined` at once when Redis is unreachable (`ready` false), slow or closed. */
-export async function runBounded<T>(ready: boolean, logger: Logger, failure: string, command: () => Promise<T>): Promise<T | undefined> {
-  if (!ready) return undefined;
-  try {
-    return await command();
-  } catch (error) {
-    logger.debug({ err: (error as Error).message }, failure);
-    return undefined;
-  }
-}
 
 /** How a host's slots are taken: from the tier, alone, or (held) on the way back to the tier. */
 interface SlotMode {

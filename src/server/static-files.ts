@@ -9,7 +9,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { errorResponse } from './errors.ts';
-import type { WebHandler } from './node-http.ts';
+import type { WebHandler } from '../runtime/node-http.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
 import { readDifferences, routes, type Difference, type RouteName } from '../api/index.ts';
 import { RESPONSE_SHAPES } from '../api/response-shapes.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../runtime/clock.ts';
 import { ContractDrift } from './contract-drift.ts';
 import { VERSION } from './version.ts';
 

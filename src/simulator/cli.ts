@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { listen } from '../server/node-http.ts';
+import { listen } from '../runtime/node-http.ts';
 import { DEMO_HOSTS, createUpstreamHandler } from './index.ts';
 
 function wholeNumber(name: string, value: string): number {

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
-import { listen } from '../../src/server/node-http.ts';
+import { listen } from '../../src/runtime/node-http.ts';
 import type { CacheOptions } from '../../src/server/options.ts';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.node.ts';
 

@@ -4,7 +4,7 @@
  * route by default, can hold answers behind a gate, and can be told to misbehave.
  */
 import { findRoute, type RouteName } from '../../src/api/index.ts';
-import { listen } from '../../src/server/node-http.ts';
+import { listen } from '../../src/runtime/node-http.ts';
 
 export interface UpstreamCall {
   url: URL;

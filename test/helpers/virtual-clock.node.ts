@@ -1,10 +1,10 @@
 /**
- * Node tests only. A `Clock` (src/server/clock.ts) that moves only when told: timers run in the
+ * Node tests only. A `Clock` (src/runtime/clock.ts) that moves only when told: timers run in the
  * order of their due time (ties in the order they were set), each with `now()` reading its own
  * due time, and every promise chain a timer starts settles before the next timer runs. Nothing
  * in it reads real time, so a run that starts from the same state replays exactly.
  */
-import { sleepOn, timeoutOn, type Clock, type TimerHandle } from '../../src/server/clock.ts';
+import { sleepOn, timeoutOn, type Clock, type TimerHandle } from '../../src/runtime/clock.ts';
 
 interface Timer {
   at: number;

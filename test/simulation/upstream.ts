@@ -5,7 +5,7 @@
  * optionally with faults. Every call's arrival is recorded.
  */
 import { siteOf } from '../../src/api/index.ts';
-import type { BodyEncoder } from '../../src/server/stored-response.ts';
+import type { BodyEncoder } from '../../src/runtime/stored-response.ts';
 import type { TransportResponse, UpstreamTransport } from '../../src/server/upstream.ts';
 import { createSimulator, createUpstreamHandler, type Simulator } from '../../src/simulator/index.ts';
 import type { VirtualClock } from '../helpers/virtual-clock.node.ts';

@@ -8,7 +8,7 @@ import {
   canonicalQuery, parseQuery, readDifferences, ROUTE_NAMES, SUMMARY_KEYS, type Difference, type RouteName,
 } from '../../api/index.ts';
 import { RESPONSE_SHAPES } from '../../api/response-shapes.ts';
-import { realClock, type Clock } from '../clock.ts';
+import { realClock, type Clock } from '../../runtime/clock.ts';
 import { JSON_TYPE, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
 
 /** The query of each route as the elements send it; `today` is the raw data day (YYYY-MM-DD, UTC). */

@@ -18,7 +18,7 @@ import { historyOptions, serveEndpoint, startUpstream, type UpstreamTarget } fro
 import type { ServeSettings } from '../settings.ts';
 import { Coordinator, isTierRequest } from './coordinator.ts';
 import { IpcTier } from './ipc-tier.ts';
-import { realClock } from '../clock.ts';
+import { realClock } from '../../runtime/clock.ts';
 
 /** The environment variable that tells a worker its slot, 0 to workers - 1. */
 const WORKER_SLOT = 'PULSE_WORKER_SLOT';

@@ -5,7 +5,7 @@
  * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
  */
 import { LRUCache } from 'lru-cache';
-import { lruTime, realClock, type Clock } from '../clock.ts';
+import { lruTime, realClock, type Clock } from '../../runtime/clock.ts';
 import { WindowSlots, type SlotAnswer } from '../host-budget.ts';
 import { MAX_GROUP_MEMBERS } from '../shared-tier.ts';
 

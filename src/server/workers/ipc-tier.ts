@@ -5,10 +5,10 @@
  * on its share of the budget, as with an unreachable Redis.
  */
 import { randomUUID } from 'node:crypto';
-import { realClock, type Clock } from '../clock.ts';
+import { realClock, type Clock } from '../../runtime/clock.ts';
 import type { SlotAnswer } from '../host-budget.ts';
 import type { LeaseClaim, SharedTier } from '../shared-tier.ts';
-import { packStored, unpackStored, type StoredResponse } from '../stored-response.ts';
+import { packStored, unpackStored, type StoredResponse } from '../../runtime/stored-response.ts';
 import type { TierReply, TierRequest } from './coordinator.ts';
 
 /** Distributes a call over the union, the way a `TierRequest` is built. */
