@@ -266,11 +266,7 @@ export class FillCache {
     // keeps the key fresh from the tier's poll list): the other instances keep it in their group
     // only while some instance shares it, and without it they filled the narrow queries apart.
     const member = this.#members && routes[context.route].live ? this.#member(key, context) : undefined;
-    if (member) {
-      member.lastRequestedAt = this.#now();
-      if (member.group.members.get(key) !== member) member.group.members.set(key, member);
-      this.#share(member);
-    }
+    if (member) this.#asked(member);
     this.#touch(key, context, this.#state(key));
     this.#entries.get(key);
   }
@@ -758,18 +754,26 @@ export class FillCache {
   }
 
   /**
+   * A member was asked for: it is in its group as this very object, and shared; whether it
+   * joined the group now. (In it as another object — it left the group unpolled, and the tier's
+   * sync put it back as a new one — the wide query covered that one, and this member filled its
+   * own query as well, every tick, for as long as it was polled.)
+   */
+  #asked(member: Member): boolean {
+    const joined = member.group.members.get(member.key) !== member;
+    member.lastRequestedAt = this.#now();
+    if (joined) member.group.members.set(member.key, member);
+    this.#share(member);
+    return joined;
+  }
+
+  /**
    * A folded query: answered from the group's wide fill (the union of what its members ask),
    * or from any fresh wide fill of the group that covers it while the wide query changes.
    */
   async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
     const group = member.group;
-    // Not in the group, or in it as another object (it left the group unpolled, and the tier's
-    // sync put it back as a new one): the wide query covered that one, and this member filled
-    // its own query as well, every tick, for as long as it was polled.
-    const joined = group.members.get(member.key) !== member;
-    member.lastRequestedAt = this.#now();
-    if (joined) group.members.set(member.key, member);
-    this.#share(member);
+    const joined = this.#asked(member);
     let wide = this.#wideOf(group, joined);
     if (!this.#covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
       // Cold for this member: a dashboard opening sends its queries together, to every instance;
