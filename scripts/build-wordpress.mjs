@@ -1,8 +1,8 @@
 /**
  * The WordPress plugin zip, dist/wordpress/pulse-widgets.zip: integrations/wordpress/ with the
  * package's version stamped in, its translations (languages/<code>.json) compiled to the gettext
- * files WordPress reads (languages/pulse-widgets-<code>.mo), and the CDN modules (dist/cdn/, built
- * before this) in its assets/. Source maps stay out: WordPress serves the plugin folder as it is.
+ * files WordPress reads (languages/pulse-widgets-<code>.mo), and the CDN modules and
+ * pulse-widgets.css (dist/cdn/, built before this) in its assets/. Source maps stay out: WordPress serves the plugin folder as it is.
  *
  *   node scripts/build-wordpress.mjs [--cdn <folder>] [--out <zip>]   (npm run build:wordpress)
  */
@@ -61,9 +61,9 @@ const pluginFile = (file) => {
 };
 const files = [
   ...filesUnder(PLUGIN).map(pluginFile),
-  ...filesUnder(cdn).filter((file) => file.endsWith('.js')).map((file) => ({ path: `assets/${relative(cdn, file)}`, data: readFileSync(file) })),
+  ...filesUnder(cdn).filter((file) => /\.(js|css)$/.test(file)).map((file) => ({ path: `assets/${relative(cdn, file)}`, data: readFileSync(file) })),
 ];
-if (!files.some((file) => file.path === 'assets/pulse-widgets.js')) throw new Error(`no CDN modules in ${cdn}: run npm run build:cdn first`);
+if (!['assets/pulse-widgets.js', 'assets/pulse-widgets.css'].every((path) => files.some((file) => file.path === path))) throw new Error(`no CDN modules in ${cdn}: run npm run build:cdn first`);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, zip(files.map((file) => ({ ...file, path: `pulse-widgets/${file.path.split('\\').join('/')}` }))));
 console.log(`WordPress plugin written to ${relative(ROOT, out)} (${files.length} files)`);

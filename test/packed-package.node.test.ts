@@ -294,11 +294,11 @@ describe('the packed package, installed in a new project', () => {
     }
   });
 
-  test('the WordPress plugin zip holds the plugin, its translations and every CDN module', () => {
+  test('the WordPress plugin zip holds the plugin, its translations, every CDN module and the boxes\' stylesheet', () => {
     const names = zipEntryNames(readFileSync(join(consumer, 'node_modules/pulse-widgets/dist/wordpress/pulse-widgets.zip')));
     const languages = LOCALE_ENTRIES.map((entry) => entry.slice('locales/'.length));
     for (const path of [
-      'pulse-widgets.php', 'readme.txt', 'blocks/editor.js', 'assets/pulse-widgets.js',
+      'pulse-widgets.php', 'readme.txt', 'blocks/editor.js', 'assets/pulse-widgets.js', 'assets/pulse-widgets.css',
       ...ELEMENT_ENTRIES.map((name) => `assets/${name}.js`),
       ...LOCALE_ENTRIES.map((entry) => `assets/${entry}.js`),
       ...languages.map((code) => `languages/pulse-widgets-${code}.mo`),

@@ -47,6 +47,9 @@ const ready = (selector: string) => `(() => {
 /** In the page: the text of the first element `selector` matches. */
 const shadowText = (selector: string) => `document.querySelector(${JSON.stringify(selector)}).shadowRoot.textContent`;
 
+/** In the page: the plugin's stylesheets in its head, as files under assets/. */
+const PLUGIN_HEAD_STYLES = `[...document.head.querySelectorAll('link[rel="stylesheet"][href*="${PLUGIN_ASSETS}"]')]
+  .map((link) => new URL(link.href).pathname.slice(${PLUGIN_ASSETS.length}))`;
 /** In the page: the plugin's scripts, as "<type> <file under assets/>". */
 const PLUGIN_SCRIPTS = `[...document.querySelectorAll('script[src*="${PLUGIN_ASSETS}"]')]
   .map((script) => script.getAttribute('type') + ' ' + new URL(script.src).pathname.slice(${PLUGIN_ASSETS.length}))`;
@@ -241,6 +244,8 @@ describe('the WordPress plugin on Debian\'s WordPress', { skip: SKIP ?? false },
     const { page, problems } = await open(context, '/');
     await page.waitForFunction(ready('.wp-block-pulse-widgets-top-pages top-pages[hide-numbers]'), undefined, { timeout: RENDER_TIMEOUT_MS });
     assert.deepEqual(await page.evaluate(PLUGIN_SCRIPTS), ['module top-pages.js', 'module locales/de.js']);
+    // In the head, so the list's box is there before the page's text is laid out around it.
+    assert.deepEqual(await page.evaluate(PLUGIN_HEAD_STYLES), ['pulse-widgets.css']);
     assert.deepEqual(problems, []);
     await context.close();
   });

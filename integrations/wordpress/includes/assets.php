@@ -3,6 +3,8 @@
  * The elements' scripts: the package's CDN modules, copied into assets/ by the build. Public
  * pages load one small file per element they show; wp-admin (the dashboard, the settings page, the
  * block editor and its preview) loads the full bundle. The language file follows the locale.
+ * Public pages also get pulse-widgets.css, which gives each element its box before its module has
+ * run: without it the article's text jumps when the element fills (layout shift).
  *
  * They are registered as classic scripts and printed with type="module" by a script_loader_tag
  * filter: that works on every WordPress this plugin supports, while wp_enqueue_script_module()
@@ -16,6 +18,8 @@ if (!defined('ABSPATH')) {
 }
 
 const BUNDLE = 'pulse-widgets';
+/** The elements' boxes before their modules run (a style handle: styles and scripts are apart). */
+const BOXES = 'pulse-widgets';
 const LOCALE_HANDLE = 'pulse-widgets-locale';
 
 function element_handle(string $name): string {
@@ -47,6 +51,7 @@ function admin_handles(): array {
 
 add_action('init', function (): void {
 	wp_register_script(BUNDLE, asset_url('pulse-widgets.js'), array(), VERSION, true);
+	wp_register_style(BOXES, asset_url('pulse-widgets.css'), array(), VERSION);
 	foreach (array_keys(elements()) as $name) {
 		wp_register_script(element_handle($name), asset_url($name . '.js'), array(), VERSION, true);
 	}
@@ -70,6 +75,9 @@ add_filter('script_loader_tag', function (string $tag, string $handle): string {
 function enqueue_element(string $name): void {
 	foreach (is_admin() ? admin_handles() : array_merge(array(element_handle($name)), language_handles()) as $handle) {
 		wp_enqueue_script($handle);
+	}
+	if (!is_admin()) {
+		wp_enqueue_style(BOXES);
 	}
 }
 
