@@ -38,6 +38,8 @@ const TAGS = ['top-pages', 'live-counter', 'referrer-bars', 'geo-list', 'traffic
 const READY_TIMEOUT_MS = 30_000;
 /** Failures back off 3, 6, 12 s (jittered): a cache back within a few seconds is polled again well within this. */
 const RECOVERY_TIMEOUT_MS = 45_000;
+/** The rotation test's period: longer than loading the page and its first data may take together. */
+const ROTATE_S = (4 * READY_TIMEOUT_MS) / 1000;
 
 let browser: Browser;
 let endpoint: RunningEndpoint;
@@ -205,15 +207,17 @@ test('rotates between the network and each site, each view already live when it 
     content: `const asked = []; Object.defineProperty(globalThis, 'wakeLocksAsked', { value: asked });
       Object.defineProperty(navigator, 'wakeLock', { value: { request(type) { asked.push(type); return Promise.resolve({ released: false }); } } });`,
   });
-  // The page's clock is ours: the rotation's 10 s pass in one step, not in real time.
+  // The page's clock is ours: the rotation's period passes in one step. It runs in real time too
+  // until then (the hub's polls need it), so the period is longer than the board may take to be
+  // ready on a busy machine: a turn seen must be the clock's doing, not the wait's.
   await page.clock.install();
-  await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org&rotate=10`);
+  await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org&rotate=${ROTATE_S}`);
   const shown = () => page.evaluate(() => [...document.querySelectorAll('main .view')].filter((view) => !(view as unknown as { hidden: boolean }).hidden).map((view) => (view as unknown as { dataset: { sites: string } }).dataset.sites));
   await boardReady(page);
   assert.deepEqual(await shown(), ['example.com news.example.org']);
   assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { wakeLocksAsked: string[] }).wakeLocksAsked), ['screen']);
-  await page.clock.fastForward(10_000);
-  // Well under the 10 s of the rotation: the turn comes from the clock moved, not from waiting.
+  await page.clock.fastForward(ROTATE_S * 1000);
+  // Well under the rotation's period: the turn comes from the clock moved, not from waiting.
   await page.waitForFunction(() => [...document.querySelectorAll('main .view')].findIndex((view) => !(view as unknown as { hidden: boolean }).hidden) === 1, undefined, { timeout: 5_000 });
   assert.deepEqual(await shown(), ['example.com']);
   assert.equal(await page.evaluate(() => document.querySelector('#scope')!.textContent), 'example.com');
