@@ -202,30 +202,42 @@ function listensOn(pid, port) {
   });
 }
 
-const LISTEN_WITHIN_MS = 15_000;
+/** A hang guard, not a speed target: a browser starts in seconds even on a busy machine. */
+const LISTEN_WITHIN_MS = 60_000;
 const PORT_TRIES = 5;
+
+/** What MiniBrowser and WebKitWebDriver print when their port is taken. */
+const PORT_TAKEN = /Failed to start remote inspector server|Address already in use/i;
+
+/**
+ * Whether the started process listens on `port` itself: true once it does, false once it cannot
+ * (it exited, or said the port is taken).
+ */
+async function listens(name, { child, tail }, port) {
+  const deadline = Date.now() + LISTEN_WITHIN_MS;
+  while (!listensOn(child.pid, port)) {
+    if (child.exitCode !== null || PORT_TAKEN.test(tail())) return false;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on port ${port} within ${LISTEN_WITHIN_MS / 1000} s: ${tail().trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
 
 /**
  * Starts `name` (from `launch(port)`) and resolves once that very process listens on its port;
- * another port is picked when the process cannot have it (it exits, or says so, or someone
- * else listens there). Owning the port is what makes a client of it talk to this process.
+ * another port is picked when it cannot have it. Owning the port is what makes a client of it
+ * talk to this process.
  */
 async function startListening(name, launch) {
   for (let attempt = 1; attempt <= PORT_TRIES; attempt++) {
     const port = pickPort();
     const started = launch(port);
-    const { child, tail } = started;
-    const deadline = Date.now() + LISTEN_WITHIN_MS;
-    while (!listensOn(child.pid, port)) {
-      const lost = child.exitCode !== null || /Failed to start remote inspector server|Address already in use/i.test(tail());
-      if (lost || Date.now() > deadline) {
-        killGroup(child);
-        if (Date.now() > deadline) throw new Error(`${name} did not listen on port ${port} within ${LISTEN_WITHIN_MS / 1000} s: ${tail().trim()}`);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (listensOn(child.pid, port)) return { ...started, port };
+    const owned = await listens(name, started, port).catch((error) => {
+      killGroup(started.child);
+      throw error;
+    });
+    if (owned) return { ...started, port };
+    killGroup(started.child);
   }
   throw new Error(`${name}: ${PORT_TRIES} ports in a row were taken by someone else`);
 }
