@@ -1,12 +1,11 @@
 /**
  * The three browser engines the tests run in, all from Debian packages: where each one is, which
  * packages bring it, and the launch settings every harness shares. WebKit (WebKitGTK's
- * MiniBrowser) is driven through WebKitWebDriver on a virtual display: `startWebKitDriver()`
+ * MiniBrowser) is driven through WebKitWebDriver on a virtual display: `startWebKitDrivers()`
  * starts both and they are killed by PID when the caller stops them or exits.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 
@@ -90,17 +89,6 @@ export function webKitCapabilities(miniBrowser) {
   return { alwaysMatch: { 'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] } } };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Kills a process group this module started (the driver's browsers are in it), once. */
 function killGroup(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -163,50 +151,133 @@ function startXvfb(xvfb) {
   });
 }
 
-async function waitForDriver(url, { child, tail }) {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}: ${tail().trim()}`);
-    try {
-      const response = await fetch(`${url}/status`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** The kernel's ephemeral ports, [low, high]: what it hands out for port 0 and outgoing connections. */
+function ephemeralPorts() {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low > 0 && high >= low) return { low, high };
+  } catch {
+    // not Linux: the range IANA suggests
   }
-  throw new Error(`WebKitWebDriver did not answer at ${url} within 15 s`);
+  return { low: 49152, high: 65535 };
 }
 
 /**
- * A virtual display and `count` WebKitWebDrivers on free loopback ports (one driver holds one
- * session, so one driver per page run in parallel). `stop()` kills them all by PID.
+ * A loopback port for a program that must be told its port before it listens. It lies below the
+ * ephemeral range, so no `listen(0)` and no outgoing connection on this machine can be handed it
+ * in the moment between our pick and the program's bind; what can still collide (another run
+ * picking the same port) is caught by `listensOn`.
+ */
+function pickPort() {
+  const { low } = ephemeralPorts();
+  const floor = Math.max(1024, low - 10_000);
+  return floor + Math.floor(Math.random() * (low - floor));
+}
+
+/** Whether process `pid` itself holds the listening socket on 127.0.0.1:`port` (Linux /proc). */
+function listensOn(pid, port) {
+  let table;
+  try {
+    table = readFileSync(`/proc/${pid}/net/tcp`, 'utf8');
+  } catch {
+    return false;
+  }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const LISTEN = '0A';
+  const inodes = table.split('\n').slice(1).map((line) => line.trim().split(/\s+/)).filter((fields) => fields[1] === local && fields[3] === LISTEN).map((fields) => fields[9]);
+  if (inodes.length === 0) return false;
+  let fds;
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  const sockets = new Set(inodes.map((inode) => `socket:[${inode}]`));
+  return fds.some((fd) => {
+    try {
+      return sockets.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A hang guard, not a speed target: a browser starts in seconds even on a busy machine. */
+const LISTEN_WITHIN_MS = 60_000;
+const PORT_TRIES = 5;
+
+/** What MiniBrowser and WebKitWebDriver print when their port is taken. */
+const PORT_TAKEN = /Failed to start remote inspector server|Address already in use/i;
+
+/**
+ * Whether the started process listens on `port` itself: true once it does, false once it cannot
+ * (it exited, or said the port is taken).
+ */
+async function listens(name, { child, tail }, port) {
+  const deadline = Date.now() + LISTEN_WITHIN_MS;
+  while (!listensOn(child.pid, port)) {
+    if (child.exitCode !== null || PORT_TAKEN.test(tail())) return false;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on port ${port} within ${LISTEN_WITHIN_MS / 1000} s: ${tail().trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/**
+ * Starts `name` (from `launch(port)`) and resolves once that very process listens on its port;
+ * another port is picked when it cannot have it. Owning the port is what makes a client of it
+ * talk to this process.
+ */
+async function startListening(name, launch) {
+  for (let attempt = 1; attempt <= PORT_TRIES; attempt++) {
+    const port = pickPort();
+    const started = launch(port);
+    const owned = await listens(name, started, port).catch((error) => {
+      killGroup(started.child);
+      throw error;
+    });
+    if (owned) return { ...started, port };
+    killGroup(started.child);
+  }
+  throw new Error(`${name}: ${PORT_TRIES} ports in a row were taken by someone else`);
+}
+
+/**
+ * A virtual display and `count` WebKit browsers, each driven by a WebKitWebDriver of its own
+ * (a driver holds one session, so one per page run in parallel). `stop()` kills them all by PID.
+ *
+ * We start MiniBrowser ourselves and hand its inspector address to the driver (`--target`):
+ * left to itself, WebKitWebDriver picks the browser's inspector port by binding port 0 and
+ * closing it again, and the browser binds it a second or more later. When any other process
+ * was handed that port in between (another WebKit run, a test server, a browser), the browser
+ * could not listen, the driver connected to whoever held the port (seen: the other run's
+ * MiniBrowser) and its new-session request never got an answer (undici's "fetch failed" after
+ * 300 s). Each port here is owned before anyone is told about it.
  */
 export async function startWebKitDrivers(count = 1) {
   const webkit = findWebKit();
   if (!webkit) throw new Error(installHint('webkit'));
   const xvfb = await startXvfb(webkit.xvfb);
   const env = { ...process.env, DISPLAY: xvfb.display };
-  const drivers = [];
+  const children = [xvfb.child];
+  const urls = [];
   try {
     for (let index = 0; index < count; index++) {
-      const port = await freePort();
-      const driver = startProcess(webkit.driver, [`--port=${port}`, '--host=127.0.0.1'], env);
-      const url = `http://127.0.0.1:${port}`;
-      drivers.push({ url, child: driver.child });
-      await waitForDriver(url, driver);
+      const browser = await startListening('MiniBrowser', (port) => startProcess(webkit.miniBrowser, ['--automation'], { ...env, WEBKIT_INSPECTOR_SERVER: `127.0.0.1:${port}` }));
+      children.push(browser.child);
+      const driver = await startListening('WebKitWebDriver', (port) => startProcess(webkit.driver, [`--port=${port}`, '--host=127.0.0.1', `--target=127.0.0.1:${browser.port}`], env));
+      children.push(driver.child);
+      urls.push(`http://127.0.0.1:${driver.port}`);
     }
   } catch (error) {
-    for (const { child } of drivers) killGroup(child);
-    killGroup(xvfb.child);
+    for (const child of children) killGroup(child);
     throw error;
   }
   return {
-    urls: drivers.map(({ url }) => url),
+    urls,
     capabilities: webKitCapabilities(webkit.miniBrowser),
     stop() {
-      for (const { child } of drivers) killGroup(child);
-      killGroup(xvfb.child);
+      for (const child of children) killGroup(child);
     },
   };
 }

@@ -3,11 +3,20 @@
  * run a script in it and close the session. WebKitWebDriver speaks only this protocol.
  */
 
+/**
+ * A hang guard, not a speed target: no command of ours takes a minute even on a busy machine, and
+ * without it a driver that never answers shows only as undici's "fetch failed" after 300 s.
+ */
+const ANSWER_WITHIN_MS = 60_000;
+
 async function command(method, url, body) {
   const response = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+  }).catch((error) => {
+    throw new Error(`WebDriver ${method} ${new URL(url).pathname}: no answer within ${ANSWER_WITHIN_MS / 1000} s (${error.name})`, { cause: error });
   });
   const { value } = await response.json();
   if (!response.ok || value?.error) throw new Error(`WebDriver ${method} ${new URL(url).pathname}: ${value?.error} ${value?.message ?? ''}`.trim());

@@ -115,22 +115,35 @@ export function launchEngine(engine: Engine): Promise<EngineBrowser> {
   return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine);
 }
 
+export interface EachEngineOptions {
+  /**
+   * Runs the engines' suites at the same time: for files whose checks mostly wait on the page's
+   * real 3 s polls, so the three engines wait together instead of one after the other.
+   */
+  concurrently?: boolean;
+}
+
 /**
  * One `describe` per selected engine, with that engine's browser launched before its tests and
  * closed after; skipped with the reason printed where the engine is not installed (`npm test`
  * installs all three first, so there this only happens with a hand-run).
  */
-export function describeEachEngine(title: string, body: (engine: Engine, browser: () => EngineBrowser) => void): void {
-  for (const engine of selectedEngines()) {
-    describe(`${title} in ${engine}`, { skip: findEngine(engine) ? false : installHint(engine) }, () => {
-      let browser: EngineBrowser | undefined;
-      before(async () => {
-        browser = await launchEngine(engine);
+export function describeEachEngine(title: string, body: (engine: Engine, browser: () => EngineBrowser) => void, options: EachEngineOptions = {}): void {
+  const eachEngine = () => {
+    for (const engine of selectedEngines()) {
+      // One check at a time within an engine (a suite inherits its parent's concurrency otherwise).
+      describe(`${title} in ${engine}`, { skip: findEngine(engine) ? false : installHint(engine), concurrency: 1 }, () => {
+        let browser: EngineBrowser | undefined;
+        before(async () => {
+          browser = await launchEngine(engine);
+        });
+        after(() => browser?.close());
+        body(engine, () => browser!);
       });
-      after(() => browser?.close());
-      body(engine, () => browser!);
-    });
-  }
+    }
+  };
+  if (options.concurrently) describe(title, { concurrency: true }, eachEngine);
+  else eachEngine();
 }
 
 /**
