@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { pickPort } from './ports.mjs';
 
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
 
@@ -149,29 +150,6 @@ function startXvfb(xvfb) {
     });
     child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${tail().trim()}`)));
   });
-}
-
-/** The kernel's ephemeral ports, [low, high]: what it hands out for port 0 and outgoing connections. */
-function ephemeralPorts() {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low > 0 && high >= low) return { low, high };
-  } catch {
-    // not Linux: the range IANA suggests
-  }
-  return { low: 49152, high: 65535 };
-}
-
-/**
- * A loopback port for a program that must be told its port before it listens. It lies below the
- * ephemeral range, so no `listen(0)` and no outgoing connection on this machine can be handed it
- * in the moment between our pick and the program's bind; what can still collide (another run
- * picking the same port) is caught by `listensOn`.
- */
-function pickPort() {
-  const { low } = ephemeralPorts();
-  const floor = Math.max(1024, low - 10_000);
-  return floor + Math.floor(Math.random() * (low - floor));
 }
 
 /** Whether process `pid` itself holds the listening socket on 127.0.0.1:`port` (Linux /proc). */

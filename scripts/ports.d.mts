@@ -1,0 +1,2 @@
+/** Types of scripts/ports.mjs. */
+export function pickPort(): number;
