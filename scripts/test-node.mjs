@@ -1,0 +1,26 @@
+/**
+ * `npm run test:node`: every test/*.node.test.ts, two files at a time, the longest first. Node
+ * starts files in the order given, and a long file started last would run alone at the end while
+ * the other slot idles: the ones below take tens of seconds (real processes, browsers, the
+ * simulation's seeds), the rest a few each. Options are passed on to `node --test` (`--test-name-pattern=…`),
+ * and files named run instead of all.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+const LONGEST_FIRST = [
+  'simulation', 'packed-package', 'e2e-demo', 'wordpress', 'cross-origin-poll', 'board', 'cdn-csp',
+  'server-workers', 'server-instances', 'server-redis',
+].map((name) => `test/${name}.node.test.ts`);
+/** Two at once: one core each (the machines we test on have two); more only adds contention. */
+const CONCURRENCY = 2;
+
+const args = process.argv.slice(2);
+const options = args.filter((arg) => arg.startsWith('-'));
+const named = args.filter((arg) => !arg.startsWith('-'));
+const rank = (file) => (LONGEST_FIRST.includes(file) ? LONGEST_FIRST.indexOf(file) : LONGEST_FIRST.length);
+const files = named.length > 0
+  ? named
+  : readdirSync('test').filter((name) => name.endsWith('.node.test.ts')).map((name) => `test/${name}`).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
