@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { realClock } from '../src/runtime/clock.ts';
-import { isEstablished, newQuerySlots, occupiedSlots, polledInTwoTicks, RefreshSchedule, type HostPlan, type PlannedKey } from '../src/server/refresh-schedule.ts';
+import { isEstablished, newQuerySlots, occupiedSlots, polledInTwoTicks, type HostPlan, type PlannedKey } from '../src/server/plan/refresh-plan.ts';
+import { RefreshSchedule } from '../src/server/plan/refresh-schedule.ts';
 
 const INTERVAL = 3000;
 const WINDOW = 1000;

@@ -43,7 +43,7 @@ test('pollers aligned on the 3 s grid get data fetched less than a second before
   const calls = upstreamLogLines(v.logs).length;
   assert.ok(median(ageHeaders) <= 1, `median Age ${median(ageHeaders)} (${ageHeaders.join(' ')})`);
   // The first tick after the cold fill may read that fill (two fills of a key stay two thirds
-  // of an interval apart, refresh-schedule.ts); every tick after it reads its own refill.
+  // of an interval apart, plan/refresh-plan.ts); every tick after it reads its own refill.
   assert.ok(dataAges.slice(0, POLLERS).every((age) => age < LIVE_TTL_MS), `first tick: ${dataAges.slice(0, POLLERS).join(' ')} ms`);
   assert.ok(Math.max(...dataAges.slice(POLLERS)) < 1000, `data ages at the tick: ${dataAges.join(' ')} ms`);
   assert.ok(calls <= TICKS + 2, `${calls} calls: one per tick at most`);

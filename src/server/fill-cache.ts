@@ -7,7 +7,7 @@
  * freshness, the stale window, backoff and the budget are decided here, on one injectable clock.
  *
  * A live answer is fresh for one interval (3 s) after its fill started. Each site's polled keys
- * are refilled by its refresh plan (refresh-schedule.ts): one budget slot per key per tick,
+ * are refilled by its refresh plan (plan/refresh-plan.ts, armed by plan/refresh-schedule.ts): one budget slot per key per tick,
  * spread over the windows before the tick so each lands before its clients poll; past the
  * budget, freshness stretches evenly. A copy older than two intervals makes its request wait a
  * moment for a fresh fill (first paint). Keys nobody polled in the last tick are not refreshed.
@@ -35,7 +35,8 @@ import type { HostBudget } from './host-budget.ts';
 import type { CacheMetrics } from './metrics.ts';
 import type { ResolvedOptions } from './options.ts';
 import { resolveQuery } from './query.ts';
-import { isEstablished, newQuerySlots, polledInTwoTicks, RefreshSchedule, type PlannedKey } from './refresh-schedule.ts';
+import { isEstablished, newQuerySlots, polledInTwoTicks, type PlannedKey } from './plan/refresh-plan.ts';
+import { RefreshSchedule } from './plan/refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
 import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from '../runtime/stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';

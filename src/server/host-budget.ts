@@ -14,7 +14,7 @@
  *
  * Established queries come first: a waiter for a new query (one not in its site's refresh
  * plan yet) queues behind every established one, and takes a slot only where the plan left
- * one (`NewQueryShare`, from refresh-schedule.ts), counted per window in this process. The
+ * one (`NewQueryShare`, from plan/refresh-plan.ts), counted per window in this process. The
  * established keys' refills are planned in their windows; a new query spraying script took
  * those slots first and the dashboard's data aged by a minute.
  *
@@ -73,7 +73,7 @@ export interface SlotSource {
  * a log of the last minute's calls keeps the promise when a window bursts. A window may grant
  * up to `burst` while the last minute used less than half of its calls: a dashboard opening on
  * a cold cache gets its fills at once instead of 3 a second, and the minute it borrows from had
- * room to spare. Steady refills stay at `fills` a window (refresh-schedule.ts plans them so).
+ * room to spare. Steady refills stay at `fills` a window (plan/refresh-plan.ts plans them so).
  */
 export class WindowSlots implements SlotSource {
   readonly #fills: number;

@@ -3,7 +3,7 @@
  * in one process never share counters.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { HostPlan } from './refresh-schedule.ts';
+import type { HostPlan } from './plan/refresh-plan.ts';
 
 export type CacheMetrics = ReturnType<typeof createMetrics>;
 

@@ -4,7 +4,7 @@
  * report can show.
  */
 import { DEFAULTS } from '../../src/server/options.ts';
-import { leastRefillGap } from '../../src/server/refresh-schedule.ts';
+import { leastRefillGap } from '../../src/server/plan/refresh-plan.ts';
 import { groupsOf, TICK_MS, within, type Scenario, type Span } from './scenario.ts';
 import { API_KEY, type Record } from './world.ts';
 

@@ -1,0 +1,239 @@
+/**
+ * The refresh plan of each host: which polled keys are refilled before the next tick, and when.
+ * A host here is a site: a `video@` host's keys are planned with its site's, whose budget they share.
+ *
+ * The budget allows `fills` calls per aligned window, `windows` windows per interval: 3 × 3 = 9
+ * refreshes per 3 s tick. Aiming every key at the same moment just before the tick (the old
+ * refresh-ahead) let 3 of them land in time and pushed the rest past the tick. Here the plan,
+ * made once per tick, gives each key (a fold group's wide key counts once) its own slot: the
+ * last window before the tick takes the keys with the most pollers, the window before it the
+ * next ones, so every key lands before its clients poll at the tick.
+ *
+ * Past the budget, the stalest keys take the slots (a round-robin) and the others' freshness is
+ * stretched to the next tick, where they come first: every key's refresh interval grows by the same factor
+ * (`stretch` = keys / slots), and clients are served hits with an honest, longer max-age rather
+ * than a stampede of stale answers that would each queue a fill.
+ *
+ * Instances that share a tier each plan every key polled on any of them and must agree slot for
+ * slot (a key's lease then makes its refill one call): weights are counted from the tier, so
+ * the same keys get the same slots everywhere.
+ *
+ * Established queries come first. Only a key polled for a while (`isEstablished`: by any
+ * client, again at least three quarters of an interval after its polling began) is planned; a
+ * new one is on a short leash, refilled only once it is polled again. The budget windows the
+ * plan reserves for established keys are not new queries' to take (`reserved`, and
+ * `newQuerySlots` for what is left): one client asking a new query every 200 ms spent the
+ * site's budget on answers nobody asked for twice and froze a newsroom's dashboard for a minute.
+ *
+ * Slots stay put tick after tick (keys ordered by pollers, then name). When they move, a key
+ * moves at most one window earlier per tick, so two fills of one key are always at least two
+ * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
+ */
+
+/** What the plan needs to know about one polled key. */
+export interface PlannedKey {
+  key: string;
+  /** Pollers it answers: members of its fold group, or 1. */
+  weight: number;
+  /** When the fill of its stored answer started, and until when that answer is fresh. */
+  startedAt: number;
+  freshUntil: number;
+  /** Polled for a while (`isEstablished`): only such keys are planned. */
+  established: boolean;
+  /** A fill of it is under way here: waiting for the budget, or at the upstream. */
+  filling: boolean;
+}
+
+/**
+ * Polled again at least three quarters of an interval after its polling began: a dashboard's
+ * second poll, not a one-off (however long the one-off then waits for its fill).
+ */
+export function isEstablished(pollingSince: number | undefined, lastPolledAt: number, intervalMs: number): boolean {
+  return pollingSince !== undefined && lastPolledAt - pollingSince >= (intervalMs * 3) / 4;
+}
+
+/**
+ * The keys of `tick key` members (a shared tier's record of which tick each instance polled a
+ * key in) polled in at least two ticks: established, wherever their polls went.
+ */
+export function polledInTwoTicks(polls: readonly string[]): Set<string> {
+  const firstTick = new Map<string, string>();
+  const established = new Set<string>();
+  for (const poll of polls) {
+    const space = poll.indexOf(' ');
+    const tick = poll.slice(0, space);
+    const key = poll.slice(space + 1);
+    const seen = firstTick.get(key);
+    if (seen === undefined) firstTick.set(key, tick);
+    else if (seen !== tick) established.add(key);
+  }
+  return established;
+}
+
+/**
+ * Slots of the plan's windows (their starts, listed from the tick back) that the budget has
+ * already given or owes when the plan is made: `taken` fills started in the window under way
+ * (`current`), or running or queued now, each holding the next free slot from `current` on.
+ */
+export function occupiedSlots(windowStarts: readonly number[], current: number, taken: number, fills: number): number[] {
+  const used = windowStarts.map(() => 0);
+  for (let index = windowStarts.length - 1; index >= 0 && taken > 0; index -= 1) {
+    if (windowStarts[index]! < current) continue;
+    used[index] = Math.min(fills, taken);
+    taken -= used[index]!;
+  }
+  return used;
+}
+
+/**
+ * The slots of one budget window a new query may take on one instance: what the plan's
+ * reserved refills leave, split between the instances that share the budget (each counts its
+ * own new fills).
+ */
+export function newQuerySlots(fills: number, reserved: number, instances: number): number {
+  return Math.max(0, Math.floor((fills - reserved) / Math.max(1, instances)));
+}
+
+/** The slots of the budget window around a moment that the plan reserved for established keys. */
+export interface Reservation {
+  reserved: number;
+  windowStart: number;
+  windowEnd: number;
+}
+
+/** The plan of one host, as /metrics shows it. */
+export interface HostPlan {
+  /** Distinct client queries polled (each member of a fold group counts). */
+  keys: number;
+  /** Upstream queries refreshed: fold groups and unfolded keys. */
+  groups: number;
+  /** Upstream calls a minute the plan makes. */
+  callsPerMinute: number;
+  /** Refresh interval / tick interval: 1 while everything fits in the budget. */
+  stretch: number;
+}
+
+/**
+ * The least time between two fills of one key, planned or not: a key moves at most one window
+ * earlier per tick, and its fills are at least two thirds of an interval apart. Once a key sits
+ * in its slot, its fills are one interval apart.
+ */
+export function leastRefillGap(intervalMs: number, windowMs: number): number {
+  return Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
+}
+
+/** What a plan is made from: the time, the budget's shape, and the host's established keys. */
+export interface PlanInput {
+  at: number;
+  intervalMs: number;
+  windowMs: number;
+  /** Upstream calls the budget allows per window. */
+  fills: number;
+  /** How long before its slot ends a refill must start to land in time (from upstream latency). */
+  lead: number;
+  /** The host's established keys that have a stored answer. */
+  keys: readonly PlannedKey[];
+  /** Keys whose refill has started, and the tick it was for: a re-plan for that tick leaves them be. */
+  refreshed: ReadonlyMap<string, number>;
+}
+
+/** One planned refill: `key` starts at `startAt`. */
+export interface Refill {
+  key: string;
+  startAt: number;
+}
+
+export interface RefreshPlan {
+  /** The tick the plan serves: the next one a refill can still reach. */
+  tick: number;
+  /** A refill is skipped if the stored answer is already fresh past this when its slot comes. */
+  dueBy: number;
+  refills: Refill[];
+  /** Due keys the budget has no slot for: their freshness is pushed to `stretchedUntil`. */
+  stretched: string[];
+  stretchedUntil: number;
+  /** Refills per budget window start (what `RefreshSchedule.reserved` answers). */
+  reserved: Map<number, number>;
+  /** Refresh interval / tick interval: 1 while every key fits in the budget. */
+  stretch: number;
+  report: HostPlan | undefined;
+  /** When the next plan is made: once this tick's pollers have been answered (an eighth of an interval). */
+  nextAt: number;
+}
+
+/** The windows of the budget in one interval. */
+export const windowsPerInterval = (intervalMs: number, windowMs: number): number => Math.max(1, Math.floor(intervalMs / windowMs));
+
+/** The refreshes one interval's budget carries. */
+export const refreshCapacity = (fills: number, intervalMs: number, windowMs: number): number => Math.max(1, Math.floor((fills * intervalMs) / windowMs));
+
+/** The plan of one host for its next tick, from what it is given alone. */
+export function planRefills({ at, intervalMs, windowMs, fills, lead, keys, refreshed }: PlanInput): RefreshPlan {
+  let tick = Math.ceil(at / intervalMs) * intervalMs;
+  if (tick - lead <= at) tick += intervalMs;
+  const capacity = refreshCapacity(fills, intervalMs, windowMs);
+  // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
+  const dueBy = tick + intervalMs / 4;
+  const due = keys.filter((key) => key.freshUntil <= dueBy && !key.filling && refreshed.get(key.key) !== tick);
+  const minGap = leastRefillGap(intervalMs, windowMs);
+  // Stalest first: the one whose stored answer's fill started earliest (told by the shared
+  // tier, so every instance ranks alike).
+  const stalestFirst = due.sort((a, b) => a.startedAt - b.startedAt || (a.key < b.key ? -1 : 1));
+  // Above the budget, what it has already given established keys in the window under way, or
+  // owes them (fills running or queued), is not the plan's. Planned as free, it pushed the
+  // plan's last window past the tick, and with every slot taken it stayed there: the same few
+  // keys reached their pollers a tick late, every tick. (New queries' grants are not counted:
+  // they take only what the plan leaves. Under the budget every due key goes in its slot, and
+  // what the window owes drains through the spare ones.)
+  const windowStarts = Array.from({ length: windowsPerInterval(intervalMs, windowMs) }, (_, index) => {
+    const startAt = tick - index * windowMs - lead;
+    return startAt - (startAt % windowMs);
+  });
+  const current = at - (at % windowMs);
+  const above = stalestFirst.length > capacity;
+  const taken = above ? keys.filter((key) => key.filling || key.startedAt >= current).length : 0;
+  const used = occupiedSlots(windowStarts, current, taken, fills);
+  // A window not ended yet can still take a refill.
+  const open = (index: number) => windowStarts[index]! + windowMs > at;
+  const free = used.reduce((sum, count, index) => (open(index) ? sum + fills - count : sum), 0);
+  const chosen = stalestFirst.slice(0, Math.min(capacity, free));
+  const stretched = stalestFirst.slice(chosen.length).map((key) => key.key);
+  if (above) {
+    // Above the budget, the stalest in the earliest window: the next plan finds them in the
+    // order they were chosen, behind the keys left out, so the plan is a round-robin and
+    // every key waits as long. (Placed by pollers, the same keys took the earliest window, were
+    // the stalest of their tick the next time, and came first, forever.)
+    chosen.reverse();
+  } else {
+    // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
+    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+  }
+  const reserved = new Map<number, number>();
+  const refills = chosen.map((key) => {
+    const earliest = key.startedAt + minGap;
+    const window = used.findIndex((count, index) => count < fills && open(index) && tick - index * windowMs - lead >= earliest);
+    // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
+    const startAt = window === -1 ? earliest : tick - window * windowMs - lead;
+    if (window !== -1) used[window]! += 1;
+    const windowStart = startAt - (startAt % windowMs);
+    reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
+    return { key: key.key, startAt };
+  });
+  const stretch = Math.max(1, keys.length / capacity);
+  return {
+    tick,
+    dueBy,
+    refills,
+    stretched,
+    stretchedUntil: tick + intervalMs / 2,
+    reserved,
+    stretch,
+    report: keys.length === 0 ? undefined : {
+      keys: keys.reduce((sum, key) => sum + key.weight, 0),
+      groups: keys.length,
+      callsPerMinute: Math.round((Math.min(keys.length, capacity) * 60_000) / intervalMs),
+      stretch: Math.round(stretch * 100) / 100,
+    },
+    nextAt: tick + intervalMs / 8,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * `planRefills`, the refresh plan as a pure function, as a table: the time, the budget's shape
+ * (3 fills per 1 s window, 3 windows per 3 s interval: 9 slots) and the host's keys in, the
+ * refills (the budget window before the tick each starts in), the stretched keys and the report
+ * out. test/refresh-schedule.node.test.ts runs the plan on a clock, tick after tick.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { planRefills, type PlannedKey, type PlanInput } from '../src/server/plan/refresh-plan.ts';
+
+const INTERVAL = 3000;
+const WINDOW = 1000;
+const LEAD = 250;
+/** A tick of the 3 s grid; plans are made an eighth of an interval after the one before it. */
+const TICK = 1_800_000_000_000;
+const AT = TICK - INTERVAL + INTERVAL / 8;
+
+/** `count` keys filled together two ticks ago (a millisecond apart, the lower index first): due. */
+function keys(count: number, change: (key: PlannedKey, index: number) => Partial<PlannedKey> = () => ({})): PlannedKey[] {
+  return Array.from({ length: count }, (_, index) => {
+    const key: PlannedKey = { key: `k${String(index).padStart(2, '0')}`, weight: 1, startedAt: TICK - 6000 + index, freshUntil: TICK - 3000 + index, established: true, filling: false };
+    return { ...key, ...change(key, index) };
+  });
+}
+
+const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput => ({ at: AT, intervalMs: INTERVAL, windowMs: WINDOW, fills: 3, lead: LEAD, keys: planned, refreshed: new Map(), ...more });
+
+/**
+ * Each refill as `key@window`, the window counted back from the tick (0: the slot that ends at
+ * the tick, less the lead), or `key@<ms from the tick>` when it starts off the windows' slots.
+ */
+function slots(planned: PlanInput): string[] {
+  const plan = planRefills(planned);
+  return plan.refills.map(({ key, startAt }) => {
+    const window = (plan.tick - LEAD - startAt) / WINDOW;
+    return Number.isInteger(window) && window >= 0 ? `${key}@${window}` : `${key}@${startAt - plan.tick}ms`;
+  });
+}
+
+describe('planRefills: which keys are refilled before the tick, and in which window', () => {
+  const cases: { name: string; input: PlanInput; refills: string[]; stretched?: string[] }[] = [
+    {
+      name: 'under the budget, the keys with most pollers in the last window, then by name',
+      input: input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))),
+      refills: ['k03@0', 'k04@0', 'k05@0', 'k00@1', 'k01@1', 'k02@1'],
+    },
+    {
+      name: 'a key still fresh when the tick\'s pollers come is not due',
+      input: input(keys(3, (_, index) => (index === 1 ? { freshUntil: TICK + INTERVAL } : {}))),
+      refills: ['k00@0', 'k02@0'],
+    },
+    {
+      name: 'a key filling now, or already refilled for this tick by a plan before, is not due',
+      input: input(keys(3, (_, index) => (index === 0 ? { filling: true } : {})), { refreshed: new Map([['k02', TICK]]) }),
+      refills: ['k01@0'],
+    },
+    {
+      name: 'a refill for an older tick does not hold the key back',
+      input: input(keys(1), { refreshed: new Map([['k00', TICK - INTERVAL]]) }),
+      refills: ['k00@0'],
+    },
+    {
+      name: 'above the budget, the 9 stalest in 9 slots, the stalest in the earliest window; the rest stretched',
+      input: input(keys(12)),
+      refills: ['k08@0', 'k07@0', 'k06@0', 'k05@1', 'k04@1', 'k03@1', 'k02@2', 'k01@2', 'k00@2'],
+      stretched: ['k09', 'k10', 'k11'],
+    },
+    {
+      name: 'above the budget, fills of the window under way hold its slots: 3 this second, so 6 slots',
+      input: input(keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {}))),
+      refills: ['k05@0', 'k04@0', 'k03@0', 'k02@1', 'k01@1', 'k00@1'],
+      stretched: ['k06', 'k07', 'k08', 'k09', 'k10', 'k11'],
+    },
+    {
+      // Re-planned 1.1 s before the tick: k01 was filled 2.1 s before it (its answer then failed
+      // to freshen it), and two fills of one key are at least two thirds of an interval apart.
+      name: 'a key filled less than the least gap before its slot starts as soon as the gap allows',
+      input: input(keys(2, (_, index) => (index === 1 ? { startedAt: TICK - 2100, freshUntil: TICK - 100 } : {})), { at: TICK - 1100 }),
+      refills: ['k00@0', 'k01@-100ms'],
+    },
+  ];
+  for (const { name, input: planned, refills, stretched = [] } of cases) {
+    test(name, () => {
+      assert.deepEqual(slots(planned), refills);
+      assert.deepEqual(planRefills(planned).stretched, stretched);
+    });
+  }
+});
+
+describe('planRefills: the tick, the stretch and the report', () => {
+  test('the tick is the next one a refill can still reach: past its lead, the one after', () => {
+    assert.equal(planRefills(input(keys(1))).tick, TICK);
+    assert.equal(planRefills(input(keys(1), { at: TICK - LEAD })).tick, TICK + INTERVAL);
+    assert.equal(planRefills(input(keys(1), { at: TICK - LEAD - 1 })).tick, TICK);
+  });
+
+  const reports: [string, PlanInput, ReturnType<typeof planRefills>['report'], number][] = [
+    ['6 keys of 18 pollers fit: 120 calls a minute, no stretch', input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))), { keys: 18, groups: 6, callsPerMinute: 120, stretch: 1 }, 1],
+    ['18 keys for 9 slots: 180 calls a minute, every key refreshed every other tick', input(keys(18)), { keys: 18, groups: 18, callsPerMinute: 180, stretch: 2 }, 2],
+    ['no established key: no report, no stretch', input([]), undefined, 1],
+  ];
+  for (const [name, planned, report, stretch] of reports) {
+    test(name, () => {
+      const plan = planRefills(planned);
+      assert.deepEqual(plan.report, report);
+      assert.equal(plan.stretch, stretch);
+    });
+  }
+
+  test('stretched keys are fresh until half an interval past the tick; the next plan an eighth after it; reservations per window', () => {
+    const plan = planRefills(input(keys(10)));
+    assert.equal(plan.stretchedUntil, TICK + INTERVAL / 2);
+    assert.equal(plan.nextAt, TICK + INTERVAL / 8);
+    assert.equal(plan.dueBy, TICK + INTERVAL / 4);
+    const windowStart = (back: number) => TICK - back * WINDOW - WINDOW;
+    assert.deepEqual([...plan.reserved].sort(([a], [b]) => a - b), [[windowStart(2), 3], [windowStart(1), 3], [windowStart(0), 3]]);
+  });
+});
