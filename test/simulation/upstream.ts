@@ -34,9 +34,10 @@ export const encodeNow: BodyEncoder = async (identity) => ({ gzip: identity, br:
 
 /**
  * The upstream's model, shared by every run in this process: an answer depends only on the
- * query and the 3 s step, so each is computed once however many seeds ask for it.
+ * query and the 3 s step, so each is computed once however many seeds ask for it, and so is the
+ * snapshot of a site at a step (every seed replays the same minutes from `START`).
  */
-const model = createSimulator({ seed: 1, hosts: SIMULATED_SITES });
+const model = createSimulator({ seed: 1, hosts: SIMULATED_SITES, keptSteps: 20 * 60 });
 const answers = new Map<string, unknown>();
 const sharedModel: Simulator = {
   ...model,
