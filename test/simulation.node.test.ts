@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { runSeeds } from './simulation/pool.ts';
 import { replayCommand, simulate } from './simulation/simulate.ts';
 
-/** Seeds 1…10 and the caught ones: 12 seeds, 85–110 s of CPU, under a minute on two cores (BENCHMARKS.md). */
+/** Seeds 1…10 and the caught ones: 12 seeds, about 120 s of CPU, a minute on two cores (BENCHMARKS.md). */
 const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 10);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
