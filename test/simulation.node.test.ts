@@ -1,16 +1,19 @@
 /**
  * The cache's promises in the deterministic simulation (test/simulation/): seeds of 10 simulated
- * minutes each, every invariant judged per seed. `npm run simulate -- --seeds 200` runs many more
- * (too slow for every `npm test`: 10–25 s of CPU per seed); here seed 1 and the seeds that
- * caught a bug run, and `PULSE_SIM_SEEDS=N` runs seeds 1…N besides. A failing seed names the
- * command that replays it.
+ * minutes each, every invariant judged per seed, run in one child process per core
+ * (test/simulation/pool.ts). Here seeds 1…SEEDS and the seeds that caught a bug run;
+ * `PULSE_SIM_SEEDS=N` runs seeds 1…N instead, `npm run simulate -- --seeds N` many more. A
+ * failing seed names the command that replays it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
-import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
+import { runSeeds } from './simulation/pool.ts';
+import { replayCommand, simulate } from './simulation/simulate.ts';
 
-const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 1);
+/** Seeds 1…10 and the caught ones: 12 seeds, about 120 s of CPU, a minute on two cores (BENCHMARKS.md). */
+const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 10);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
  * by its own copies, and a fold member came back as two objects; queries refreshed every 6 s
@@ -30,10 +33,11 @@ describe('the cache in the deterministic simulation', () => {
   });
 
   const seeds = [...new Set([...Array.from({ length: SEEDS }, (_, index) => index + 1), ...CAUGHT])];
-  for (const seed of seeds) {
+  const runs = runSeeds(seeds, 10, availableParallelism());
+  for (const [index, seed] of seeds.entries()) {
     test(`seed ${seed}`, async () => {
-      const { scenario, verdict } = await simulate(seed);
-      assert.deepEqual(verdict.violations, [], `seed ${seed}: ${describeScenario(scenario)}\n  replay: ${replayCommand(seed)}`);
+      const result = await runs[index]!.catch((error: Error) => ({ scenario: 'its process died', violations: [error.message] }));
+      assert.deepEqual(result.violations, [], `seed ${seed}: ${result.scenario}\n  replay: ${replayCommand(seed)}`);
     });
   }
 });

@@ -126,10 +126,13 @@ function compile(shape: Shape): Reader {
 
 /** The first option that reads the value; failing all, the failure of one whose type matched (it went deeper), else a type mismatch. */
 function compileChoice(shape: Shape): Reader {
-  const options = shape.anyOf!.map(compile);
+  const options = shape.anyOf!.map((option) => ({ read: compile(option), types: typesOf(option) }));
   return (value, walk) => {
     let deeper: Failure | undefined;
-    for (const option of options) {
+    const actual = typeOf(value);
+    for (const { read: option, types } of options) {
+      // An option of another type fails at once, no deeper: it is skipped without a branch.
+      if (types && !types.includes(actual)) continue;
       const branch = walk.branch();
       const result = option(value, branch);
       if (!(result instanceof Failure)) {
@@ -152,9 +155,14 @@ function droppable(inner: Reader): Reader {
   };
 }
 
+/** The JSON types a shape takes at its top, or undefined when it does not say (a choice, anything). */
+function typesOf(shape: Shape): readonly string[] | undefined {
+  return shape.anyOf || shape.type === undefined ? undefined : [shape.type].flat();
+}
+
 function compileTyped(shape: Shape): Reader {
-  const { type, items, required = [], additionalProperties } = shape;
-  const types = type === undefined ? undefined : [type].flat();
+  const { items, required = [], additionalProperties } = shape;
+  const types = typesOf(shape);
   const readItem = items && compile(items);
   // A property that is not required is read when present and dropped when unusable.
   const properties = new Map(Object.entries(shape.properties ?? {}).map(([name, property]) => {

@@ -10,6 +10,7 @@
  * one equal to the simulator's direct answer.
  */
 import { canonicalQuery, LIMITS, parseQuery, routes, type RouteName } from '../api/index.ts';
+import { memoByText } from '../runtime/memo.ts';
 
 /** What a query asks for inside its group: the part a wider query can cover. */
 export interface FoldShape {
@@ -122,9 +123,15 @@ const RULES: Partial<Record<RouteName, FoldRule>> = {
 
 /** The fold group and shape of a canonical query; undefined when it never folds. */
 export function foldMember(route: RouteName, query: string): FoldMember | undefined {
-  const rule = RULES[route];
-  if (!rule) return undefined;
-  const parsed = parseQuery(route, new URLSearchParams(query));
+  return RULES[route] ? foldMemberOf(`${route} ${query}`) : undefined;
+}
+
+/** Memoised: the refresh plan asks it for every planned key at every tick. */
+const foldMemberOf = memoByText(10_000, (routeAndQuery): FoldMember | undefined => {
+  const space = routeAndQuery.indexOf(' ');
+  const route = routeAndQuery.slice(0, space) as RouteName;
+  const rule = RULES[route]!;
+  const parsed = parseQuery(route, new URLSearchParams(routeAndQuery.slice(space + 1)));
   if (!parsed.success) return undefined;
   const params = parsed.params as Json;
   if (rule.refuse?.(params)) return undefined;
@@ -138,7 +145,7 @@ export function foldMember(route: RouteName, query: string): FoldMember | undefi
     group: `${routes[route].path}?${canonicalQuery(base)}`,
     shape: { limit: rule.limit ? (params.limit as number) : undefined, flags, list },
   };
-}
+});
 
 /** Whether an answer to `wide` holds everything `narrow` asks for. */
 export function covers(wide: FoldShape, narrow: FoldShape): boolean {

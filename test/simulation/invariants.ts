@@ -116,15 +116,19 @@ function disturbed(scenario: Scenario): Span[] {
   return spans;
 }
 
-/** How many upstream queries each site's open, shown dashboards cost at `at` (memoised per second). */
+/** How many upstream queries each site's open, shown dashboards cost at `at` (memoised per second, and per set of dashboards). */
 function groupCounter(scenario: Scenario): (site: string, at: number) => number {
   const memo = new Map<number, Map<string, Set<string>>>();
+  const bySet = new Map<string, Map<string, Set<string>>>();
   return (site, at) => {
     const second = Math.floor(at / 1000);
     let groups = memo.get(second);
     if (!groups) {
-      const paths = scenario.dashboards.filter((d) => at >= d.openAt && at < d.closeAt && !within(d.hidden, at)).flatMap((d) => d.queries);
-      memo.set(second, (groups = groupsOf(paths)));
+      const shown = scenario.dashboards.filter((d) => at >= d.openAt && at < d.closeAt && !within(d.hidden, at));
+      const set = shown.map((d) => d.id).join();
+      groups = bySet.get(set);
+      if (!groups) bySet.set(set, (groups = groupsOf(shown.flatMap((d) => d.queries))));
+      memo.set(second, groups);
     }
     return groups.get(site)?.size ?? 0;
   };

@@ -34,9 +34,10 @@ export const encodeNow: BodyEncoder = async (identity) => ({ gzip: identity, br:
 
 /**
  * The upstream's model, shared by every run in this process: an answer depends only on the
- * query and the 3 s step, so each is computed once however many seeds ask for it.
+ * query and the 3 s step, so each is computed once however many seeds ask for it, and so is the
+ * snapshot of a site at a step (every seed replays the same minutes from `START`).
  */
-const model = createSimulator({ seed: 1, hosts: SIMULATED_SITES });
+const model = createSimulator({ seed: 1, hosts: SIMULATED_SITES, keptSteps: 20 * 60 });
 const answers = new Map<string, unknown>();
 const sharedModel: Simulator = {
   ...model,
@@ -68,11 +69,22 @@ export function simulatedUpstream(options: SimulatedUpstreamOptions): { transpor
   const { clock, random } = options;
   const arrivals: Arrival[] = [];
   const simulate = createUpstreamHandler({ apiKey: API_KEY, now: clock.now, simulator: sharedModel, rateLimitPerMinute: options.rateLimitPerMinute });
+  // The cache's calls are GETs of a URL with the same three headers: one Request per URL serves them all.
+  const requests = new Map<string, Request>();
+  const requestOf = (url: URL, headers: Record<string, string>) => {
+    const key = `${url.href} ${headers['x-svc-ak']}`;
+    let request = requests.get(key);
+    if (!request) {
+      if (requests.size >= 10_000) requests.clear();
+      requests.set(key, (request = new Request(url, { headers })));
+    }
+    return request;
+  };
   const transport: UpstreamTransport = async (url, call) => {
     const at = clock.now();
     const fault = options.faultAt?.(at);
     const latency = random.int(options.latency.min, options.latency.max);
-    const response = await simulate(new Request(url, { headers: call.headers }));
+    const response = await simulate(requestOf(url, call.headers));
     const rateLimited = response.status === 429 || fault === 'rate_limited';
     arrivals.push({ at, site: siteOf(url.searchParams.get('host') ?? ''), key: `${url.pathname}?${url.searchParams}`, outcome: rateLimited ? 'rate_limited' : fault ? 'fault' : 'ok' });
     if (fault === 'down') {

@@ -79,6 +79,8 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     const logger = createLogger('info', {
       write: (line: string) => {
         lines.push(line);
+        // Only an upstream call's line carries `grantedAt`: the others are kept, not parsed.
+        if (!line.includes('"grantedAt"')) return;
         const entry = JSON.parse(line) as { msg: string; grantedAt?: number; sentAt?: number; route?: string; query?: string; outcome?: string };
         if (entry.msg.startsWith('upstream call') && entry.grantedAt !== undefined) {
           const host = new URLSearchParams(entry.query).get('host') ?? '';
@@ -123,12 +125,19 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     });
   }
 
+  // A page's GET carries nothing but its URL: one Request per path serves every poll of it.
+  const requests = new Map<string, Request>();
+  const requestOf = (path: string) => {
+    let request = requests.get(path);
+    if (!request) requests.set(path, (request = new Request(BASE + path)));
+    return request;
+  };
   const poll = async (dashboard: Scenario['dashboards'][number], path: string) => {
     const live = instances.flatMap((handler, index) => (handler ? [index] : []));
     if (live.length === 0) return;
     const index = live[routing.int(0, live.length - 1)]!;
     const asked = clock.now();
-    const response = await instances[index]!.handle(new Request(BASE + path));
+    const response = await instances[index]!.handle(requestOf(path));
     const text = await response.text();
     const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     record.leaks.push(headers, text);

@@ -13,16 +13,24 @@ function mix(hash: number, value: number): number {
   return h >>> 0;
 }
 
+const HASH_START = 0x9e3779b9;
+const TWO_TO_32 = 4294967296;
+
+/** The hash of `values`, as a running hash: `hash(...a, b)` is `mix(hashOf(a), b)`. */
+function hashOf(values: readonly number[]): number {
+  let h = HASH_START;
+  for (let index = 0; index < values.length; index++) h = mix(h, values[index]! | 0);
+  return h;
+}
+
 /** Unsigned 32-bit hash of a list of integers (non-integers are truncated). */
 export function hash(...values: number[]): number {
-  let h = 0x9e3779b9;
-  for (const value of values) h = mix(h, value | 0);
-  return h;
+  return hashOf(values);
 }
 
 /** Uniform number in [0, 1) for the given coordinates. */
 export function unit(...values: number[]): number {
-  return hash(...values) / 4294967296;
+  return hashOf(values) / TWO_TO_32;
 }
 
 /** A stable integer for a string (FNV-1a), to use text as a hash coordinate. */
@@ -37,13 +45,14 @@ export function smooth(key: number, x: number): number {
   const knot = Math.floor(x);
   const t = x - knot;
   const eased = t * t * (3 - 2 * t);
-  const a = unit(key, knot);
-  return a + (unit(key, knot + 1) - a) * eased;
+  const keyed = mix(HASH_START, key | 0);
+  const a = mix(keyed, knot | 0) / TWO_TO_32;
+  return a + (mix(keyed, (knot + 1) | 0) / TWO_TO_32 - a) * eased;
 }
 
 /** Picks one item of a non-empty list. */
 export function pick<T>(items: readonly T[], ...coordinates: number[]): T {
-  return items[hash(...coordinates) % items.length]!;
+  return items[hashOf(coordinates) % items.length]!;
 }
 
 /**
@@ -76,10 +85,12 @@ export function split(total: number, weights: readonly number[]): number[] {
 /** Rounds `value` up or down with probability given by its fraction, deterministically. */
 export function roundAt(value: number, ...coordinates: number[]): number {
   const floor = Math.floor(value);
-  return floor + (unit(...coordinates) < value - floor ? 1 : 0);
+  return floor + (hashOf(coordinates) / TWO_TO_32 < value - floor ? 1 : 0);
 }
 
 /** Multiplies each weight by a factor in [1 - amount, 1 + amount] drawn at the coordinates. */
 export function jitter(weights: readonly number[], amount: number, ...coordinates: number[]): number[] {
-  return weights.map((weight, index) => weight * (1 - amount + 2 * amount * unit(...coordinates, index)));
+  // The coordinates' running hash once; each weight's index is mixed into it (as unit(...coordinates, index)).
+  const at = hashOf(coordinates);
+  return weights.map((weight, index) => weight * (1 - amount + 2 * amount * (mix(at, index) / TWO_TO_32)));
 }

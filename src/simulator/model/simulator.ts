@@ -36,6 +36,12 @@ export interface SimulatorOptions {
   seed?: number;
   /** Sites served; default DEMO_HOSTS. */
   hosts?: readonly string[];
+  /**
+   * Snapshots kept per site: the newest steps asked for (default 1, so memory stays bounded
+   * however long it runs). A process that replays the same minutes many times (the cache's
+   * simulation, one run per seed) keeps them all and computes each step once.
+   */
+  keptSteps?: number;
 }
 
 export interface Simulator {
@@ -60,7 +66,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? 1;
   const hosts = [...(options.hosts ?? DEMO_HOSTS)].map((host) => host.toLowerCase());
   const sites = new Map<string, Site>(hosts.map((host, position) => [host, createSite(seed, host, position)]));
-  const latest = new Map<string, Snapshot>();
+  const keptSteps = Math.max(1, options.keptSteps ?? 1);
+  const kept = new Map<string, Map<number, Snapshot>>();
 
   function locate(host: string): { site: Site; view: View } | undefined {
     const lower = host.toLowerCase();
@@ -71,11 +78,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   function snapshot(site: Site, view: View, step: number): Snapshot {
     const id = `${view}:${site.host}`;
-    const cached = latest.get(id);
-    if (cached?.step === step) return cached;
+    let steps = kept.get(id);
+    if (!steps) kept.set(id, (steps = new Map()));
+    const cached = steps.get(step);
+    if (cached) return cached;
     const fresh = computeSnapshot(site, step, view);
-    // Keep the newest step only; an older request computes its step without evicting it.
-    if (!cached || cached.step < step) latest.set(id, fresh);
+    // Keep the newest steps only; a request older than all of them computes its step without evicting one.
+    if (steps.size < keptSteps) steps.set(step, fresh);
+    else {
+      const oldest = Math.min(...steps.keys());
+      if (oldest < step) {
+        steps.delete(oldest);
+        steps.set(step, fresh);
+      }
+    }
     return fresh;
   }
 

@@ -83,14 +83,56 @@ export function videoViewers(site: Site, page: Page, people: number, step: numbe
   return page.videoShare === 0 ? 0 : roundAt(people * page.videoShare, site.key, page.index, step, 34);
 }
 
+/** A smooth drift in [-0.5, 0.5) of one trait of a page state (`salt`) over the steps. */
+function drift(key: number, salt: number, step: number): number {
+  return smooth(hash(key, salt), step / 100) - 0.5;
+}
+
+/** A page's state; its histograms, the costly part that most pages never show, are made on first use. */
+class LazyPageState implements PageState {
+  declare page: Page;
+  declare people: number;
+  declare sources: Record<Source, number>;
+  declare platform: number[];
+  declare platformEngaged: number[];
+  declare loyalty: number[];
+  declare read: number;
+  declare write: number;
+  declare idle: number;
+  declare visits: number;
+  declare crowd: number;
+  declare recirc: number;
+  declare performance: number | null;
+  declare key: number;
+  readonly #step: number;
+  #histograms?: PageState['histograms'];
+
+  constructor(fields: Omit<PageState, 'histograms'>, step: number) {
+    Object.assign(this, fields);
+    this.#step = step;
+  }
+
+  get histograms(): PageState['histograms'] {
+    const { page, people, key } = this;
+    const step = this.#step;
+    this.#histograms ??= {
+      engaged_visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + drift(key, 49, step), 1.6),
+      engaged_time: bellHistogram(BREAKS.engagedSeconds, people, page.engagement + 2 * drift(key, 50, step), 2),
+      writing_visit: bellHistogram(BREAKS.visitMinutes, people, 0, 0.5),
+      domload: bellHistogram(BREAKS.domloadSeconds, people, page.loadSpeed + drift(key, 51, step), 1.2),
+      scroll: bellHistogram(BREAKS.scrollTenths, people, page.scrollDepth + drift(key, 52, step), 1.8),
+      visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + 1 + drift(key, 53, step), 1.8),
+    };
+    return this.#histograms;
+  }
+}
+
 function pageState(site: Site, page: Page, people: number, step: number, view: View): PageState {
   const key = hash(site.key, page.index, view === 'video' ? 1 : 0);
-  const drift = (salt: number) => smooth(hash(key, salt), step / 100) - 0.5;
   const [direct = 0, links = 0, search = 0, social = 0, internal = 0, subscr = 0] = split(people, jitter(page.sourceWeights, 0.15, key, step, 40));
   const platform = split(people, jitter(page.platformWeights, 0.1, key, step, 41));
   const [read = 0, write = 0, idle = 0] = split(people, jitter(page.activityWeights, 0.2, key, step, 42));
-  let histograms: PageState['histograms'] | undefined;
-  return {
+  return new LazyPageState({
     page,
     people,
     sources: { direct, links, search, social, internal, subscr },
@@ -103,21 +145,9 @@ function pageState(site: Site, page: Page, people: number, step: number, view: V
     visits: people + roundAt(people * 0.6 * unit(key, step, 44), key, step, 45),
     crowd: roundAt(people * 0.08, key, step, 46),
     recirc: Math.min(people, roundAt(people * page.recirculation, key, step, 47)),
-    performance: page.performance === null ? null : Math.min(100, Math.round(page.performance + 10 * drift(48))),
-    // Histograms are the costly part and most pages are never shown: made on first use.
-    get histograms() {
-      histograms ??= {
-        engaged_visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + drift(49), 1.6),
-        engaged_time: bellHistogram(BREAKS.engagedSeconds, people, page.engagement + 2 * drift(50), 2),
-        writing_visit: bellHistogram(BREAKS.visitMinutes, people, 0, 0.5),
-        domload: bellHistogram(BREAKS.domloadSeconds, people, page.loadSpeed + drift(51), 1.2),
-        scroll: bellHistogram(BREAKS.scrollTenths, people, page.scrollDepth + drift(52), 1.8),
-        visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + 1 + drift(53), 1.8),
-      };
-      return histograms;
-    },
+    performance: page.performance === null ? null : Math.min(100, Math.round(page.performance + 10 * drift(key, 48, step))),
     key,
-  };
+  }, step);
 }
 
 export function computeSnapshot(site: Site, step: number, view: View): Snapshot {

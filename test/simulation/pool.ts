@@ -1,0 +1,91 @@
+/**
+ * Many seeds on every core: `jobs` child processes, each running one seed at a time and asking
+ * for the next when it is done. A seed's run depends only on the seed (what a process shares
+ * between its runs is memoised answers, the same whichever seed asked first), so which process
+ * runs it does not change its record. With one job the seeds run here, one after the other.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describeScenario, simulate } from './simulate.ts';
+
+/** What a parent needs of one seed's run: its verdict and the size of its record. */
+export interface SeedResult {
+  seed: number;
+  /** The scenario in one line (`describeScenario`). */
+  scenario: string;
+  violations: string[];
+  /** Data age at steady polls under capacity: [seconds, count]. */
+  ages: [number, number][];
+  polls: number;
+  arrivals: number;
+  grants: number;
+  sprays: [number, number][];
+}
+
+interface Ask {
+  seed: number;
+  minutes: number;
+}
+
+export async function runSeed(seed: number, minutes: number): Promise<SeedResult> {
+  const { scenario, verdict, record } = await simulate(seed, minutes);
+  return {
+    seed,
+    scenario: describeScenario(scenario),
+    violations: verdict.violations,
+    ages: [...verdict.ages],
+    polls: record.polls.length,
+    arrivals: record.arrivals.length,
+    grants: record.grants.length,
+    sprays: [...record.sprays],
+  };
+}
+
+const RUNNER = fileURLToPath(import.meta.url);
+
+/**
+ * Starts every seed and answers one promise per seed (in the order given), each settled as soon
+ * as its seed is judged; a process that dies rejects the seed it was running, and a new one
+ * takes the rest. Child processes start with this process's flags (`--import tsx`).
+ */
+export function runSeeds(seeds: readonly number[], minutes: number, jobs: number): Promise<SeedResult>[] {
+  const settlers = new Map<number, { resolve(result: SeedResult): void; reject(error: Error): void }>();
+  const promises = seeds.map((seed) => new Promise<SeedResult>((resolve, reject) => settlers.set(seed, { resolve, reject })));
+  // A seed whose process died is reported by whoever awaits it, however late.
+  for (const promise of promises) promise.catch(() => undefined);
+  const queue = [...seeds];
+  if (jobs <= 1) {
+    void (async () => {
+      for (const seed of queue) await runSeed(seed, minutes).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
+    })();
+    return promises;
+  }
+  const start = () => {
+    const child: ChildProcess = fork(RUNNER, ['--seed-runner'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let running: number | undefined;
+    const next = () => {
+      running = queue.shift();
+      if (running === undefined) child.disconnect();
+      else child.send({ seed: running, minutes } satisfies Ask);
+    };
+    child.on('message', (result: SeedResult) => {
+      settlers.get(result.seed)!.resolve(result);
+      next();
+    });
+    child.on('exit', (code, signal) => {
+      if (running === undefined) return;
+      settlers.get(running)!.reject(new Error(`the process running seed ${running} exited (${signal ?? code})`));
+      running = undefined;
+      if (queue.length > 0) start();
+    });
+    next();
+  };
+  for (let index = 0; index < Math.min(jobs, seeds.length); index += 1) start();
+  return promises;
+}
+
+if (process.argv.includes('--seed-runner')) {
+  process.on('message', (ask: Ask) => {
+    void runSeed(ask.seed, ask.minutes).then((result) => process.send!(result));
+  });
+}
