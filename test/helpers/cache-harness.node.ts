@@ -65,13 +65,20 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
   const fake = upstream ?? (await startFakeUpstream());
   const { logger, logs } = capturedLogger(logLevel);
   const seen: string[] = [];
-  const cache = createCacheHandler({
-    upstream: fake.url,
-    apiKey: API_KEY,
-    hosts: HOSTS,
-    logger,
-    ...options,
-  });
+  let cache: CacheHandler;
+  try {
+    cache = createCacheHandler({
+      upstream: fake.url,
+      apiKey: API_KEY,
+      hosts: HOSTS,
+      logger,
+      ...options,
+    });
+  } catch (error) {
+    // Options refused: the fake upstream made here would keep the test file from ever ending.
+    if (!upstream) await fake.close();
+    throw error;
+  }
   let received = 0;
   // As `pulse-widgets serve` runs it: fresh hits on the node:http hit path, the rest on the Web handler.
   const server = await listen((request) => {
