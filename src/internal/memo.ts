@@ -15,3 +15,10 @@ export function memoize<K, V>(compute: (key: K) => V, limit = 2000): (key: K) =>
     return result as V;
   };
 }
+
+/**
+ * Distinct query strings the server and the simulator remember validated: a newsroom's
+ * dashboards ask a few hundred. A URL may be 4 kB, so a client sending only new ones holds at
+ * most about 8 MB (UTF-16) per memo.
+ */
+export const MEMO_QUERIES = 1000;

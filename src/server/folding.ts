@@ -10,7 +10,7 @@
  * one equal to the simulator's direct answer.
  */
 import { canonicalQuery, LIMITS, parseQuery, routes, type RouteName } from '../api/index.ts';
-import { memoByText } from '../runtime/memo.ts';
+import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
 
 /** What a query asks for inside its group: the part a wider query can cover. */
 export interface FoldShape {
@@ -127,7 +127,7 @@ export function foldMember(route: RouteName, query: string): FoldMember | undefi
 }
 
 /** Memoised: the refresh plan asks it for every planned key at every tick. */
-const foldMemberOf = memoByText(10_000, (routeAndQuery): FoldMember | undefined => {
+const foldMemberOf = memoize((routeAndQuery: string): FoldMember | undefined => {
   const space = routeAndQuery.indexOf(' ');
   const route = routeAndQuery.slice(0, space) as RouteName;
   const rule = RULES[route]!;
@@ -145,7 +145,7 @@ const foldMemberOf = memoByText(10_000, (routeAndQuery): FoldMember | undefined 
     group: `${routes[route].path}?${canonicalQuery(base)}`,
     shape: { limit: rule.limit ? (params.limit as number) : undefined, flags, list },
   };
-});
+}, MEMO_QUERIES);
 
 /** Whether an answer to `wide` holds everything `narrow` asks for. */
 export function covers(wide: FoldShape, narrow: FoldShape): boolean {

@@ -20,7 +20,7 @@ import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
 import { RedisTier, SharedSlots } from './shared-tier.ts';
-import { memoByText } from '../runtime/memo.ts';
+import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
 import { respondStored } from '../runtime/stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
@@ -188,11 +188,11 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   }, options.trustProxy);
 
   /** A route's query, validated once per distinct query string (as the hit path does): `name?query`. */
-  const resolve = memoByText(10_000, (routeAndQuery) => {
+  const resolve = memoize((routeAndQuery: string) => {
     const queryAt = routeAndQuery.indexOf('?');
     const route = (queryAt === -1 ? routeAndQuery : routeAndQuery.slice(0, queryAt)) as RouteName;
     return resolveQuery(route, new URLSearchParams(queryAt === -1 ? '' : routeAndQuery.slice(queryAt)), options.hosts);
-  });
+  }, MEMO_QUERIES);
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.url.length > MAX_URL_LENGTH) return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);

@@ -6,7 +6,7 @@
  * The choices the spec leaves open are listed in docs/upstream-assumptions.md.
  */
 import { findRoute, parseQuery, routes, type RouteName } from '../api/index.ts';
-import { memoByText } from '../runtime/memo.ts';
+import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
 import { createSimulator, STEP_MS, type Simulator } from './model/index.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 
@@ -56,10 +56,10 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
   const clock = options.now ?? Date.now;
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
   /** A route's query (`name?query`), validated once per distinct query string: the same ones come every 3 s. */
-  const parseParams = memoByText(10_000, (routeAndQuery) => {
+  const parseParams = memoize((routeAndQuery: string) => {
     const queryAt = routeAndQuery.indexOf('?');
     return parseQuery(routeAndQuery.slice(0, queryAt) as RouteName, new URLSearchParams(routeAndQuery.slice(queryAt)));
-  });
+  }, MEMO_QUERIES);
 
   return async (request) => {
     const now = clock();
