@@ -147,11 +147,18 @@ export function describeEachEngine(title: string, body: (engine: Engine, browser
 }
 
 /**
+ * The browser's line for a 503 from the cache: it answers so when a cold fill outlasts its wait
+ * (on a busy machine the simulator can be that slow), and the page polls again, as it must. Not
+ * the page's fault (test/board.node.test.ts allows it for the same reason).
+ */
+const COLD_FILL_503 = 'Failed to load resource: the server responded with a status of 503 (Service Unavailable)';
+
+/**
  * Asserts the page logged no console error and threw nothing, as a subtest: skipped with the
  * reason printed in an engine that cannot see the console.
  */
 export async function assertNoConsoleErrors(t: TestContext, page: EnginePage): Promise<void> {
   await t.test('no console error or uncaught exception', { skip: page.consoleErrors ? false : WEBKIT_BLIND }, () => {
-    assert.deepEqual(page.consoleErrors, []);
+    assert.deepEqual(page.consoleErrors!.filter((text) => text !== COLD_FILL_503), []);
   });
 }
