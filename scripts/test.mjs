@@ -1,6 +1,5 @@
 /**
- * `npm test`: type check, then the Node tests beside the browser tests and every Storybook story
- * in Chromium (two lanes at once, each step's output printed when it ends). Before the
+ * `npm test`: type check, Node tests, browser tests, every Storybook story in Chromium. Before the
  * first test that needs a browser (some Node tests drive the three engines too: the CMS page under
  * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist and are
  * recent enough for our test tooling, installing or upgrading Debian's packages when it runs as
@@ -8,10 +7,7 @@
  * otherwise stops with one line per engine saying what to do. Debian's WordPress (the plugin test)
  * is installed the same way when it can be; its test skips with the reason otherwise.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { DEBIAN_PACKAGES, findEngine, installHint, outdatedEngines, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
 import { findWordPress, WORDPRESS_PACKAGES } from './wordpress.mjs';
 
@@ -52,61 +48,23 @@ function ensureWordPress() {
   return 0;
 }
 
-/** Runs an npm script with its output in `log`; resolves with its exit status. */
-function runLogged(script, log) {
-  return new Promise((resolve) => {
-    const out = createWriteStream(log);
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(out, { end: false });
-    child.stderr.pipe(out, { end: false });
-    child.once('error', (error) => out.end(`${error}\n`, () => resolve(1)));
-    child.once('close', (code) => out.end(() => resolve(code ?? 1)));
-  });
-}
-
-const seconds = (started) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-
-/** Quick steps first, one after another: a type error or a missing browser stops the run at once. */
-const setup = [
+const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
   ['wordpress', ensureWordPress],
+  ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
+  ['browser tests', () => run('npm', ['run', '--silent', 'test:browser'])],
+  ['storybook smoke', () => run('npm', ['run', '--silent', 'smoke-storybook'])],
 ];
-for (const [name, step] of setup) {
+
+for (const [name, step] of steps) {
   console.log(`\n▶ ${name}`);
   const started = performance.now();
   const status = await step();
-  console.log(`  ${name}: ${seconds(started)}`);
+  console.log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) {
     console.error(`✖ ${name} failed`);
     process.exit(status);
   }
-}
-
-/**
- * Then two lanes at once, each its steps in order: much of the Node tests' time is spent waiting
- * on real processes (servers, Redis, WordPress, browsers starting), which the browser tests fill.
- * Each step's output goes to its own log, printed whole when the step ends, so the lanes' lines
- * never interleave.
- */
-const lanes = [['test:node'], ['test:browser', 'smoke-storybook']];
-const logs = mkdtempSync(join(tmpdir(), 'pulse-test-'));
-console.log(`\n▶ ${lanes.map((lane) => lane.join(' → ')).join('  ‖  ')} (logs in ${logs})`);
-const failures = [];
-await Promise.all(lanes.map(async (lane) => {
-  for (const script of lane) {
-    const started = performance.now();
-    const log = join(logs, `${script.replace(':', '-')}.log`);
-    const status = await runLogged(script, log);
-    console.log(`\n━━ ${script} (${seconds(started)}, exit ${status}) ━━\n${readFileSync(log, 'utf8')}`);
-    if (status !== 0) {
-      failures.push(script);
-      return;
-    }
-  }
-}));
-if (failures.length > 0) {
-  console.error(`✖ failed: ${failures.join(', ')}`);
-  process.exit(1);
 }
 console.log('\n✔ all test steps passed');
