@@ -21,4 +21,17 @@ export function memoize<K, V>(compute: (key: K) => V, limit = 2000): (key: K) =>
  * dashboards ask a few hundred. A URL may be 4 kB, so a client sending only new ones holds at
  * most about 8 MB (UTF-16) per memo.
  */
-export const MEMO_QUERIES = 1000;
+const MEMO_QUERIES = 1000;
+
+/**
+ * Memoises a pure function of a route's name and its query string (without the `?`), for the
+ * validations that the same queries repeat every 3 s; at most {@link MEMO_QUERIES} of them.
+ */
+export function memoizeByQuery<R extends string, V>(compute: (route: R, query: string) => V): (route: R, query: string) => V {
+  // One string key: a route's name never holds a '?'.
+  const byKey = memoize((key: string) => {
+    const queryAt = key.indexOf('?');
+    return compute(key.slice(0, queryAt) as R, key.slice(queryAt + 1));
+  }, MEMO_QUERIES);
+  return (route, query) => byKey(`${route}?${query}`);
+}

@@ -10,7 +10,7 @@
  * one equal to the simulator's direct answer.
  */
 import { canonicalQuery, LIMITS, parseQuery, routes, type RouteName } from '../api/index.ts';
-import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
+import { memoizeByQuery } from '../internal/memo.ts';
 
 /** What a query asks for inside its group: the part a wider query can cover. */
 export interface FoldShape {
@@ -123,15 +123,13 @@ const RULES: Partial<Record<RouteName, FoldRule>> = {
 
 /** The fold group and shape of a canonical query; undefined when it never folds. */
 export function foldMember(route: RouteName, query: string): FoldMember | undefined {
-  return RULES[route] ? foldMemberOf(`${route} ${query}`) : undefined;
+  return RULES[route] ? foldMemberOf(route, query) : undefined;
 }
 
 /** Memoised: the refresh plan asks it for every planned key at every tick. */
-const foldMemberOf = memoize((routeAndQuery: string): FoldMember | undefined => {
-  const space = routeAndQuery.indexOf(' ');
-  const route = routeAndQuery.slice(0, space) as RouteName;
+const foldMemberOf = memoizeByQuery((route: RouteName, query: string): FoldMember | undefined => {
   const rule = RULES[route]!;
-  const parsed = parseQuery(route, new URLSearchParams(routeAndQuery.slice(space + 1)));
+  const parsed = parseQuery(route, new URLSearchParams(query));
   if (!parsed.success) return undefined;
   const params = parsed.params as Json;
   if (rule.refuse?.(params)) return undefined;
@@ -145,7 +143,7 @@ const foldMemberOf = memoize((routeAndQuery: string): FoldMember | undefined => 
     group: `${routes[route].path}?${canonicalQuery(base)}`,
     shape: { limit: rule.limit ? (params.limit as number) : undefined, flags, list },
   };
-}, MEMO_QUERIES);
+});
 
 /** Whether an answer to `wide` holds everything `narrow` asks for. */
 export function covers(wide: FoldShape, narrow: FoldShape): boolean {

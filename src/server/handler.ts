@@ -20,7 +20,7 @@ import { resolveOptions, type CacheOptions } from './options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
 import { RedisTier, SharedSlots } from './shared-tier.ts';
-import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
+import { memoizeByQuery } from '../internal/memo.ts';
 import { respondStored } from '../runtime/stored-response.ts';
 import { UpstreamClient } from './upstream.ts';
 
@@ -187,12 +187,8 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     forwarded: request.headers.get('forwarded'),
   }, options.trustProxy);
 
-  /** A route's query, validated once per distinct query string (as the hit path does): `name?query`. */
-  const resolve = memoize((routeAndQuery: string) => {
-    const queryAt = routeAndQuery.indexOf('?');
-    const route = (queryAt === -1 ? routeAndQuery : routeAndQuery.slice(0, queryAt)) as RouteName;
-    return resolveQuery(route, new URLSearchParams(queryAt === -1 ? '' : routeAndQuery.slice(queryAt)), options.hosts);
-  }, MEMO_QUERIES);
+  /** A route's query, validated once per distinct query string (as the hit path does). */
+  const resolve = memoizeByQuery((route: RouteName, query: string) => resolveQuery(route, new URLSearchParams(query), options.hosts));
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.url.length > MAX_URL_LENGTH) return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);
@@ -215,7 +211,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       if (waitMs !== undefined) return tooManyRequests(waitMs, headers);
     }
     if (historyRoute) return historyAnswer(request, url, headers);
-    const resolved = resolve(`${name!}${url.search}`);
+    const resolved = resolve(name!, url.search.slice(1));
     if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
     const shape = shapeOf(name!, resolved.context.query);
     if (shapesSeen.size < MAX_SHAPES_SEEN) shapesSeen.add(shape);

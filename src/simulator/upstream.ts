@@ -6,7 +6,7 @@
  * The choices the spec leaves open are listed in docs/upstream-assumptions.md.
  */
 import { findRoute, parseQuery, routes, type RouteName } from '../api/index.ts';
-import { MEMO_QUERIES, memoize } from '../internal/memo.ts';
+import { memoizeByQuery } from '../internal/memo.ts';
 import { createSimulator, STEP_MS, type Simulator } from './model/index.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 
@@ -55,11 +55,8 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
   const simulator = options.simulator ?? createSimulator({ seed: options.seed, hosts: options.hosts });
   const clock = options.now ?? Date.now;
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
-  /** A route's query (`name?query`), validated once per distinct query string: the same ones come every 3 s. */
-  const parseParams = memoize((routeAndQuery: string) => {
-    const queryAt = routeAndQuery.indexOf('?');
-    return parseQuery(routeAndQuery.slice(0, queryAt) as RouteName, new URLSearchParams(routeAndQuery.slice(queryAt)));
-  }, MEMO_QUERIES);
+  /** A route's query, validated once per distinct query string: the same ones come every 3 s. */
+  const parseParams = memoizeByQuery((route: RouteName, query: string) => parseQuery(route, new URLSearchParams(query)));
 
   return async (request) => {
     const now = clock();
@@ -119,7 +116,7 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
     if (jsonp !== null && !JSONP_NAME.test(jsonp)) {
       return refuse({ status: 400, code: 'bad_param', param: 'jsonp', message: 'jsonp must be a function name made of letters, digits, _ and $' });
     }
-    const parsed = parseParams(`${route}?${query}`);
+    const parsed = parseParams(route, String(query));
     if (!parsed.success) return refuse({ status: 400, code: 'bad_param', ...parsed.problem });
     const host = parsed.params.host;
     if (!simulator.serves(host)) return refuse({ status: 403, code: 'forbidden_host', param: 'host', message: `host ${host} is not a site this key has access to` });
