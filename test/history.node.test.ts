@@ -20,6 +20,7 @@ import { readSettings } from '../src/server/settings.ts';
 import { createSimulator } from '../src/simulator/index.ts';
 import { parseQuery } from '../src/api/index.ts';
 import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
 import { jsonResponse } from './helpers/fake-upstream.node.ts';
 
 const WEEK_MS = 7 * DAY_MS;
@@ -263,13 +264,14 @@ describe('/history/v1/ on the cache endpoint', () => {
   });
 
   it('a sample is not a poll: it never arms the refresh-ahead that keeps polled keys fresh', async () => {
-    // The real clock: refresh-ahead timers run on it.
-    const harness = await startHarness({ liveTtlMs: 300, upstreamTimeoutMs: 200, history: { record: false } });
+    // Refresh-ahead timers run on this clock: a minute of it passes with no poll.
+    const clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5));
+    const harness = await startHarness({ clock, fold: false, liveTtlMs: 3000, history: { record: false } });
     harnesses.push(harness);
     harness.upstream.respond = counting;
     assert.equal(await harness.cache.history.recordMinute(), 2);
     const calls = harness.upstream.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await clock.advance(MINUTE_MS);
     assert.equal(harness.upstream.calls.length, calls, 'no refill of keys nobody polls');
   });
 

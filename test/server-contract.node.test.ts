@@ -12,7 +12,8 @@ import { readDifferences, routes, ROUTE_NAMES, type Difference, type RouteName }
 import { ContractDrift } from '../src/server/contract-drift.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { jsonResponse, validResponse } from './helpers/fake-upstream.node.ts';
-import { manualClock, startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
+import { startHarness, until, upstreamLogLines, type Harness } from './helpers/cache-harness.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
 import { mutate, seededRandom } from './helpers/mutations.ts';
 import { SIMULATED_QUERIES, simulatorBody } from './helpers/simulator-bodies.ts';
 
@@ -23,9 +24,9 @@ const TTL = 1000;
 const FORGET_MS = 120_000;
 
 async function harness() {
-  const clock = manualClock();
+  const clock = new VirtualClock();
   const h = await startHarness({
-    now: clock.now, liveTtlMs: TTL, upstreamTimeoutMs: 500, staleWindowMs: 10_000, backoffBaseMs: 1000, backoffMaxMs: 2000,
+    clock, liveTtlMs: TTL, upstreamTimeoutMs: 500, staleWindowMs: 10_000, backoffBaseMs: 1000, backoffMaxMs: 2000,
     hosts: ['example.com', 'news.example.org'], fold: false,
   });
   after(() => h.close());
@@ -53,7 +54,7 @@ describe('an answer that cannot be read', () => {
       assert.doesNotMatch(error.message, /not answering/);
       assert.match(reply.cacheStatus, /detail=upstream-invalid/);
       assert.ok(reply.headers.get('retry-after'));
-      clock.advance(FORGET_MS);
+      await clock.advance(FORGET_MS);
     }
     assert.equal(h.upstream.calls.length, 2);
     assert.deepEqual(upstreamLogLines(h.logs).map((line) => line.outcome), ['invalid', 'invalid']);
@@ -67,7 +68,7 @@ describe('an answer that cannot be read', () => {
     const { h, clock } = await harness();
     const good = await h.get(QUICKSTATS);
     h.upstream.respond = () => jsonResponse({ data: [] });
-    clock.advance(2 * TTL + 1);
+    await clock.advance(2 * TTL + 1);
     await h.get(QUICKSTATS);
     await until(() => upstreamLogLines(h.logs).length >= 2, 'the failed refill');
     const stale = await h.get(QUICKSTATS);
@@ -86,11 +87,11 @@ describe('values that cannot be used', () => {
       const reply = await h.get(TOPPAGES);
       assert.equal(reply.status, 200);
       assert.deepEqual((reply.json() as { pages: { path: string }[] }).pages.map((page) => page.path), ['/a', '/c']);
-      clock.advance(FORGET_MS);
+      await clock.advance(FORGET_MS);
     }
     h.upstream.respond = () => jsonResponse(pages({ visits: 'many' }));
     await h.get(TOPPAGES);
-    clock.advance(FORGET_MS);
+    await clock.advance(FORGET_MS);
     h.upstream.respond = validResponse;
     await h.get(TOPPAGES);
     const drift = driftLines(h);
@@ -170,7 +171,7 @@ describe(`seeded mutations of the simulator's bodies (seed ${SEED}, PULSE_PROPER
           assert.equal((JSON.parse(text) as { error: { code: string } }).error.code, 'upstream_invalid', where);
           counts.refused++;
         }
-        clock.advance(FORGET_MS);
+        await clock.advance(FORGET_MS);
       }
     }
     assert.ok(counts.refused > 0 && counts.served > counts.refused, `both outcomes exercised: ${JSON.stringify(counts)}`);
