@@ -66,6 +66,21 @@ describe('<top-pages>', () => {
     expect(links()).to.deep.equal(['https://staging.example.net/plain', 'https://staging.example.net/with-host', 'http://example.com/absolute?x=1']);
   });
 
+  it('keeps a long title’s link inside its row: the lines the clamp hides take no room over the next rows', async () => {
+    const long = 'A headline about the council’s budget vote that goes on well past the two lines a narrow column shows it';
+    const body = toppages(...Array.from({ length: 4 }, (_, index) => page(`/p${index}`, 10 - index, { title: index % 2 ? 'Home' : long })));
+    const { el, rows } = await topPages(body, { columns: 'sections authors engaged-time sources platform loyalty type' });
+    el.style.inlineSize = '600px';
+    await el.updateComplete;
+    for (const row of rows()) {
+      const cell = row.querySelector('[part=title]')!.getBoundingClientRect();
+      for (const box of row.querySelector('a')!.getClientRects()) {
+        expect(box.top, 'the link starts in its row').to.be.at.least(cell.top);
+        expect(box.bottom, 'the link ends in its row').to.be.at.most(cell.bottom);
+      }
+    }
+  });
+
   it('renders hostile titles as text and never links javascript: or data: paths', async () => {
     (window as unknown as { pwned?: boolean }).pwned = false;
     const body = toppages(

@@ -270,10 +270,14 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return html`<span part="rank-change" class="rank-change ${up ? 'up' : 'down'}"><span aria-hidden="true">${(up ? '▲' : '▼') + by}</span><span class="visually-hidden">${this.localize.term(up ? 'pagesRankUp' : 'pagesRankDown', by)}</span></span>`;
   }
 
-  #renderTitle(page: SitePage, siteHost: string): TemplateResult | string {
+  /**
+   * The title is the clamped box itself, link or not: a link inside a clamped box keeps the lines
+   * the clamp hides, and their boxes lie over the next rows' links (a touch target overlapped).
+   */
+  #renderTitle(page: SitePage, siteHost: string): TemplateResult {
     const href = this.#href(page.path, page.host ?? page.site ?? siteHost);
     const title = this.#title(page);
-    return href ? html`<a part="link" href=${href}>${title}</a>` : title;
+    return href ? html`<a part="link" class="name" href=${href}>${title}</a>` : html`<span class="name">${title}</span>`;
   }
 
   #renderPeople(people: number | undefined, most: number, locale: string): TemplateResult {
@@ -303,7 +307,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
         <tbody>
           ${pages.map((page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
-            <td part="title" class="title"><div class="line">${numbers && this.hasTool('drill-down') ? this.#detail?.button(page) : nothing}<span class="name">${this.#renderTitle(page, context.siteHost)}</span>${typeof page.site === 'string' ? this.feature('siteLabel')?.(page.site, this, this.localize) : nothing}</div></td>
+            <td part="title" class="title"><div class="line">${numbers && this.hasTool('drill-down') ? this.#detail?.button(page) : nothing}${this.#renderTitle(page, context.siteHost)}${typeof page.site === 'string' ? this.feature('siteLabel')?.(page.site, this, this.localize) : nothing}</div></td>
             ${numbers ? this.#renderPeople(page.stats?.people, most, locale) : nothing}
             ${columns.map((column) => {
               const cell = column.cell(page, context);
