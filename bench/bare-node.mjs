@@ -15,7 +15,7 @@ const headers = process.argv[3]
 const lengthAt = headers.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-length');
 const length = lengthAt < 0 ? undefined : headers[lengthAt + 1];
 if (length !== undefined && Number(length) !== body.length) throw new Error(`content-length ${length} given for a body of ${body.length} bytes`);
-const server = createServer((req, res) => {
+const server = createServer((_request, res) => {
   res.writeHead(200, headers);
   res.end(body);
 });

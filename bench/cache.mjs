@@ -32,7 +32,7 @@ import { runInNewContext } from 'node:vm';
 import { createCacheHandler, createLogger } from '../src/server/handler.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
-import { NGINX_BINARY, RECIPE_PATH, startNginx } from '../test/helpers/nginx-process.node.ts';
+import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';
 import { replaceSection } from './report.mjs';
 import { cleanEnv, serveCommand, startListening } from '../test/helpers/serve-process.node.ts';
 import { startUpstreams } from './upstreams.mjs';
@@ -193,7 +193,6 @@ async function hitBench() {
   const path = `/live/toppages/v3/?host=${HOST}&limit=25`;
   const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000, gzip: true });
   const upstream = upstreams.urls[0];
-  const recipe = readFileSync(RECIPE_PATH, 'utf8');
   const strongest = readFileSync(new URL('nginx/gzip-cache.conf', import.meta.url), 'utf8');
   const gzipped = (await request(`${upstream}${path}`, { headers: { 'x-svc-ak': API_KEY, 'accept-encoding': 'gzip' } }));
   const bodyFile = join(await mkdtemp(join(tmpdir(), 'pulse-bench-')), 'toppages.json.gz');

@@ -1,5 +1,5 @@
 /**
- * `npm test`: type check, Node tests, browser tests, every Storybook story in Chromium. Before the
+ * `npm test`: type check, lint, Node tests, browser tests, every Storybook story in Chromium. Before the
  * first test that needs a browser (some Node tests drive the three engines too: the CMS page under
  * CSP, the demo, the cross-origin poll) it makes sure Chromium, Firefox and WebKit exist and are
  * recent enough for our test tooling, installing or upgrading Debian's packages when it runs as
@@ -50,6 +50,7 @@ function ensureWordPress() {
 
 const steps = [
   ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
+  ['lint', () => run('npm', ['run', '--silent', 'lint'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
   ['wordpress', ensureWordPress],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],

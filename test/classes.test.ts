@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import * as classes from '../src/classes.ts';
-import { LiveCounter, PulseDataEvent, PulseElement, TopPages } from '../src/classes.ts';
+import { LiveCounter, type PulseDataEvent, PulseElement, TopPages } from '../src/classes.ts';
 import { failOnLitWarnings, freshHub, reply, settle } from './helpers/browser-fakes.ts';
 import { page, quickstats, toppages, URLS } from './helpers/browser-fixtures.ts';
 import { text } from './helpers/browser-states.ts';

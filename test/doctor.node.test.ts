@@ -23,6 +23,7 @@ async function doctor(upstream: string, args: string[] = []) {
   return { code, out, err };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: drift functions reach into bodies of every shape.
 type Json = Record<string, any>;
 
 /** The simulator's answer to the request, changed by `drift` (or replaced by the Response it returns). */

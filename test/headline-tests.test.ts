@@ -5,7 +5,7 @@ import { csvCell, experimentsCsv, groupExperiments } from '../src/elements/headl
 import '../src/index.ts';
 import { headlineTestsTerms } from '../src/locales/en.ts';
 import type { HeadlineTests } from '../src/index.ts';
-import { deferred, failOnLitWarnings, type FakeClock, freshHub, reply, setPageHidden, settleElements, type Handler } from './helpers/browser-fakes.ts';
+import { failOnLitWarnings, type FakeClock, freshHub, reply, setPageHidden, settleElements, type Handler } from './helpers/browser-fakes.ts';
 import { describeCommonBehaviour, states, text } from './helpers/browser-states.ts';
 
 const SRC = '/mab/htapi/v1/experiments/raw_data/?host=example.com';

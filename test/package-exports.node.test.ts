@@ -128,7 +128,7 @@ test('the built classes module, with every chunk it imports, registers nothing (
     const seen = new Set<string>();
     const visit = (file: string) => {
       const chunk = output.find((item) => item.fileName === file);
-      if (!chunk || chunk.type !== 'chunk' || seen.has(file)) return;
+      if (chunk?.type !== 'chunk' || seen.has(file)) return;
       seen.add(file);
       chunk.imports.forEach(visit);
       chunk.dynamicImports.forEach(visit);

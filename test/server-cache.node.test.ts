@@ -315,7 +315,7 @@ describe('bounded work', () => {
     // One entry per limit: folding would answer all forty from one.
     // Forty new queries from one address: past the per-client meter of new queries, which is not what is tested.
     const { h } = await harness({ cacheMaxBytes: cap, budgetFills: 100, fold: false, newQueryLimit: 0 });
-    h.upstream.respond = (request, _call, index) => jsonResponse({ ...validBody('toppages', index) as object, padding: `${index}`.repeat(600) });
+    h.upstream.respond = (_request, _call, index) => jsonResponse({ ...validBody('toppages', index) as object, padding: `${index}`.repeat(600) });
     for (let limit = 1; limit <= 40; limit += 1) assert.equal((await h.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)).status, 200);
     const metrics = (await h.get('/metrics')).text;
     const bytes = Number(/^pulse_cache_bytes (\d+)$/m.exec(metrics)![1]);

@@ -133,7 +133,10 @@ describe('the key never leaves', () => {
     const { Writable } = await import('node:stream');
     const { createLogger } = await import('../src/server/handler.ts');
     const lines: string[] = [];
-    const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }));
+    const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => {
+      lines.push(String(chunk));
+      done();
+    } }));
     logger.info({ apiKey: API_KEY, request: { headers: { 'x-svc-ak': API_KEY } } }, 'careless');
     assert.equal(lines.length, 1);
     assert.ok(!lines[0]!.includes(API_KEY));

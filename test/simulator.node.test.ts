@@ -185,7 +185,7 @@ describe('simulator: every response schema accepts every parameter combination',
           if (status === '&status=active' || status === '&status=archived') assert.ok(data.every((row) => row.status === status.slice(8)), query);
           const created = data.map((row) => Date.parse(row.created_at!));
           created.forEach((time, index) => index === 0 || assert.ok(created[index - 1]! <= time, `${query}: oldest first`));
-          const offsetOf = (time: number) => Date.parse(new Date(time).toLocaleString('sv-SE', { timeZone: tz }).replace(' ', 'T') + 'Z') - time;
+          const offsetOf = (time: number) => Date.parse(`${new Date(time).toLocaleString('sv-SE', { timeZone: tz }).replace(' ', 'T')}Z`) - time;
           for (const time of created) {
             const localDay = new Date(time + offsetOf(time)).toISOString().slice(0, 10);
             assert.ok(localDay >= '2026-03-01' && localDay <= '2026-03-10', `${query}: ${localDay} in range`);

@@ -1,6 +1,5 @@
 import { expect, fixture } from '@open-wc/testing';
 import '../src/index.ts';
-import type { TopPages } from '../src/index.ts';
 import type { ToppagesResponse } from '../src/api/index.ts';
 import { failOnLitWarnings, freshHub, reply, settle } from './helpers/browser-fakes.ts';
 import { page, tenPages, toppages, URLS } from './helpers/browser-fixtures.ts';

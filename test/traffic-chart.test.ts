@@ -3,7 +3,7 @@ import '../src/index.ts';
 import '../src/locales/ar.ts';
 import '../src/locales/de.ts';
 import type { TrafficChart } from '../src/index.ts';
-import { failOnLitWarnings, freshHub, reply, settle, START_TIME, type FakeServer } from './helpers/browser-fakes.ts';
+import { failOnLitWarnings, freshHub, reply, settle, START_TIME } from './helpers/browser-fakes.ts';
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
 import { describeCommonBehaviour, states } from './helpers/browser-states.ts';
 import { historyAlongside, historyDay } from './helpers/history-fixtures.ts';
@@ -14,7 +14,6 @@ const words = (node: Element) => (node.textContent ?? '').replace(/\s+/g, ' ').t
 /** A chart on `people` live figures and a history body the test can change. */
 async function chart(history: HistoryResponse | (() => Response) = historyDay(), attributes: Record<string, string> = {}) {
   const feed = { people: 1180 };
-  let server!: FakeServer;
   const made = freshHub((request) => {
     if (!request.url.includes('/history/v1/')) {
       const body = quickstats(feed.people);
@@ -23,7 +22,7 @@ async function chart(history: HistoryResponse | (() => Response) = historyDay(),
     }
     return typeof history === 'function' ? history() : reply(made.clock, history);
   });
-  server = made.server;
+  const server = made.server;
   const el = document.createElement('traffic-chart') as TrafficChart;
   el.setAttribute('src', URLS.quickstats);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);

@@ -2,7 +2,7 @@
  * The one route table: upstream path -> parameter schema -> response schema -> default TTL.
  * The simulator, the cache endpoint and the poll hub all read it; nothing else lists routes.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import {
   quickstatsParamsSchema, rawDataParamsSchema, referrersParamsSchema, summaryParamsSchema,
   topGeoParamsSchema, toppagesParamsSchema,

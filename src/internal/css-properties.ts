@@ -14,6 +14,7 @@ class CssPropertiesDirective extends Directive {
 
   constructor(partInfo: PartInfo) {
     super(partInfo);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the template a user should write.
     if (partInfo.type !== PartType.ELEMENT) throw new Error('cssProperties() belongs in element position: <span ${cssProperties(…)}>');
   }
 

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { LazyPolling, PollController, routeOf, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import { LazyPolling, PollController, routeOf, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
@@ -177,6 +177,7 @@ export abstract class PulseElement<Data> extends LitElement {
   /** The data shown before the current data (same `src`), for deltas and rank changes. */
   protected previousData: Data | undefined;
   /** Writes the "updated N s ago" line, once a second. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a controller: it works through the hooks it adds to the element.
   readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
   readonly #internals = this.attachInternals();
   /** A list's freeze control, with the newsroom features; shown with `tools="freeze"`. */

@@ -78,8 +78,6 @@ function parseIpv6(text: string): bigint | undefined {
   return tail === undefined ? value : (value & ~0xffffffffn) | tail;
 }
 
-const MAPPED_IPV4 = 0xffffn << 32n;
-
 /** An address written as an address alone: IPv4 dotted, IPv6 (zone and brackets allowed). */
 function parseAddress(text: string): Address | undefined {
   const v4 = parseIpv4(text);

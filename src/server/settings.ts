@@ -126,9 +126,8 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   if (argv.some((arg) => /^--api-?key(=|$)/i.test(arg))) {
     return { errors: ['--api-key is not accepted: arguments are visible to every user (ps); set PULSE_API_KEY or PULSE_API_KEY_FILE'] };
   }
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
@@ -138,6 +137,9 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
         help: { type: 'boolean', short: 'h' },
       },
     });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
   } catch (error) {
     return { errors: [`${(error as Error).message} (see pulse-widgets serve --help)`] };
   }

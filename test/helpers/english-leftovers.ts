@@ -28,7 +28,7 @@ function meaningful(piece: string): boolean {
   return /\p{L}{4,}/u.test(piece);
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The English pieces `translation` must not show: those no term of the translation contains
@@ -40,7 +40,7 @@ export function englishPieces(translation: Translation): Map<string, RegExp> {
   for (const key of Object.keys(en) as (keyof Terms)[]) {
     for (const piece of fragments(en[key])) {
       if (!meaningful(piece) || own.includes(piece)) continue;
-      pieces.set(piece, new RegExp(`(?<!\\p{L})${escape(piece)}(?!\\p{L})`, 'u'));
+      pieces.set(piece, new RegExp(`(?<!\\p{L})${escapeRegExp(piece)}(?!\\p{L})`, 'u'));
     }
   }
   return pieces;

@@ -40,7 +40,7 @@ export async function startNginx(options: NginxOptions): Promise<NginxProcess> {
     .replaceAll('__CACHE_DIR__', join(prefix, 'cache'));
   await writeFile(join(prefix, 'pulse-cache.conf'), recipe);
   await writeFile(join(prefix, 'pulse-key.conf'), `set $pulse_key "${options.apiKey}";\n`, { mode: 0o600 });
-  await writeFile(join(prefix, 'pulse-hosts.conf'), options.hosts.map((host) => `${host} 1;`).join('\n') + '\n');
+  await writeFile(join(prefix, 'pulse-hosts.conf'), `${options.hosts.map((host) => `${host} 1;`).join('\n')}\n`);
   await writeFile(join(prefix, 'nginx.conf'), `
 daemon off;
 master_process on;

@@ -95,7 +95,7 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
     const unit = HISTOGRAMS[this.#name].unit;
     const { breaks, hist } = histogram;
     // A histogram sent as its average alone has no buckets to draw: its figures are still shown.
-    const drawn = breaks && hist && hist.some((count) => count > 0) ? { breaks, hist } : undefined;
+    const drawn = breaks && hist?.some((count) => count > 0) ? { breaks, hist } : undefined;
     const rows = drawn ? buckets(drawn, unit, this.localize) : [];
     const t = this.localize;
     const most = Math.max(...rows.map((row) => row.count));

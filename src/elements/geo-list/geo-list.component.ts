@@ -1,4 +1,4 @@
-import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
 import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
 import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import { regionName } from '../../internal/format.ts';

@@ -1,4 +1,4 @@
-import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
 import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
 import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';

@@ -1,4 +1,4 @@
-import { type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, trafficTerms, trafficSourcesTerms } from '../../locales/en.ts';

@@ -42,7 +42,7 @@ export async function doctorCommand(argv: readonly string[], env: Readonly<Recor
     output.out(DOCTOR_USAGE);
     return 0;
   }
-  let config;
+  let config: ReturnType<typeof readConfig>;
   try {
     config = readConfig(env, values.host);
   } catch (error) {

@@ -73,7 +73,10 @@ export class RefreshSchedule {
    */
   replan(host: string): void {
     const timers = this.#hosts.get(host);
-    if (!timers) return this.watch(host);
+    if (!timers) {
+      this.watch(host);
+      return;
+    }
     if (timers.replanning) return;
     timers.replanning = true;
     this.#parts.clock.setTimeout(() => {

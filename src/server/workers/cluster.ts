@@ -183,9 +183,11 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
   // Answers the primary's aggregator with this worker's registry.
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([endpoint.cache.registry]);
-  let stopping: Promise<void> | undefined;
+  let stopping = false;
   const stop = () => {
-    stopping ??= endpoint.close().finally(() => process.exit(0));
+    if (stopping) return;
+    stopping = true;
+    void endpoint.close().finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
