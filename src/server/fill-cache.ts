@@ -29,6 +29,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../api/index.ts';
+import { decide, staleDetail, type EntryState } from './cache/decision.ts';
 import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
 import { lruTime, type Clock, type TimerHandle } from '../runtime/clock.ts';
 import type { HostBudget } from './host-budget.ts';
@@ -38,7 +39,7 @@ import { resolveQuery } from './query.ts';
 import { isEstablished, newQuerySlots, polledInTwoTicks, type PlannedKey } from './plan/refresh-plan.ts';
 import { RefreshSchedule } from './plan/refresh-schedule.ts';
 import type { SharedTier } from './shared-tier.ts';
-import { storeBody, type CacheStatus, type StaleDetail, type StoredResponse } from '../runtime/stored-response.ts';
+import { storeBody, type CacheStatus, type StoredResponse } from '../runtime/stored-response.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
 
 export interface FillContext {
@@ -237,11 +238,7 @@ export class FillCache {
     const state = this.#keys.peek(key);
     if (!state?.filling || state.waitingForBudget || state.host === undefined || state.route === undefined) return undefined;
     const stored = this.#entries.peek(key);
-    const now = this.#now();
-    if (!stored || now < stored.freshUntil || now > stored.freshUntil + this.#options.staleWindowMs) return undefined;
-    if (this.#blockedUntil(key, state.host, state) > now) return undefined;
-    if (routes[state.route].live && state.failures === 0 && now - stored.fetchedAt > 2 * this.#options.liveTtlMs) return undefined;
-    return stored;
+    return stored && decide(this.#entryState(state.host, state.route, state, stored), this.#now(), this.#options).kind === 'refill' ? stored : undefined;
   }
 
   /**
@@ -307,20 +304,24 @@ export class FillCache {
     if (this.#shared && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#adopt(key, context, state, current);
     if (!context.passive) this.#polledSince(state, current);
     const now = this.#now();
-    if (current && now < current.freshUntil) return { kind: 'stored', stored: current, status: { kind: 'hit' } };
-    const blockedUntil = this.#blockedUntil(key, context.host, state);
-    if (current && now <= current.freshUntil + this.#options.staleWindowMs) {
-      if (blockedUntil > now) return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, now) } };
-      // Fresh at first paint: a copy older than two intervals is worth a short wait while the upstream is healthy.
-      if (routes[context.route].live && state.failures === 0 && now - current.fetchedAt > 2 * this.#options.liveTtlMs) {
+    const decision = decide(this.#entryState(context.host, context.route, state, current), now, this.#options);
+    switch (decision.kind) {
+      case 'hit':
+        return { kind: 'stored', stored: current!, status: { kind: 'hit' } };
+      case 'stale':
+        return { kind: 'stored', stored: current!, status: decision };
+      case 'first-paint': {
         const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }).catch(() => undefined), this.#options.firstPaintWaitMs);
-        if (filled && filled.fetchedAt > current.fetchedAt) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
-        return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, this.#now()) } };
+        if (filled && filled.fetchedAt > current!.fetchedAt) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
+        return { kind: 'stored', stored: current!, status: { kind: 'stale', detail: staleDetail(this.#entryState(context.host, context.route, state, current), this.#now()) } };
       }
-      this.#startFill(key, context);
-      return { kind: 'stored', stored: current, status: { kind: 'stale', detail: this.#staleDetail(context.host, state, now) } };
+      case 'refill':
+        this.#startFill(key, context);
+        // Read after the fill started: it may be queued for the budget.
+        return { kind: 'stored', stored: current!, status: { kind: 'stale', detail: staleDetail(this.#entryState(context.host, context.route, state, current), now) } };
+      case 'unavailable':
+        return this.#unavailable(context.host, decision.retryAfterMs, state);
     }
-    if (blockedUntil > now) return this.#unavailable(context.host, blockedUntil - now, state);
     try {
       const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }));
       if (filled) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
@@ -379,10 +380,10 @@ export class FillCache {
     return Math.max(state.retryAt, this.#budget.cooldownUntil(host));
   }
 
-  #staleDetail(host: string, state: KeyState, now: number): StaleDetail {
-    if (this.#budget.cooldownUntil(host) > now) return 'rate-limited';
-    if (state.retryAt > now) return state.invalid ? 'upstream-invalid' : 'upstream-error';
-    return state.waitingForBudget ? 'budget' : 'refreshing';
+  /** What the decision reads of a key: its copy, its backoff and its host's cooldown. */
+  #entryState(host: string, route: RouteName, state: KeyState, stored: StoredResponse | undefined): EntryState {
+    const { failures, retryAt, invalid, waitingForBudget } = state;
+    return { stored, live: routes[route].live, failures, retryAt, invalid, waitingForBudget, cooldownUntil: this.#budget.cooldownUntil(host) };
   }
 
   #unavailable(host: string, retryAfterMs: number, state: KeyState): Lookup {
