@@ -10,7 +10,7 @@ import { clientAddress } from './client-address.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
-import { FillCache, type Lookup } from './fill-cache.ts';
+import { FillCache, type Lookup } from './cache/fill-cache.ts';
 import { createHitPath, type HitPath } from './hit-path.ts';
 import { HostBudget, WindowSlots } from './host-budget.ts';
 import { createMetrics } from './metrics.ts';

@@ -15,7 +15,7 @@ import { findRoute, type RouteName } from '../api/index.ts';
 import { clientAddress, trustsAnyProxy, type TrustProxy } from './client-address.ts';
 import type { ClientLimit } from './client-limit.ts';
 import { EXPOSED_HEADERS, type Cors } from './cors.ts';
-import type { FillCache, FillContext } from './fill-cache.ts';
+import type { FillCache, FillContext } from './cache/fill-cache.ts';
 import type { CacheMetrics } from './metrics.ts';
 import { sendWebResponse, type NodeShortcut } from '../runtime/node-http.ts';
 import { resolveQuery } from './query.ts';

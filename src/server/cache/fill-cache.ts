@@ -28,19 +28,19 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../api/index.ts';
-import { decide, staleDetail, type EntryState } from './cache/decision.ts';
-import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
-import { lruTime, type Clock, type TimerHandle } from '../runtime/clock.ts';
-import type { HostBudget } from './host-budget.ts';
-import type { CacheMetrics } from './metrics.ts';
-import type { ResolvedOptions } from './options.ts';
-import { resolveQuery } from './query.ts';
-import { isEstablished, newQuerySlots, polledInTwoTicks, type PlannedKey } from './plan/refresh-plan.ts';
-import { RefreshSchedule } from './plan/refresh-schedule.ts';
-import type { SharedTier } from './shared-tier.ts';
-import { storeBody, type CacheStatus, type StoredResponse } from '../runtime/stored-response.ts';
-import type { FailureReason, RateLimitSignals, UpstreamClient } from './upstream.ts';
+import { findRoute, routes, siteOf, type RawDataResponse, type RouteName } from '../../api/index.ts';
+import { decide, staleDetail, type EntryState } from './decision.ts';
+import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from '../folding.ts';
+import { lruTime, type Clock, type TimerHandle } from '../../runtime/clock.ts';
+import type { HostBudget } from '../host-budget.ts';
+import type { CacheMetrics } from '../metrics.ts';
+import type { ResolvedOptions } from '../options.ts';
+import { resolveQuery } from '../query.ts';
+import { isEstablished, newQuerySlots, polledInTwoTicks, type PlannedKey } from '../plan/refresh-plan.ts';
+import { RefreshSchedule } from '../plan/refresh-schedule.ts';
+import type { SharedTier } from '../shared-tier.ts';
+import { storeBody, type CacheStatus, type StoredResponse } from '../../runtime/stored-response.ts';
+import type { FailureReason, RateLimitSignals, UpstreamClient } from '../upstream.ts';
 
 export interface FillContext {
   route: RouteName;
