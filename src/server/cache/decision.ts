@@ -1,9 +1,9 @@
 /**
  * What a lookup does with a key, decided from the key's state and the time alone: no I/O, no
  * clock (the time is an argument), so every case is a row of a table
- * (test/cache-decision.node.test.ts). The cache (../fill-cache.ts) acts on the answer.
+ * (test/cache-decision.node.test.ts). The cache (fill-cache.ts) acts on the answer.
  */
-import type { StaleDetail, StoredResponse } from '../../runtime/stored-response.ts';
+import type { CacheStatus, StaleDetail, StoredResponse } from '../../runtime/stored-response.ts';
 
 /** A key as a lookup sees it: its stored copy, if any, and what holds its next fill back. */
 export interface EntryState {
@@ -67,3 +67,8 @@ export function staleDetail(entry: Omit<EntryState, 'stored' | 'live' | 'failure
   if (entry.retryAt > now) return entry.invalid ? 'upstream-invalid' : 'upstream-error';
   return entry.waitingForBudget ? 'budget' : 'refreshing';
 }
+
+/** What a lookup answers, once the cache acted on its decision. */
+export type Lookup =
+  | { kind: 'stored'; stored: StoredResponse; status: CacheStatus }
+  | { kind: 'unavailable'; retryAfterMs: number; rateLimited: boolean; invalid: boolean };
