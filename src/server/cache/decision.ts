@@ -1,7 +1,7 @@
 /**
  * What a lookup does with a key, decided from the key's state and the time alone: no I/O, no
  * clock (the time is an argument), so every case is a row of a table
- * (test/cache-decision.node.test.ts). The cache (fill-cache.ts) acts on the answer.
+ * (test/cache-decision.node.test.ts). The cache acts on the answer (key-lookup.ts).
  */
 import type { CacheStatus, StaleDetail, StoredResponse } from '../../runtime/stored-response.ts';
 

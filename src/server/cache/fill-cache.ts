@@ -20,12 +20,12 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { lruTime } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
-import type { HostBudget } from '../host-budget.ts';
+import type { HostBudget } from '../budget/host-budget.ts';
 import type { CacheMetrics } from '../metrics.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import { newQuerySlots } from '../plan/refresh-plan.ts';
 import { RefreshSchedule } from '../plan/refresh-schedule.ts';
-import type { SharedTier } from '../shared-tier.ts';
+import type { SharedTier } from '../tier/shared-tier.ts';
 import type { UpstreamClient } from '../upstream.ts';
 import type { Lookup } from './decision.ts';
 import { Filler } from './filler.ts';
@@ -157,7 +157,7 @@ export class FillCache {
     return member ? this.#folded!.lookup(member, context) : this.#lookups.lookup(key, context);
   }
 
-  /** What the site's plan leaves of the window around `now` for new queries filled by this instance (host-budget.ts). */
+  /** What the site's plan leaves of the window around `now` for new queries filled by this instance (budget/host-budget.ts). */
   newQueryShare(site: string, now: number): { slots: number; windowStart: number; windowEnd: number } | undefined {
     const reservation = this.#schedule.reserved(site, now);
     if (!reservation) return undefined;

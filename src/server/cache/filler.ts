@@ -6,9 +6,9 @@
 import type { Logger } from 'pino';
 import { routes, siteOf, type RouteName } from '../../api/index.ts';
 import { storeBody, type StoredResponse } from '../../runtime/stored-response.ts';
-import type { HostBudget } from '../host-budget.ts';
+import type { HostBudget } from '../budget/host-budget.ts';
 import type { CacheMetrics } from '../metrics.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from '../upstream.ts';
 import { forClients } from './personal-fields.ts';

@@ -8,9 +8,9 @@ import { LRUCache } from 'lru-cache';
 import { routes, type RouteName } from '../../api/index.ts';
 import { lruTime } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
-import { covers, foldMember, shapeQuery, union, type FoldShape } from '../folding.ts';
-import type { ResolvedOptions } from '../options.ts';
-import type { SharedTier } from '../shared-tier.ts';
+import { covers, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
+import type { ResolvedOptions } from '../config/options.ts';
+import type { SharedTier } from '../tier/shared-tier.ts';
 import type { Entries, FillContext, KeyState, PolledKeys } from './polled-keys.ts';
 
 /** One query of a fold group, as its clients poll it. */

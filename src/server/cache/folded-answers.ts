@@ -4,9 +4,9 @@
  * a Cache-Status that names the wide key (fold-groups.ts keeps the groups).
  */
 import { storeBody, type CacheStatus, type StoredResponse } from '../../runtime/stored-response.ts';
-import { deriveAnswer } from '../folding.ts';
+import { deriveAnswer } from './folding.ts';
 import type { CacheMetrics } from '../metrics.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import type { Lookup } from './decision.ts';
 import type { FoldGroups, Member } from './fold-groups.ts';
 import type { KeyLookup } from './key-lookup.ts';

@@ -7,8 +7,8 @@
 import { routes } from '../../api/index.ts';
 import type { Clock, TimerHandle } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
-import type { HostBudget } from '../host-budget.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { HostBudget } from '../budget/host-budget.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import { decide, staleDetail, type EntryState, type Lookup } from './decision.ts';
 import type { Filler } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';

@@ -5,13 +5,13 @@
  *
  * Keys nobody polled in the last tick are not refreshed. Established queries come first: a key
  * polled once (a one-off, or a script's new query every 200 ms) is not planned until it is
- * polled again, and its fill takes only the budget slots the plan left (host-budget.ts).
+ * polled again, and its fill takes only the budget slots the plan left (budget/host-budget.ts).
  */
 import { LRUCache } from 'lru-cache';
 import { routes, siteOf, type RouteName } from '../../api/index.ts';
 import { lruTime } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import { isEstablished, type PlannedKey } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The cache's side of the shared tier (shared-tier.ts): with one, this process's entries
+ * The cache's side of the shared tier (tier/shared-tier.ts): with one, this process's entries
  * are a local copy of the shared ones. A key that is not fresh here is first read from the tier;
  * a fill starts only for the instance that takes the key's lease, and the others wait for the
  * entry it publishes (never calling the upstream themselves). Every instance tells the tier the
@@ -9,11 +9,11 @@
 import { findRoute, routes, siteOf } from '../../api/index.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import type { CacheMetrics } from '../metrics.ts';
-import type { ResolvedOptions } from '../options.ts';
+import type { ResolvedOptions } from '../config/options.ts';
 import { polledInTwoTicks } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
-import { resolveQuery } from '../query.ts';
-import type { SharedTier } from '../shared-tier.ts';
+import { resolveQuery } from '../http/query.ts';
+import type { SharedTier } from '../tier/shared-tier.ts';
 import { FillError } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
 

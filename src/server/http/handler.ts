@@ -4,26 +4,27 @@
  * `/healthz`, `/readyz` and `/metrics`. Only validated, canonical parameters ever reach the upstream.
  */
 import pino, { type Logger } from 'pino';
-import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
-import { HistoryService } from '../history/service.ts';
+import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../../api/index.ts';
+import { HistoryService } from '../../history/service.ts';
 import { clientAddress } from './client-address.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
-import type { Lookup } from './cache/decision.ts';
-import { FillCache } from './cache/fill-cache.ts';
+import type { Lookup } from '../cache/decision.ts';
+import { FillCache } from '../cache/fill-cache.ts';
 import { createHitPath, type HitPath } from './hit-path.ts';
-import { HostBudget, WindowSlots } from './host-budget.ts';
-import { createMetrics } from './metrics.ts';
+import { HostBudget, WindowSlots } from '../budget/host-budget.ts';
+import { createMetrics } from '../metrics.ts';
 import { NewQueryMeter } from './new-query-meter.ts';
-import type { WebHandler } from '../runtime/node-http.ts';
-import { resolveOptions, type CacheOptions } from './options.ts';
+import type { WebHandler } from '../../runtime/node-http.ts';
+import { resolveOptions, type CacheOptions } from '../config/options.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
-import { RedisTier, SharedSlots } from './shared-tier.ts';
-import { memoizeByQuery } from '../internal/memo.ts';
-import { respondStored } from '../runtime/stored-response.ts';
-import { UpstreamClient } from './upstream.ts';
+import { SharedSlots } from '../budget/shared-slots.ts';
+import { RedisTier } from '../tier/redis-tier.ts';
+import { memoizeByQuery } from '../../internal/memo.ts';
+import { respondStored } from '../../runtime/stored-response.ts';
+import { UpstreamClient } from '../upstream.ts';
 
 export interface CacheHandler {
   /** The handler; bound, so it can be passed around (`Deno.serve(cache.handle)`). */
