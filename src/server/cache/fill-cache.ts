@@ -56,8 +56,8 @@ export class FillCache {
   readonly #filler: Filler;
   readonly #lookups: KeyLookup;
   readonly #sharedKeys?: SharedKeys;
-  readonly #folds?: FoldGroups;
-  readonly #folded?: FoldedAnswers;
+  /** Fold groups and their members' answers; unset with folding off. */
+  readonly #folding?: { groups: FoldGroups; answers: FoldedAnswers };
   #closed = false;
 
   constructor({ options, upstream, budget, metrics, logger, shared }: FillCacheParts) {
@@ -89,13 +89,13 @@ export class FillCache {
       },
       report: (site, plan) => metrics.reportPlan(site, plan),
     }));
-    const keys = (this.#keys = new PolledKeys({ options, schedule, entries, pollersOf: (state, now) => this.#folds?.pollersOf(state, now) ?? 1 }));
+    const keys = (this.#keys = new PolledKeys({ options, schedule, entries, pollersOf: (state, now) => this.#folding?.groups.pollersOf(state, now) ?? 1 }));
     const sharedKeys = (this.#sharedKeys = shared && new SharedKeys({ shared, options, entries, keys, schedule, metrics }));
     const filler = (this.#filler = new Filler({ options, upstream, budget, metrics, logger, entries, keys, schedule, sharedKeys }));
     const lookups = (this.#lookups = new KeyLookup({ options, entries, keys, filler, budget, sharedKeys }));
     if (options.fold) {
-      const groups = (this.#folds = new FoldGroups({ options, entries, keys, shared }));
-      this.#folded = new FoldedAnswers({ groups, options, entries, keys, metrics, lookups });
+      const groups = new FoldGroups({ options, entries, keys, shared });
+      this.#folding = { groups, answers: new FoldedAnswers({ groups, options, entries, keys, metrics, lookups }) };
     }
   }
 
@@ -112,7 +112,7 @@ export class FillCache {
    * this first. A folded query has none of its own (lookup derives it from the wide fill).
    */
   freshEntry(key: string): StoredResponse | undefined {
-    if (this.#folds?.answeredByWide(key)) return undefined;
+    if (this.#folding?.groups.answeredByWide(key)) return undefined;
     const stored = this.#entries.peek(key);
     return stored && this.#now() < stored.freshUntil ? stored : undefined;
   }
@@ -125,7 +125,7 @@ export class FillCache {
    * the work, and the queue it left was the hit path's p99.
    */
   refillingEntry(key: string): StoredResponse | undefined {
-    if (this.#folds?.answeredByWide(key)) return undefined;
+    if (this.#folding?.groups.answeredByWide(key)) return undefined;
     return this.#lookups.refilling(key);
   }
 
@@ -141,20 +141,22 @@ export class FillCache {
     if (state && this.#keys.polledRecently(state, now)) return false;
     const stored = this.#entries.peek(key);
     if (stored && now < stored.freshUntil) return false;
-    if (this.#folds?.coveredOrPolled(key, now)) return false;
+    if (this.#folding?.groups.coveredOrPolled(key, now)) return false;
     return !context.passive;
   }
 
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
-    this.#folds?.countHit(key, context);
+    this.#folding?.groups.countHit(key, context);
     this.#lookups.touch(key, context, this.#keys.state(key));
     this.#entries.get(key);
   }
 
   async lookup(key: string, context: FillContext): Promise<Lookup> {
-    const member = this.#folds?.memberOf(key, context);
-    return member ? this.#folded!.lookup(member, context) : this.#lookups.lookup(key, context);
+    const folding = this.#folding;
+    const member = folding?.groups.memberOf(key, context);
+    if (folding && member) return folding.answers.lookup(member, context);
+    return this.#lookups.lookup(key, context);
   }
 
   /** What the site's plan leaves of the window around `now` for new queries filled by this instance (budget/host-budget.ts). */
