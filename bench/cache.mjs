@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createCacheHandler, createLogger } from '../src/server/handler.ts';
+import { createCacheHandler, createLogger } from '../src/server/http/handler.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { maxInSlidingWindow } from '../test/helpers/cache-harness.node.ts';
 import { NGINX_BINARY, startNginx } from '../test/helpers/nginx-process.node.ts';

@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { BOARD_CSP } from '../src/server/board-page.ts';
-import { createLogger } from '../src/server/handler.ts';
+import { createLogger } from '../src/server/http/handler.ts';
 import { serve, type RunningEndpoint } from '../src/server/serve.ts';
-import { readSettings, type ServeSettings } from '../src/server/settings.ts';
+import { readSettings, type ServeSettings } from '../src/server/config/settings.ts';
 import { launchChromium, violations, watchedPage as watched } from './helpers/watched-page.node.ts';
 
 // Page globals used inside page.evaluate (this file is type-checked without the DOM library).

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { clientAddress, parseTrustProxy, type ForwardingHeaders } from '../src/server/client-address.ts';
+import { clientAddress, parseTrustProxy, type ForwardingHeaders } from '../src/server/http/client-address.ts';
 import { ConfigError } from '../src/runtime/config-error.ts';
-import { resolveOptions } from '../src/server/options.ts';
-import { readSettings } from '../src/server/settings.ts';
+import { resolveOptions } from '../src/server/config/options.ts';
+import { readSettings } from '../src/server/config/settings.ts';
 import { rawRequest, startHarness } from './helpers/cache-harness.node.ts';
 
 const XFF = (value: string): ForwardingHeaders => ({ xForwardedFor: value });

@@ -11,7 +11,7 @@ import { after, before, it } from 'node:test';
 import { build, type Rolldown } from 'vite';
 import { ENGINES } from '../scripts/browsers.mjs';
 import { LIVE_TTL_MS } from '../src/api/index.ts';
-import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/handler.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/http/handler.ts';
 import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { API_KEY } from './helpers/cache-harness.node.ts';
 import { describeEachEngine, type Engine } from './helpers/engines.node.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SORT_BY, SUMMARY_KEYS, type RouteName } from '../src/api/index.ts';
-import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from '../src/server/folding.ts';
+import { covers, deriveAnswer, foldMember, shapeQuery, union, type FoldShape } from '../src/server/cache/folding.ts';
 import { DEMO_HOSTS, STEP_MS } from '../src/simulator/index.ts';
 import { SECTIONS } from '../src/simulator/model/vocabulary.ts';
 import { simulatedUpstream } from './helpers/simulated-upstream.node.ts';

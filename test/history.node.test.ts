@@ -16,7 +16,7 @@ import { buildHistory, percentile, rangePoints } from '../src/history/series.ts'
 import { MemoryStore, withBaseline } from '../src/history/store.ts';
 import { checkHostTimeZones } from '../src/history/time-zone-setting.ts';
 import { offsetMinutes, startOfLocalDay, weeksEarlier } from '../src/history/time-zone.ts';
-import { readSettings } from '../src/server/settings.ts';
+import { readSettings } from '../src/server/config/settings.ts';
 import { createSimulator } from '../src/simulator/index.ts';
 import { parseQuery } from '../src/api/index.ts';
 import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';

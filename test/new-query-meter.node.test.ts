@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
-import { takeToken, type Bucket } from '../src/server/new-query-meter.ts';
+import { takeToken, type Bucket } from '../src/server/http/new-query-meter.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
 import { closeAll, startVirtualCache } from './helpers/virtual-cache.node.ts';
 

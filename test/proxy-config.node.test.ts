@@ -14,10 +14,10 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { routes } from '../src/api/index.ts';
-import { createLogger } from '../src/server/handler.ts';
+import { createLogger } from '../src/server/http/handler.ts';
 import { proxyConfig, readProxyConfigArgs } from '../src/server/proxy-config.ts';
 import { serve, type RunningEndpoint } from '../src/server/serve.ts';
-import { readSettings } from '../src/server/settings.ts';
+import { readSettings } from '../src/server/config/settings.ts';
 import { APACHE_BINARY, startApache } from './helpers/apache-process.node.ts';
 import { NGINX_BINARY, startNginx } from './helpers/nginx-process.node.ts';
 

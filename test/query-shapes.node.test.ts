@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createIndexPage } from '../src/server/index-page.ts';
-import { parseQueryShapes, pinned, shapeOf, type QueryShapes } from '../src/server/query-shapes.ts';
-import { readSettings } from '../src/server/settings.ts';
+import { parseQueryShapes, pinned, shapeOf, type QueryShapes } from '../src/server/http/query-shapes.ts';
+import { readSettings } from '../src/server/config/settings.ts';
 import { closeAll, startVirtualCache } from './helpers/virtual-cache.node.ts';
 
 const PINNED = 'quickstats;toppages?limit&section=Politics|Tech  referrers?limit=5|10 summary?* toppages?author=Ann%20Lee&limit';

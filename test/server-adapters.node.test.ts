@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createServer as createViteServer } from 'vite';
 import { createCacheMiddleware, pulseWidgetsVitePlugin } from '../src/server/adapters.ts';
-import { createCacheHandler, createLogger } from '../src/server/handler.ts';
+import { createCacheHandler, createLogger } from '../src/server/http/handler.ts';
 import { createIndexPage } from '../src/server/index-page.ts';
 import { listen } from '../src/runtime/node-http.ts';
 import { createStaticHandler } from '../src/server/static-files.ts';

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ClientLimit } from '../src/server/client-limit.ts';
-import { createCacheHandler, createLogger } from '../src/server/handler.ts';
+import { ClientLimit } from '../src/server/http/client-limit.ts';
+import { createCacheHandler, createLogger } from '../src/server/http/handler.ts';
 import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
-import { DEFAULTS } from '../src/server/options.ts';
+import { DEFAULTS } from '../src/server/config/options.ts';
 import { API_KEY, HOSTS, maxInSlidingWindow, startHarness, upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
 import { startVirtualCache } from './helpers/virtual-cache.node.ts';

@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { quickstatsResponseSchema } from '../src/api/index.ts';
-import { readSettings, type ServeSettings } from '../src/server/settings.ts';
+import { readSettings, type ServeSettings } from '../src/server/config/settings.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 

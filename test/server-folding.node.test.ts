@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { routes, type RouteName } from '../src/api/index.ts';
-import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/handler.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/http/handler.ts';
 import { listen } from '../src/runtime/node-http.ts';
-import type { CacheOptions } from '../src/server/options.ts';
-import { readSettings } from '../src/server/settings.ts';
+import type { CacheOptions } from '../src/server/config/options.ts';
+import { readSettings } from '../src/server/config/settings.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
 import { manualClock, until } from './helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';

@@ -131,7 +131,7 @@ describe('the key never leaves', () => {
 
   test('the default logger censors the key should anything hand it over', async () => {
     const { Writable } = await import('node:stream');
-    const { createLogger } = await import('../src/server/handler.ts');
+    const { createLogger } = await import('../src/server/http/handler.ts');
     const lines: string[] = [];
     const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => {
       lines.push(String(chunk));

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createCluster } from 'redis';
-import { redisConnection } from '../src/server/shared-tier.ts';
+import { redisConnection } from '../src/server/tier/redis-tier.ts';
 import { assertOneFillPerKeyUnderHerd, maxInSlidingWindow, scaledTimes, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, REDIS_CLI, startRedisCluster, type RedisCluster } from './helpers/redis-process.node.ts';

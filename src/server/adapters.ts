@@ -5,9 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
-import { createCacheHandler, type CacheHandler } from './handler.ts';
+import { createCacheHandler, type CacheHandler } from './http/handler.ts';
 import { toNodeListener } from '../runtime/node-http.ts';
-import type { CacheOptions } from './options.ts';
+import type { CacheOptions } from './config/options.ts';
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 

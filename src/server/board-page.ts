@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorResponse } from './errors.ts';
+import { errorResponse } from './http/errors.ts';
 import type { WebHandler } from '../runtime/node-http.ts';
 import { createStaticHandler } from './static-files.ts';
 

@@ -6,7 +6,7 @@
  */
 import { doctorCommand } from './doctor/command.ts';
 import { printProxyConfig } from './proxy-config.ts';
-import { readSettings, USAGE } from './settings.ts';
+import { readSettings, USAGE } from './config/settings.ts';
 import { serve } from './serve.ts';
 import { runWorkers } from './workers/cluster.ts';
 

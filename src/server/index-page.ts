@@ -4,7 +4,7 @@
  */
 import { realClock, type Clock } from '../runtime/clock.ts';
 import { HISTORY_PATH, ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse } from './http/errors.ts';
 import type { WebHandler } from '../runtime/node-http.ts';
 
 function escapeHtml(text: string): string {

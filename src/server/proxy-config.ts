@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../runtime/config-error.ts';
-import { checkPrefix } from './options.ts';
+import { checkPrefix } from './config/checks.ts';
 
 export type ProxyServer = 'apache' | 'nginx';
 

@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { demoHistory } from '../history/demo.ts';
 import type { HistoryOptions } from '../history/service.ts';
 import { DEMO_HOSTS, createUpstreamHandler } from '../simulator/index.ts';
-import { createCacheHandler, createLogger, type CacheHandler } from './handler.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from './http/handler.ts';
 import { createBoardPage, isBoardPath } from './board-page.ts';
 import { createIndexPage } from './index-page.ts';
 import { listen, type WebHandler } from '../runtime/node-http.ts';
-import type { CacheOptions } from './options.ts';
-import type { ServeSettings } from './settings.ts';
+import type { CacheOptions } from './config/options.ts';
+import type { ServeSettings } from './config/settings.ts';
 import { createStaticHandler } from './static-files.ts';
 
 export interface RunningEndpoint {

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { errorResponse } from './errors.ts';
+import { errorResponse } from './http/errors.ts';
 import type { WebHandler } from '../runtime/node-http.ts';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/http/handler.ts';
 import { listen } from '../../src/runtime/node-http.ts';
-import type { CacheOptions } from '../../src/server/options.ts';
+import type { CacheOptions } from '../../src/server/config/options.ts';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.node.ts';
 
 export const API_KEY = 'test-key-5f1c9a7e-never-shown';

@@ -4,8 +4,8 @@
  * (test/simulation/upstream.ts), and its log lines kept. Nothing waits on real time: a test
  * moves the clock (`clock.runUntil`) while its requests wait on budget slots, fills and leases.
  */
-import { createCacheHandler, type CacheHandler } from '../../src/server/handler.ts';
-import type { CacheOptions } from '../../src/server/options.ts';
+import { createCacheHandler, type CacheHandler } from '../../src/server/http/handler.ts';
+import type { CacheOptions } from '../../src/server/config/options.ts';
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { Random } from '../simulation/random.ts';

@@ -3,7 +3,7 @@
  * (scaled-down times) from `PULSE_TEST_CACHE_OPTIONS` (JSON). node:cluster forks this same script
  * for each worker, with the same environment. Prints `listening on <url>` once all serve.
  */
-import { readSettings } from '../../src/server/settings.ts';
+import { readSettings } from '../../src/server/config/settings.ts';
 import { runWorkers } from '../../src/server/workers/cluster.ts';
 
 const result = readSettings(['serve'], process.env);

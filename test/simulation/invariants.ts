@@ -3,7 +3,7 @@
  * scenario and the record, and answers the violations it found, in words a failing seed's
  * report can show.
  */
-import { DEFAULTS } from '../../src/server/options.ts';
+import { DEFAULTS } from '../../src/server/config/options.ts';
 import { leastRefillGap } from '../../src/server/plan/refresh-plan.ts';
 import { groupsOf, TICK_MS, within, type Scenario, type Span } from './scenario.ts';
 import { API_KEY, type Record } from './world.ts';

@@ -4,7 +4,7 @@
  * shared tier is lost. A pure function of the seed: `scenarioOf(seed)` is the whole replay.
  */
 import { findRoute, siteOf } from '../../src/api/index.ts';
-import { foldMember } from '../../src/server/folding.ts';
+import { foldMember } from '../../src/server/cache/folding.ts';
 import { DASHBOARD_QUERIES } from '../helpers/dashboard-queries.node.ts';
 import { Random } from './random.ts';
 import { SIMULATED_SITES } from './upstream.ts';

@@ -6,7 +6,7 @@
  * invariants (invariants.ts) are judged from that record.
  */
 import { siteOf } from '../../src/api/index.ts';
-import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/handler.ts';
+import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/http/handler.ts';
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { VirtualClock } from '../helpers/virtual-clock.node.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { realClock, type Clock } from '../../runtime/clock.ts';
 import { ConfigError } from '../../runtime/config-error.ts';
-import { checkApiKey, checkHosts, upstreamUrl } from '../options.ts';
+import { checkApiKey, checkHosts, upstreamUrl } from '../config/checks.ts';
 import { USER_AGENT } from '../upstream.ts';
 import { runDoctor } from './doctor.ts';
 import { textReport } from './report.ts';

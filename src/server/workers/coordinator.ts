@@ -1,13 +1,13 @@
 /**
  * The primary's side of `--workers` without Redis: what Redis holds for the shared tier (entries,
  * fill leases, failure counts, budget windows, cooldowns, fold groups' members) kept in the primary process and asked
- * for over IPC, with the semantics of the Lua scripts in shared-tier.ts, on the primary's clock.
+ * for over IPC, with the semantics of the Lua scripts in tier/redis-tier.ts, on the primary's clock.
  * One process answers every worker in turn, so each operation is atomic as a script is on Redis.
  */
 import { LRUCache } from 'lru-cache';
 import { lruTime, realClock, type Clock } from '../../runtime/clock.ts';
-import { WindowSlots, type SlotAnswer } from '../host-budget.ts';
-import { MAX_GROUP_MEMBERS } from '../shared-tier.ts';
+import { WindowSlots, type SlotAnswer } from '../budget/host-budget.ts';
+import { MAX_GROUP_MEMBERS } from '../tier/shared-tier.ts';
 
 /** One shared-tier call from a worker; `id` pairs it with its reply. */
 export type TierRequest = { pulseTier: number } & (

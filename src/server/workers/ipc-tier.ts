@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realClock, type Clock } from '../../runtime/clock.ts';
-import type { SlotAnswer } from '../host-budget.ts';
-import type { LeaseClaim, SharedTier } from '../shared-tier.ts';
+import type { SlotAnswer } from '../budget/host-budget.ts';
+import type { LeaseClaim, SharedTier } from '../tier/shared-tier.ts';
 import { packStored, unpackStored, type StoredResponse } from '../../runtime/stored-response.ts';
 import type { TierReply, TierRequest } from './coordinator.ts';
 

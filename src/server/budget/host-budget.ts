@@ -19,14 +19,14 @@
  * those slots first and the dashboard's data aged by a minute.
  *
  * Who counts the slots is a `SlotSource`: this process alone (`WindowSlots`), or every instance
- * together through Redis (`SharedSlots` in shared-tier.ts).
+ * together through Redis (`SharedSlots`, shared-slots.ts).
  *
  * "Host" is the site: `video@example.com` counts against example.com's budget and cooldown, as
  * the service counts it (spec 5.4). Apart, the two together planned 180 calls a minute and more,
  * and the service answered 429.
  */
-import { siteOf } from '../api/index.ts';
-import type { Clock, TimerHandle } from '../runtime/clock.ts';
+import { siteOf } from '../../api/index.ts';
+import type { Clock, TimerHandle } from '../../runtime/clock.ts';
 
 export class BudgetClosedError extends Error {
   override name = 'BudgetClosedError';

@@ -1,20 +1,7 @@
 /**
- * The shared tier: several cache instances on one Redis (`PULSE_REDIS_URL`) make one upstream
- * fill per key per TTL between them and share one per-host budget.
- *
- * - Entries: every stored encoding, the ETag and the timing, as one value kept for the freshness
- *   plus the stale window, so any instance can serve what another one fetched.
- * - A lease per key (`SET NX PX`): the instance that takes it fills; it is never deleted, only
- *   left to expire, and once the budget grants the call it is set to expire when the key may be
- *   filled again (the refresh plan's least gap between two fills of a key; raw data: its TTL),
- *   so no other instance can start a fill for that key sooner. A failed fill turns it into a
- *   shared backoff.
- * - The budget: 3 fills per window per host counted by a Lua script on Redis's own clock
- *   (`TIME`), so instance clocks cannot disagree about which window it is; cooldowns are shared
- *   as keys that expire.
- * - Fold groups' members (a sorted set per group, scored by when each stops counting): every
- *   instance folds the queries polled on all of them into the same wide query, which its lease
- *   then fills once.
+ * `RedisTier`: the shared tier (shared-tier.ts) on one Redis or a Redis Cluster. Leases are
+ * `SET NX PX`; the budget is counted by a Lua script on Redis's own clock (`TIME`); fold groups'
+ * members are a sorted set per group.
  *
  * Redis is a helper, not a dependency: every command is bounded by a short timeout and fails
  * fast while the connection is down (no offline queue), and each caller then acts alone, with
@@ -23,48 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { runBounded } from '../runtime/bounded.ts';
+import { runBounded } from '../../runtime/bounded.ts';
 import { createClient, createCluster, RESP_TYPES } from 'redis';
-import type { SlotAnswer, SlotSource } from './host-budget.ts';
-import { WindowSlots } from './host-budget.ts';
-import { packStored, unpackStored, type StoredResponse } from '../runtime/stored-response.ts';
-
-export type LeaseClaim =
-  | { kind: 'won'; token: string }
-  | { kind: 'held'; ms: number }
-  /** The last fill of this key failed: nobody tries again before `ms`. */
-  | { kind: 'backoff'; ms: number }
-  | { kind: 'offline' };
-
-/**
- * What instances share: entries, a fill lease per key, the per-host budget and cooldowns. Every
- * method answers `undefined` (or `offline`) at once when the tier cannot, and the caller then acts
- * alone. `RedisTier` shares through Redis; the primary of `--workers` shares through IPC.
- */
-export interface SharedTier {
-  readonly online: boolean;
-  /** The shared entry of `key`, or `undefined` when there is none or the tier cannot say. */
-  read(key: string): Promise<StoredResponse | undefined>;
-  /** Stores `stored` for `keepMs` (freshness plus stale window) and clears the key's failure count. */
-  write(key: string, stored: StoredResponse, keepMs: number): Promise<void>;
-  /** Takes the fill lease of `key` for `ms`, unless another instance holds it. */
-  claim(key: string, ms: number): Promise<LeaseClaim>;
-  confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'>;
-  fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined>;
-  /**
-   * One of `fills` slots of the host's current window of `windowMs` (up to `burst` while the last
-   * minute used less than half its calls: `WindowSlots`' rule), counted across instances, and
-   * when the tier granted it (its clock).
-   */
-  takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined>;
-  /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
-  cooldown(host: string, ms: number): Promise<void>;
-  /** `member` of fold group `group` is polled here; it counts as polled for `keepMs`. */
-  join(group: string, member: string, keepMs: number): Promise<void>;
-  /** The members of `group` polled on any instance, or `undefined` when the tier cannot say. */
-  members(group: string): Promise<string[] | undefined>;
-  close(): void;
-}
+import type { SlotAnswer } from '../budget/host-budget.ts';
+import { packStored, unpackStored, type StoredResponse } from '../../runtime/stored-response.ts';
+import { MAX_GROUP_MEMBERS, type LeaseClaim, type SharedTier } from './shared-tier.ts';
 
 export interface RedisTierOptions {
   url: string;
@@ -109,9 +59,6 @@ export function redisConnection(value: string): RedisConnection {
     credentials: { ...(username ? { username } : {}), ...(password === undefined ? {} : { password }) },
   };
 }
-
-/** Distinct queries one fold group remembers across instances; the oldest goes past it. */
-export const MAX_GROUP_MEMBERS = 256;
 
 /** Reconnect quickly after a short outage, then every second at most. */
 const RECONNECT_MAX_MS = 1000;
@@ -330,114 +277,5 @@ export class RedisTier implements SharedTier {
     if (this.#closed) return;
     if (online) this.#logger.info('shared tier connected: instances share entries, leases and the budget');
     else this.#logger.warn('shared tier unreachable: this instance acts alone on its share of the budget until Redis is back');
-  }
-}
-
-
-/** How a host's slots are taken: from the tier, alone, or (held) on the way back to the tier. */
-interface SlotMode {
-  state: 'shared' | 'alone' | 'returning';
-  /** No slot before then: a switch waits out the windows the other side may have counted. */
-  holdUntil: number;
-  /** No burst before then: the tier's minute may lack calls made alone. */
-  calmUntil: number;
-  /** Alone: not before then is the way back to the tier tried again. */
-  tryBackAt: number;
-  /** Going alone: no slot before then, the tier's last word on the calls of its minute. */
-  aloneFrom: number;
-}
-
-/** Windows between tries to go back to a tier that says it is up. */
-const TRY_BACK_WINDOWS = 5;
-
-/**
- * The budget counted in Redis across instances, and while Redis is unreachable, this instance's
- * share of it counted here: one fill per `windowMs × instances / fills`. N instances acting
- * alone then make at most 60 000 × fills / windowMs + N calls in any sliding minute: 183 for 3
- * instances of the default 3 per second (a minute overlaps at most 61 windows of each).
- *
- * A switch between the two waits out one whole window after the window it happens in, so no
- * window holds calls counted by both sides (each side keeps its windows to 3 calls, and a
- * sliding minute overlaps 61 windows): switched at once, a minute across a loss of the tier
- * held 184. Back on the tier, for a minute no burst: the tier's minute log lacks the calls
- * made alone (all of them, when it came back empty), and a burst on top of them held 204.
- * While the tier says it is up but cannot answer for this host (a Redis Cluster whose master
- * for the host's budget is down), the way back is tried every few windows, not on every call.
- */
-export class SharedSlots implements SlotSource {
-  readonly #tier: SharedTier;
-  readonly #fills: number;
-  readonly #windowMs: number;
-  readonly #burst: number;
-  readonly #alone: WindowSlots;
-  readonly #instances: number;
-  readonly #logger: Logger;
-  readonly #modes = new Map<string, SlotMode>();
-  #closed = false;
-
-  constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
-    this.#tier = tier;
-    this.#fills = fills;
-    this.#windowMs = windowMs;
-    this.#burst = burst;
-    this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
-    this.#instances = instances;
-    this.#logger = logger;
-  }
-
-  async take(host: string, now: number): Promise<SlotAnswer> {
-    let mode = this.#modes.get(host);
-    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0, aloneFrom: 0 }));
-    if (now < mode.holdUntil) return this.#wait(mode, now);
-    if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
-      mode.state = 'returning';
-      return this.#hold(mode, now);
-    }
-    let shared: SlotAnswer | undefined;
-    if (mode.state !== 'alone') {
-      shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, now < mode.calmUntil ? this.#fills : this.#burst);
-      // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
-      if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
-      if (shared === undefined) {
-        // Not back after all: nothing was counted on the tier since the hold, so alone at once.
-        const returning = mode.state === 'returning';
-        mode.state = 'alone';
-        mode.tryBackAt = now + TRY_BACK_WINDOWS * this.#windowMs;
-        if (!returning) return this.#hold(mode, now);
-      } else {
-        mode.state = 'shared';
-        // Alone, this instance keeps 1/instances of the windows' rate: to leave out what the
-        // minute owes by itself (only instances that took a slot heard the tier), it waits that
-        // many times the hold.
-        if (shared.aloneHoldMs !== undefined) mode.aloneFrom = now + shared.aloneHoldMs * this.#instances;
-      }
-    }
-    const answer = shared ?? this.#alone.take(host, now);
-    if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
-    // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
-    if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
-    return answer;
-  }
-
-  /**
-   * Nothing until the start of the window after next, and going alone, not before the tier's
-   * minute allows: a cold dashboard's burst just before the tier was lost, then every instance's
-   * share at once, held 199 in a sliding minute (simulation seed 16).
-   */
-  #hold(mode: SlotMode, now: number): SlotAnswer {
-    mode.holdUntil = Math.max(now - (now % this.#windowMs) + 2 * this.#windowMs, mode.state === 'alone' ? mode.aloneFrom : 0);
-    return this.#wait(mode, now);
-  }
-
-  #wait(mode: SlotMode, now: number): SlotAnswer {
-    return { granted: false, waitMs: mode.holdUntil - now, coolingDown: false };
-  }
-
-  close(): void {
-    this.#closed = true;
-  }
-
-  cooldown(host: string, ms: number): void {
-    void this.#tier.cooldown(host, ms);
   }
 }

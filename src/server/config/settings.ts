@@ -8,11 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { checkHostTimeZones } from '../history/time-zone-setting.ts';
-import { parseTrustProxy } from './client-address.ts';
-import { ConfigError } from '../runtime/config-error.ts';
-import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, DEFAULTS, upstreamUrl } from './options.ts';
-import { parseQueryShapes } from './query-shapes.ts';
+import { checkHostTimeZones } from '../../history/time-zone-setting.ts';
+import { parseTrustProxy } from '../http/client-address.ts';
+import { ConfigError } from '../../runtime/config-error.ts';
+import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, upstreamUrl } from './checks.ts';
+import { DEFAULTS } from './options.ts';
+import { parseQueryShapes } from '../http/query-shapes.ts';
 
 export interface ServeSettings {
   /** Unset: demo mode, the simulator runs in-process. */

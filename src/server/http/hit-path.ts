@@ -11,15 +11,16 @@
  * there; the hit-path test checks that both paths give the same status, headers and bytes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findRoute, type RouteName } from '../api/index.ts';
+import { findRoute, type RouteName } from '../../api/index.ts';
 import { clientAddress, trustsAnyProxy, type TrustProxy } from './client-address.ts';
 import type { ClientLimit } from './client-limit.ts';
 import { EXPOSED_HEADERS, type Cors } from './cors.ts';
-import type { FillCache, FillContext } from './fill-cache.ts';
-import type { CacheMetrics } from './metrics.ts';
-import { sendWebResponse, type NodeShortcut } from '../runtime/node-http.ts';
+import type { FillCache } from '../cache/fill-cache.ts';
+import type { FillContext } from '../cache/polled-keys.ts';
+import type { CacheMetrics } from '../metrics.ts';
+import { sendWebResponse, type NodeShortcut } from '../../runtime/node-http.ts';
 import { resolveQuery } from './query.ts';
-import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from '../runtime/stored-response.ts';
+import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from '../../runtime/stored-response.ts';
 
 /** Answers a plain fresh hit and returns true, or returns false having done nothing. */
 export type HitPath = NodeShortcut;

@@ -12,7 +12,7 @@
  * `route?*` any parameter; `host` is always allowed (the hosts setting decides). A query is
  * answered when one entry of its route allows every parameter it has.
  */
-import { ROUTE_NAMES, routes, type RouteName } from '../api/index.ts';
+import { ROUTE_NAMES, routes, type RouteName } from '../../api/index.ts';
 
 /** Per route, its entries: per parameter the values allowed (undefined: any), or `any` for `route?*`. */
 export type QueryShapes = ReadonlyMap<RouteName, readonly (ReadonlyMap<string, ReadonlySet<string> | undefined> | 'any')[]>;

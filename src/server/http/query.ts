@@ -3,8 +3,8 @@
  * schema, the host allowlist, then the canonical query (sorted, defaults filled), so equal
  * queries share one key. The Web handler and the node:http hit path both resolve through here.
  */
-import { canonicalQuery, parseQuery, routes, type RouteName } from '../api/index.ts';
-import type { FillContext } from './fill-cache.ts';
+import { canonicalQuery, parseQuery, routes, type RouteName } from '../../api/index.ts';
+import type { FillContext } from '../cache/polled-keys.ts';
 
 /** Transport parameters the endpoint refuses by name: it adds the key itself and never wraps JSON. */
 const REFUSED_PARAMS: Record<string, string> = {

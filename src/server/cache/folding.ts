@@ -9,8 +9,8 @@
  * are in docs/upstream-assumptions.md ("Query folding"); test/folding.node.test.ts proves each
  * one equal to the simulator's direct answer.
  */
-import { canonicalQuery, LIMITS, parseQuery, routes, type RouteName } from '../api/index.ts';
-import { memoizeByQuery } from '../internal/memo.ts';
+import { canonicalQuery, LIMITS, parseQuery, routes, type RouteName } from '../../api/index.ts';
+import { memoizeByQuery } from '../../internal/memo.ts';
 
 /** What a query asks for inside its group: the part a wider query can cover. */
 export interface FoldShape {

@@ -9,7 +9,7 @@
  * one that has not asked for a while has a full bucket again anyway.
  */
 import { LRUCache } from 'lru-cache';
-import { lruTime, type Clock } from '../runtime/clock.ts';
+import { lruTime, type Clock } from '../../runtime/clock.ts';
 
 export interface Bucket {
   tokens: number;

@@ -1,52 +1,54 @@
 /**
- * The cache endpoint as one Web-standard handler `(Request) => Promise<Response>`: the six
- * upstream routes (trailing slash optional) under an optional prefix, our `/history/v1/`, plus
- * `/healthz`, `/readyz` and `/metrics`. Only validated, canonical parameters ever reach the upstream.
+ * The router: one Web-standard handler `(Request) => Promise<Response>` for the six upstream
+ * routes (trailing slash optional) under an optional prefix, our `/history/v1/`, plus
+ * `/healthz`, `/readyz` and `/metrics`. It checks a request in a fixed order (URL length,
+ * prefix and route, OPTIONS, method, the per-IP limit, the query, pinned shapes, the new-query
+ * meter), then asks the cache and answers. Only validated, canonical parameters ever reach the
+ * cache, and so the upstream. The parts it calls are built by `createCacheHandler` (handler.ts).
  */
-import pino, { type Logger } from 'pino';
-import { canonicalQuery, findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type QuickstatsResponse, type RouteName } from '../api/index.ts';
-import { HistoryService } from '../history/service.ts';
+import type { Logger } from 'pino';
+import { findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, type RouteName } from '../../api/index.ts';
+import { memoizeByQuery } from '../../internal/memo.ts';
+import type { HistoryService } from '../../history/service.ts';
+import type { WebHandler } from '../../runtime/node-http.ts';
+import { respondStored } from '../../runtime/stored-response.ts';
+import type { Lookup } from '../cache/decision.ts';
+import type { FillCache } from '../cache/fill-cache.ts';
+import type { ResolvedOptions } from '../config/options.ts';
+import type { CacheMetrics } from '../metrics.ts';
 import { clientAddress } from './client-address.ts';
-import { ClientLimit } from './client-limit.ts';
-import { Cors } from './cors.ts';
+import type { ClientLimit } from './client-limit.ts';
+import type { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
-import { FillCache, type Lookup } from './fill-cache.ts';
-import { createHitPath, type HitPath } from './hit-path.ts';
-import { HostBudget, WindowSlots } from './host-budget.ts';
-import { createMetrics } from './metrics.ts';
-import { NewQueryMeter } from './new-query-meter.ts';
-import type { WebHandler } from '../runtime/node-http.ts';
-import { resolveOptions, type CacheOptions } from './options.ts';
+import type { NewQueryMeter } from './new-query-meter.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
-import { RedisTier, SharedSlots } from './shared-tier.ts';
-import { memoizeByQuery } from '../internal/memo.ts';
-import { respondStored } from '../runtime/stored-response.ts';
-import { UpstreamClient } from './upstream.ts';
 
-export interface CacheHandler {
-  /** The handler; bound, so it can be passed around (`Deno.serve(cache.handle)`). */
-  handle: WebHandler;
-  /**
-   * node:http only: answers a plain fresh hit straight from the stored buffers and returns true,
-   * or returns false (having done nothing) when `handle` must answer.
-   */
-  serveHit: HitPath;
-  /**
-   * The reader's address as the per-IP limit counts it: the peer, or with `trustProxy` the
-   * address a trusted proxy forwarded (client-address.ts).
-   */
-  clientAddress(request: Request): string | undefined;
-  /** The shapes of the valid queries this process was asked, to start a `queries` list from (the `/` page shows them). */
-  queryShapes(): string[];
-  /** Whether a URL is one of this endpoint's (under its prefix); adapters pass others on. */
-  owns(url: URL): boolean;
-  /** Stops refresh timers, drops queued fills, closes upstream connections and the Redis connection. */
-  close(): Promise<void>;
-  /** The Prometheus registry behind `/metrics`. */
-  registry: ReturnType<typeof createMetrics>['registry'];
-  /** The history recorder and `/history/v1/`. */
+export interface RouterParts {
+  options: ResolvedOptions;
+  fills: FillCache;
   history: HistoryService;
+  metrics: CacheMetrics;
+  cors: Cors;
+  logger: Logger;
+  /** The per-IP limit; unset when off. */
+  clientLimit?: ClientLimit;
+  /** The per-client meter of new queries; unset when off. */
+  newQueries?: NewQueryMeter;
+}
+
+export interface Router {
+  handle: WebHandler;
+  /** Whether a URL is one of this endpoint's (under its prefix). */
+  owns(url: URL): boolean;
+  /** The reader's address as the per-IP limit counts it. */
+  clientAddress(request: Request): string | undefined;
+  /** The 429 of the per-IP limit, for the hit path to answer alike. */
+  tooManyRequests(waitMs: number, headers: Headers): Response;
+  /** The shapes of the valid queries asked so far, sorted. */
+  queryShapes(): string[];
+  /** From now on `/readyz` answers 503 `closing`. */
+  close(): void;
 }
 
 const MAX_URL_LENGTH = 4096;
@@ -55,80 +57,14 @@ const MAX_SHAPES_SEEN = 200;
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** The default logger: JSON lines, and the key censored should it ever be handed to a log call. */
-export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
-  const options: pino.LoggerOptions = {
-    level,
-    base: { name: 'pulse-widgets' },
-    redact: { paths: ['apiKey', '*.apiKey', 'headers["x-svc-ak"]', '*.headers["x-svc-ak"]'], censor: '[redacted]' },
-  };
-  return destination ? pino(options, destination) : pino(options);
-}
+const REFUSALS = {
+  too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
+  too_many_new_queries: 'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+} as const;
 
-export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
-  const options = resolveOptions(cacheOptions);
-  const logger = options.logger ?? createLogger();
-  const cors = new Cors(options.allowedOrigins);
-  const clientLimit = options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
-  const newQueries = options.newQueryLimit > 0 ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock) : undefined;
-  // Read at scrape time only, once `fills` exists.
-  const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
-  const upstream = new UpstreamClient({
-    base: options.upstream,
-    apiKey: options.apiKey,
-    liveTimeoutMs: options.upstreamTimeoutMs,
-    rawDataTimeoutMs: options.rawDataTimeoutMs,
-    maxBodyBytes: options.maxBodyBytes,
-    rawDataMaxBytes: options.rawDataMaxBytes,
-    logger,
-    clock: options.clock,
-    transport: options.upstreamTransport,
-    onCall: (route, status, seconds) => {
-      metrics.upstreamCalls.inc({ route, status });
-      metrics.upstreamSeconds.observe({ route }, seconds);
-      if (status === 'invalid') metrics.invalidBodies.inc({ route });
-    },
-    onDropped: (route, entries, fields) => {
-      if (entries > 0) metrics.droppedValues.inc({ route, what: 'entry' }, entries);
-      if (fields > 0) metrics.droppedValues.inc({ route, what: 'field' }, fields);
-    },
-  });
-  const shared = options.redisUrl === undefined ? options.sharedTier : new RedisTier({
-    url: options.redisUrl,
-    prefix: options.redisPrefix,
-    timeoutMs: options.redisTimeoutMs,
-    logger,
-    onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
-  });
-  if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
-  // A cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
-  const burst = options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs));
-  const slots = shared
-    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
-    : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
-  // New queries take only what the refresh plan leaves of each window (read once `fills` exists).
-  const budget = new HostBudget(slots, options.clock, (site, now) => fills.newQueryShare(site, now));
-  const fills = new FillCache({ options, upstream, budget, metrics, logger, shared });
+export function createRouter({ options, fills, history, metrics, cors, logger, clientLimit, newQueries }: RouterParts): Router {
   let closed = false;
   const shapesSeen = new Set<string>();
-
-  // History samples quickstats with every platform, through the fill cache (a fresh fill that covers it is reused).
-  // Without `history` options nothing is recorded: the route answers what a shared store holds.
-  const history = new HistoryService({
-    options: cacheOptions.history ?? { record: false },
-    hosts: [...options.hosts],
-    clock: options.clock,
-    logger,
-    redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
-    retryMs: options.liveTtlMs,
-    onMinute: (host, outcome) => metrics.historySamples.inc({ host, outcome }),
-    quickstats: async (host) => {
-      const query = canonicalQuery({ host, all_platforms: 1 });
-      const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, { route: 'quickstats', query, host, passive: true });
-      if (lookup.kind !== 'stored') return undefined;
-      return { stats: (JSON.parse(lookup.stored.identity.toString()) as QuickstatsResponse).data.stats, fetchedAt: lookup.stored.fetchedAt };
-    },
-  });
 
   const localPath = (url: URL): string | undefined => {
     if (options.prefix === '') return url.pathname;
@@ -172,10 +108,6 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     return respondStored(request, lookup.stored, status, options.now(), headers);
   };
 
-  const REFUSALS = {
-    too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
-    too_many_new_queries: 'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
-  } as const;
   const tooManyRequests = (waitMs: number, headers: Headers, code: keyof typeof REFUSALS = 'too_many_requests'): Response => {
     metrics.clientRejections.inc();
     headers.set('retry-after', retryAfterSeconds(waitMs));
@@ -243,33 +175,14 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     }
   };
 
-  const serveHit = createHitPath({
-    prefix: options.prefix,
-    hosts: options.hosts,
-    fills,
-    cors,
-    // A custom `clientIp` reads a Web Request: with one, limited requests all take the Web path.
-    clientLimit: cacheOptions.clientIp === undefined ? clientLimit : undefined,
-    trustProxy: options.trustProxy,
-    limited: clientLimit !== undefined && cacheOptions.clientIp !== undefined,
-    hits: metrics.hits,
-    staleServes: metrics.staleServes,
-    now: options.now,
-    tooManyRequests: (waitMs, origin) => tooManyRequests(waitMs, cors.headers(origin)),
-  });
-
   return {
     handle,
-    serveHit,
-    clientAddress: clientOf,
-    queryShapes: () => [...shapesSeen].sort(),
     owns,
-    registry: metrics.registry,
-    history,
-    close: async () => {
+    clientAddress: clientOf,
+    tooManyRequests,
+    queryShapes: () => [...shapesSeen].sort(),
+    close: () => {
       closed = true;
-      await history.close();
-      await fills.close();
     },
   };
 }

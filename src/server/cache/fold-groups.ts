@@ -1,0 +1,258 @@
+/**
+ * Fold groups (folding.ts): the queries that differ only in what folds, and the wide query that
+ * answers them all, the union of what the group's members poll (folded-answers.ts derives each
+ * member's answer from it). Only the wide key is filled, polled and planned; members are this
+ * file's bookkeeping. With a shared tier, every instance folds the members polled on any of them.
+ */
+import { LRUCache } from 'lru-cache';
+import { routes, type RouteName } from '../../api/index.ts';
+import { lruTime } from '../../runtime/clock.ts';
+import type { StoredResponse } from '../../runtime/stored-response.ts';
+import { covers, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
+import type { ResolvedOptions } from '../config/options.ts';
+import type { SharedTier } from '../tier/shared-tier.ts';
+import type { Entries, FillContext, KeyState, PolledKeys } from './polled-keys.ts';
+
+/** One query of a fold group, as its clients poll it. */
+export interface Member {
+  key: string;
+  shape: FoldShape;
+  group: FoldGroup;
+  lastRequestedAt: number;
+  /** When this instance last told the shared tier it polls this member. */
+  sharedAt?: number;
+  /** Its answer derived from one wide answer, made once per wide fill. */
+  derived?: { source: StoredResponse; made: Promise<StoredResponse> };
+}
+
+/** Queries that differ only in what folds (docs/upstream-assumptions.md, "Query folding"). */
+export interface FoldGroup {
+  id: string;
+  route: RouteName;
+  host: string;
+  members: Map<string, Member>;
+  /** The wide query last computed from the active members, and when. */
+  wide?: { key: string; query: string; shape: FoldShape; covered: ReadonlySet<Member> };
+  computedAt: number;
+  /** Wide queries filled lately, newest last: any fresh one that covers a member answers it. */
+  recent: Map<string, FoldShape>;
+  /** A cold group waits this long for the rest of a dashboard's queries, so they share one fill. */
+  gathering?: Promise<void>;
+  /** When the members polled on other instances were last read from the shared tier. */
+  syncedAt: number;
+  syncing?: Promise<void>;
+}
+
+export interface FoldGroupsParts {
+  options: ResolvedOptions;
+  entries: Entries;
+  keys: PolledKeys;
+  /** The members other instances poll; without it this process folds what it is asked alone. */
+  shared?: SharedTier;
+}
+
+export class FoldGroups {
+  readonly #options: ResolvedOptions;
+  readonly #entries: Entries;
+  readonly #keys: PolledKeys;
+  readonly #shared?: SharedTier;
+  readonly #now: () => number;
+  readonly #members: LRUCache<string, Member | false>;
+  readonly #groups: LRUCache<string, FoldGroup>;
+
+  constructor(parts: FoldGroupsParts) {
+    this.#options = parts.options;
+    this.#entries = parts.entries;
+    this.#keys = parts.keys;
+    this.#shared = parts.shared;
+    this.#now = parts.options.clock.now;
+    this.#members = new LRUCache<string, Member | false>({ max: parts.options.cacheMaxEntries, ...lruTime(parts.options.clock) });
+    this.#groups = new LRUCache<string, FoldGroup>({ max: parts.options.cacheMaxEntries, ...lruTime(parts.options.clock) });
+  }
+
+  /** A folded query has no entry of its own: its answer is derived from the wide fill. */
+  answeredByWide(key: string): boolean {
+    const member = this.#members.get(key);
+    return member !== undefined && member !== false && member.group.wide?.key !== key;
+  }
+
+  /** A fresh wide answer covers the member, or a client polled it within the last interval. */
+  coveredOrPolled(key: string, now: number): boolean {
+    const member = this.#members.peek(key);
+    return !!member && (this.covering(member.group, member, false) !== undefined || now - member.lastRequestedAt <= this.#options.liveTtlMs);
+  }
+
+  /**
+   * The fast hit path answered `key`. A wide query is a member of its group here even if this
+   * instance never looked it up (it keeps the key fresh from the tier's poll list): the other
+   * instances keep it in their group only while some instance shares it, and without it they
+   * filled the narrow queries apart.
+   */
+  countHit(key: string, context: FillContext): void {
+    const member = this.memberOf(key, context);
+    if (member) this.asked(member);
+  }
+
+  /** The fold member of a live canonical query, or undefined when it never folds. */
+  memberOf(key: string, context: FillContext): Member | undefined {
+    if (!routes[context.route].live) return undefined;
+    let member = this.#members.get(key);
+    if (member === undefined) {
+      const fold = foldMember(context.route, context.query);
+      if (fold) {
+        const group = this.#group(fold.group, context.route, context.host);
+        // Polled on another instance already: the same member.
+        member = group.members.get(key) ?? { key, shape: fold.shape, group, lastRequestedAt: 0 };
+      } else member = false;
+      this.#members.set(key, member);
+    }
+    if (member && this.#groups.get(member.group.id) !== member.group) this.#groups.set(member.group.id, member.group);
+    return member || undefined;
+  }
+
+  /**
+   * The queries a planned key answers: the members of its fold group its shape covers, or 1.
+   * With a shared tier the members come from the tier, so every instance weighs a key alike and
+   * their plans agree slot for slot, including one that polls no member of the group itself.
+   */
+  pollersOf(state: KeyState, now: number): number {
+    if (!state.context) return 1;
+    const { route, query, host } = state.context;
+    const fold = foldMember(route, query);
+    if (!fold) return 1;
+    const group = this.#group(fold.group, route, host);
+    const interval = this.#options.liveTtlMs;
+    if (this.#shared && now - group.syncedAt >= interval / 2) void this.syncMembers(group);
+    let pollers = 0;
+    for (const member of group.members.values()) if (now - member.lastRequestedAt <= 2 * interval && covers(fold.shape, member.shape)) pollers += 1;
+    return Math.max(1, pollers);
+  }
+
+  /**
+   * A fold group, kept among the known ones from its first mention, so its members are synced from
+   * the tier: a planned wide key may belong to a group that only another instance has been asked for.
+   */
+  #group(id: string, route: RouteName, host: string): FoldGroup {
+    let group = this.#groups.get(id);
+    if (!group) {
+      group = { id, route, host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+      this.#groups.set(id, group);
+    }
+    return group;
+  }
+
+  /**
+   * A member was asked for: it is in its group as this very object, and shared; whether it
+   * joined the group now. (In it as another object — it left the group unpolled, and the tier's
+   * sync put it back as a new one — the wide query covered that one, and this member filled its
+   * own query as well, every tick, for as long as it was polled.)
+   */
+  asked(member: Member): boolean {
+    const joined = member.group.members.get(member.key) !== member;
+    member.lastRequestedAt = this.#now();
+    if (joined) member.group.members.set(member.key, member);
+    this.#share(member);
+    return joined;
+  }
+
+  /**
+   * With a shared tier, every instance folds the members polled on any of them: each tells the
+   * tier what it polls (for two intervals, renewed every half interval) and reads the others'
+   * every half interval, so all compute the same wide query and its lease fills it once.
+   */
+  #share(member: Member): void {
+    if (!this.#shared) return;
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (member.sharedAt === undefined || now - member.sharedAt >= interval / 2) {
+      member.sharedAt = now;
+      void this.#shared.join(member.group.id, member.key, 2 * interval);
+    }
+    if (now - member.group.syncedAt >= interval / 2) void this.syncMembers(member.group);
+  }
+
+  /**
+   * Adds the members other instances poll to the group, as polled now. (One that stops being
+   * polled leaves the tier after two intervals and the group two intervals later.)
+   */
+  syncMembers(group: FoldGroup): Promise<void> {
+    if (!this.#shared) return Promise.resolve();
+    group.syncing ??= this.#shared
+      .members(group.id)
+      .then((keys) => {
+        const now = this.#now();
+        group.syncedAt = now;
+        for (const key of keys ?? []) {
+          const known = group.members.get(key);
+          if (known) {
+            known.lastRequestedAt = Math.max(known.lastRequestedAt, now);
+            continue;
+          }
+          // Only what parses as a member of this very group joins it.
+          const prefix = `${routes[group.route].path}?`;
+          const fold = key.startsWith(prefix) ? foldMember(group.route, key.slice(prefix.length)) : undefined;
+          if (fold?.group !== group.id) continue;
+          // The member this instance knows the key by, if any: one object per member.
+          const mine = this.#members.peek(key);
+          const member = mine && mine.group === group ? mine : { key, shape: fold.shape, group, lastRequestedAt: now };
+          member.lastRequestedAt = Math.max(member.lastRequestedAt, now);
+          group.members.set(key, member);
+        }
+      })
+      .finally(() => (group.syncing = undefined));
+    return group.syncing;
+  }
+
+  /**
+   * The group's wide query: the union of the members polled within two intervals (bounded:
+   * limit ≤ 100, 20 metrics; a member past the bounds is filled alone). Members gone longer
+   * leave the group, so the wide query shrinks back and the old one is no longer refreshed.
+   */
+  wideOf(group: FoldGroup, force: boolean): NonNullable<FoldGroup['wide']> {
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (!force && group.wide && now - group.computedAt < interval / 10) return group.wide;
+    let shape: FoldShape | undefined;
+    const covered = new Set<Member>();
+    for (const member of [...group.members.values()].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+      if (now - member.lastRequestedAt > 2 * interval) {
+        group.members.delete(member.key);
+        member.derived = undefined;
+        continue;
+      }
+      const next: FoldShape | undefined = shape ? union(shape, member.shape) : member.shape;
+      if (next) {
+        shape = next;
+        covered.add(member);
+      }
+    }
+    shape ??= { flags: new Set() };
+    const query = shapeQuery(group.route, group.id, shape);
+    const key = `${routes[group.route].path}?${query}`;
+    const previous = group.wide?.key;
+    // The old wide query is no longer planned; a fill of it already queued still answers its waiters.
+    if (previous !== undefined && previous !== key) {
+      const state = this.#keys.peek(previous);
+      if (state) state.retired = true;
+    }
+    group.wide = { key, query, shape, covered };
+    group.computedAt = now;
+    group.recent.delete(key);
+    group.recent.set(key, shape);
+    if (group.recent.size > 4) group.recent.delete(group.recent.keys().next().value!);
+    return group.wide;
+  }
+
+  /** The newest stored wide answer of the group that covers the member: fresh, or servable stale. */
+  covering(group: FoldGroup, member: Member, staleToo: boolean): { key: string; stored: StoredResponse } | undefined {
+    const now = this.#now();
+    let best: { key: string; stored: StoredResponse } | undefined;
+    for (const [key, shape] of group.recent) {
+      if (!covers(shape, member.shape)) continue;
+      const stored = this.#entries.peek(key);
+      if (!stored || (staleToo ? now > stored.freshUntil + this.#options.staleWindowMs : now >= stored.freshUntil)) continue;
+      if (!best || stored.fetchedAt > best.stored.fetchedAt) best = { key, stored };
+    }
+    return best;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The answers of folded queries: a member is answered from its group's wide fill (the union of
+ * what the group's members poll), its own body derived from the wide answer once per fill, and
+ * a Cache-Status that names the wide key (fold-groups.ts keeps the groups).
+ */
+import { storeBody, type CacheStatus, type StoredResponse } from '../../runtime/stored-response.ts';
+import { deriveAnswer } from './folding.ts';
+import type { CacheMetrics } from '../metrics.ts';
+import type { ResolvedOptions } from '../config/options.ts';
+import type { Lookup } from './decision.ts';
+import type { FoldGroups, Member } from './fold-groups.ts';
+import type { KeyLookup } from './key-lookup.ts';
+import type { Entries, FillContext, PolledKeys } from './polled-keys.ts';
+
+export interface FoldedAnswersParts {
+  groups: FoldGroups;
+  options: ResolvedOptions;
+  entries: Entries;
+  keys: PolledKeys;
+  metrics: CacheMetrics;
+  /** The lookup of one key, unfolded: a wide query's, or a member's filled alone. */
+  lookups: KeyLookup;
+}
+
+export class FoldedAnswers {
+  readonly #groups: FoldGroups;
+  readonly #options: ResolvedOptions;
+  readonly #entries: Entries;
+  readonly #keys: PolledKeys;
+  readonly #metrics: CacheMetrics;
+  readonly #lookups: KeyLookup;
+  readonly #now: () => number;
+  /** Wide answers parsed once per fill, for every member derived from them. */
+  readonly #parsed = new WeakMap<StoredResponse, unknown>();
+
+  constructor(parts: FoldedAnswersParts) {
+    this.#groups = parts.groups;
+    this.#options = parts.options;
+    this.#entries = parts.entries;
+    this.#keys = parts.keys;
+    this.#metrics = parts.metrics;
+    this.#lookups = parts.lookups;
+    this.#now = parts.options.clock.now;
+  }
+
+  /**
+   * A member's answer. A passive lookup (the history recorder) joins no fold group, but a fresh
+   * wide answer that covers it answers it: otherwise its fill, once a minute, took a slot of the
+   * refresh plan.
+   */
+  lookup(member: Member, context: FillContext): Promise<Lookup> {
+    if (!context.passive) return this.#lookupFolded(member, context);
+    const covering = this.#groups.covering(member.group, member, false);
+    return covering ? this.#foldedAnswer(member, covering.key, covering.stored, { kind: 'hit' }) : this.#lookups.lookup(member.key, context);
+  }
+
+  /**
+   * A folded query: answered from the group's wide fill (the union of what its members ask),
+   * or from any fresh wide fill of the group that covers it while the wide query changes.
+   */
+  async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
+    const group = member.group;
+    const joined = this.#groups.asked(member);
+    let wide = this.#groups.wideOf(group, joined);
+    if (!this.#groups.covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
+      // Cold for this member: a dashboard opening sends its queries together, to every instance;
+      // one fill serves them all.
+      group.gathering ??= this.#options.clock.sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
+      await group.gathering;
+      await this.#groups.syncMembers(group);
+      wide = this.#groups.wideOf(group, true);
+    }
+    if (!wide.covered.has(member) || wide.key === member.key) return this.#orCoveringCopy(member, await this.#lookups.lookup(member.key, context));
+    const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
+    const current = this.#entries.peek(wide.key);
+    if (!current || this.#now() >= current.freshUntil) {
+      const other = this.#groups.covering(group, member, false);
+      if (other) {
+        // The wide query is still the one to keep fresh: poll it, without making this client wait.
+        void this.#lookups.lookup(wide.key, wideContext).catch(() => undefined);
+        return this.#foldedAnswer(member, other.key, other.stored, { kind: 'hit' });
+      }
+    }
+    const lookup = await this.#lookups.lookup(wide.key, wideContext);
+    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : this.#orCoveringCopy(member, lookup);
+  }
+
+  /**
+   * No error while a copy exists: when the query the member is answered from has nothing to
+   * serve (its wide query changed, and the new one's first fill failed), any wide answer of the
+   * group still servable that covers the member answers it, stale.
+   */
+  #orCoveringCopy(member: Member, lookup: Lookup): Lookup | Promise<Lookup> {
+    if (lookup.kind === 'stored') return lookup;
+    const copy = this.#groups.covering(member.group, member, true);
+    if (!copy) return lookup;
+    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error' });
+  }
+
+  /** The member's own body (and ETag), the wide answer's timing, and a Cache-Status naming the wide key. */
+  async #foldedAnswer(member: Member, wideKey: string, source: StoredResponse, status: CacheStatus): Promise<Lookup> {
+    if (member.derived?.source !== source) {
+      const made = (async () => {
+        let wide = this.#parsed.get(source);
+        if (wide === undefined) this.#parsed.set(source, (wide = JSON.parse(source.identity.toString()) as unknown));
+        const { startedAt, fetchedAt, freshUntil } = source;
+        return storeBody(JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)), { startedAt, fetchedAt, freshUntil }, this.#options.encodeBody);
+      })();
+      member.derived = { source, made };
+    }
+    const derived = await member.derived.made;
+    this.#metrics.folded.inc({ route: member.group.route });
+    // The wide answer's freshness may have been stretched since: it decides.
+    return { kind: 'stored', stored: { ...derived, freshUntil: source.freshUntil }, status: { ...status, folded: wideKey } };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The cache's side of the shared tier (tier/shared-tier.ts): with one, this process's entries
+ * are a local copy of the shared ones. A key that is not fresh here is first read from the tier;
+ * a fill starts only for the instance that takes the key's lease, and the others wait for the
+ * entry it publishes (never calling the upstream themselves). Every instance tells the tier the
+ * keys it polls and plans the keys polled on any of them, so their plans agree slot for slot and
+ * exactly one takes each lease. When the tier is unreachable, each instance fills alone.
+ */
+import { findRoute, routes, siteOf } from '../../api/index.ts';
+import type { StoredResponse } from '../../runtime/stored-response.ts';
+import type { CacheMetrics } from '../metrics.ts';
+import type { ResolvedOptions } from '../config/options.ts';
+import { polledInTwoTicks } from '../plan/refresh-plan.ts';
+import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
+import { resolveQuery } from '../http/query.ts';
+import type { SharedTier } from '../tier/shared-tier.ts';
+import { FillError } from './filler.ts';
+import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
+
+/** The fill lease this instance holds on a key: confirmed once the budget grants the call, then the entry or the shared backoff is written. */
+export interface Lease {
+  confirm(holdMs: number): Promise<boolean | 'offline'>;
+  write(stored: StoredResponse, keepMs: number): Promise<void>;
+  fail(baseMs: number, maxMs: number): Promise<number | undefined>;
+}
+
+/** One fill, as lru-cache asks for it. */
+export interface FillJob {
+  key: string;
+  context: FillContext;
+  state: KeyState;
+  signal: AbortSignal;
+  stale: StoredResponse | undefined;
+}
+
+export interface SharedKeysParts {
+  shared: SharedTier;
+  options: ResolvedOptions;
+  entries: Entries;
+  keys: PolledKeys;
+  schedule: RefreshSchedule;
+  metrics: CacheMetrics;
+}
+
+export class SharedKeys {
+  readonly #shared: SharedTier;
+  readonly #options: ResolvedOptions;
+  readonly #entries: Entries;
+  readonly #keys: PolledKeys;
+  readonly #schedule: RefreshSchedule;
+  readonly #metrics: CacheMetrics;
+  readonly #now: () => number;
+  /** How often a waiter looks for the entry another instance is filling. */
+  readonly #pollMs: number;
+  /** Shared-tier reads in flight, one per key however many requests wait on it. */
+  readonly #reads = new Map<string, Promise<StoredResponse | undefined>>();
+  /** Per site: when the keys polled on other instances were last read from the shared tier. */
+  readonly #polledSynced = new Map<string, { at: number; running: boolean }>();
+  #closed = false;
+
+  constructor(parts: SharedKeysParts) {
+    this.#shared = parts.shared;
+    this.#options = parts.options;
+    this.#entries = parts.entries;
+    this.#keys = parts.keys;
+    this.#schedule = parts.schedule;
+    this.#metrics = parts.metrics;
+    this.#now = parts.options.clock.now;
+    this.#pollMs = Math.min(50, Math.max(5, parts.options.liveTtlMs / 60));
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#shared.close();
+  }
+
+  /** The shared copy of a key that is not fresh here, if it is newer than ours; kept locally unless a fill of ours is running. */
+  async adopt(key: string, context: KeyContext, state: KeyState, current: StoredResponse | undefined): Promise<StoredResponse | undefined> {
+    let read = this.#reads.get(key);
+    if (!read) {
+      read = this.#shared.read(this.#sharedKey(key, context)).finally(() => this.#reads.delete(key));
+      this.#reads.set(key, read);
+    }
+    const shared = await read;
+    if (!shared || (current && shared.fetchedAt <= current.fetchedAt)) return current;
+    if (!state.filling) this.#entries.set(key, shared);
+    return shared;
+  }
+
+  /**
+   * Before a plan, the tier's copies of the site's keys that another instance may have refilled
+   * since ours started (a key started less than the least gap ago cannot have been).
+   */
+  async adoptPolled(site: string): Promise<void> {
+    const now = this.#now();
+    await Promise.all([...this.#keys.polledOn(site)].map(async (key) => {
+      const state = this.#keys.peek(key);
+      const stored = this.#entries.peek(key);
+      if (!state || !stored || state.filling || !state.context) return;
+      if (now - stored.startedAt < this.#schedule.minGapMs) return;
+      await this.adopt(key, state.context, state, stored).catch(() => undefined);
+    }));
+  }
+
+  /**
+   * Takes the key's lease and fills (`call`), or waits for the entry of the instance that holds
+   * it: a waiter never calls the upstream itself, it gives up at `maxWaitMs`. A lease that
+   * expires (its holder died) is taken over. The tier unreachable: this instance fills alone.
+   */
+  async fill(job: FillJob, call: (lease?: Lease) => Promise<StoredResponse>): Promise<StoredResponse> {
+    const { context, state, signal, stale } = job;
+    const shared = this.#shared;
+    const sharedKey = this.#sharedKey(job.key, context);
+    const deadline = this.#now() + this.#options.maxWaitMs;
+    const timeoutMs = routes[context.route].live ? this.#options.upstreamTimeoutMs : this.#options.rawDataTimeoutMs;
+    for (;;) {
+      const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
+      this.#metrics.leases.inc({ outcome: claim.kind });
+      if (claim.kind === 'offline') return call();
+      if (claim.kind === 'won') {
+        try {
+          return await call(this.#lease(sharedKey, claim.token));
+        } catch (error) {
+          if (error instanceof FillError && error.reason === 'lease_lost') continue;
+          throw error;
+        }
+      }
+      if (claim.kind === 'backoff') {
+        state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
+        throw new FillError('shared_backoff');
+      }
+      const entry = await shared.read(sharedKey);
+      if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
+      const left = deadline - this.#now();
+      if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
+      await this.#options.clock.sleep(Math.min(claim.ms, this.#pollMs, left));
+    }
+  }
+
+  /**
+   * Every instance plans the keys polled on any of them: each tells the tier what it polls (for
+   * two intervals, renewed every half interval) and reads the others' every half interval.
+   * Plans made from the same keys arm the same slots, and the lease makes each refill one call;
+   * plans made from different views filled a key in different windows, the earliest winning the
+   * lease, and bunched windows past the budget. Each also tells the tier the ticks in which it
+   * was polled: a key polled in two ticks, on any instances, is established everywhere (a
+   * dashboard's requests reach a different instance each tick).
+   */
+  sharePolled(key: string, host: string, state: KeyState): void {
+    const now = this.#now();
+    const interval = this.#options.liveTtlMs;
+    if (state.sharedAt === undefined || now - state.sharedAt >= interval / 2) {
+      state.sharedAt = now;
+      void this.#shared.join(`polled:${host}`, key, 2 * interval);
+    }
+    const tick = Math.floor(now / interval);
+    if (state.sharedTick !== tick) {
+      state.sharedTick = tick;
+      // Kept three intervals: a read at the start of a tick, before its polls are told, still sees two ticks.
+      void this.#shared.join(`polls:${host}`, `${tick} ${key}`, 3 * interval);
+    }
+    const synced = this.#polledSynced.get(host) ?? { at: -Infinity, running: false };
+    if (synced.running || now - synced.at < interval / 2) return;
+    synced.running = true;
+    this.#polledSynced.set(host, synced);
+    void this.#syncPolled(host).finally(() => {
+      synced.at = this.#now();
+      synced.running = false;
+    });
+  }
+
+  /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
+  async #syncPolled(host: string): Promise<void> {
+    const [keys, polls] = await Promise.all([this.#shared.members(`polled:${host}`), this.#shared.members(`polls:${host}`)]);
+    const established = polledInTwoTicks(polls ?? []);
+    for (const key of keys ?? []) {
+      const state = this.#keys.peek(key) ?? this.#remoteState(key, host);
+      // A wide query this instance's fold group left stays retired: another instance's view is a moment late.
+      if (!state || state.retired || !state.context) continue;
+      const now = this.#now();
+      state.lastRequestedAt = Math.max(state.lastRequestedAt, now);
+      const context: KeyContext = { route: state.context.route, query: state.context.query, host };
+      if (established.has(key)) {
+        const was = this.#keys.established(state);
+        state.pollingSince = Math.min(state.pollingSince ?? now, now - this.#options.liveTtlMs);
+        state.lastPolledAt = Math.max(state.lastPolledAt ?? now, now);
+        if (!was) this.#schedule.replan(siteOf(host));
+      }
+      if (!this.#entries.peek(key)) await this.adopt(key, context, state, undefined);
+      this.#keys.watch(key, context, state);
+    }
+  }
+
+  /** The state of a key only another instance polled: only a live query of this host, written as its canonical key, is taken. */
+  #remoteState(key: string, host: string): KeyState | undefined {
+    const queryAt = key.indexOf('?');
+    const route = queryAt === -1 ? undefined : findRoute(key.slice(0, queryAt));
+    if (route === undefined || !routes[route].live) return undefined;
+    const resolved = resolveQuery(route, new URLSearchParams(key.slice(queryAt + 1)), new Set([host]));
+    if (!resolved.ok || resolved.key !== key) return undefined;
+    const state = this.#keys.state(key);
+    state.context = { host, route, query: resolved.context.query };
+    return state;
+  }
+
+  #lease(sharedKey: string, token: string): Lease {
+    return {
+      confirm: (holdMs) => this.#shared.confirm(sharedKey, token, holdMs),
+      write: (stored, keepMs) => this.#shared.write(sharedKey, stored, keepMs),
+      fail: (baseMs, maxMs) => this.#shared.fail(sharedKey, baseMs, maxMs),
+    };
+  }
+
+  /** Raw data kept with personal fields must never reach an instance that strips them. */
+  #sharedKey(key: string, context: KeyContext): string {
+    return context.route === 'raw_data' && this.#options.rawDataPersonalFields ? `${key}#personal` : key;
+  }
+}
