@@ -19,8 +19,8 @@ import { offsetMinutes, startOfLocalDay, weeksEarlier } from '../src/history/tim
 import { readSettings } from '../src/server/config/settings.ts';
 import { createSimulator } from '../src/simulator/index.ts';
 import { parseQuery } from '../src/api/index.ts';
-import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';
-import { VirtualClock } from './helpers/virtual-clock.node.ts';
+import { startHarness, type Harness } from './helpers/cache-harness.node.ts';
+import { settleWhileMoving, VirtualClock } from './helpers/virtual-clock.node.ts';
 import { jsonResponse } from './helpers/fake-upstream.node.ts';
 
 const WEEK_MS = 7 * DAY_MS;
@@ -223,9 +223,13 @@ describe('/history/v1/ on the cache endpoint', () => {
   const counting = (_request: Request, _call: unknown, index: number) =>
     jsonResponse({ data: { metrics: {}, host_metadata: { subdomain_handling: false }, stats: { people: 100 + index, read: 60, new: 7, search: 12, platform: { d: 40, m: 60 } } } });
 
-  async function start(history: Record<string, unknown>, clock = manualClock(Date.UTC(2026, 10, 23, 14, 5))) {
-    // A short TTL: the recorder's retries for a fresh answer wait one TTL each, on the real clock.
-    const harness = await startHarness({ now: clock.now, liveTtlMs: 300, upstreamTimeoutMs: 200, history: { record: false, ...history }, allowedOrigins: ['https://pages.example'] });
+  /**
+   * On a virtual clock: timeouts, backoffs and the recorder's retries happen where a test moves
+   * the clock, not when a busy machine is slow (a 200 ms real upstream timeout once left a gap).
+   * Folding is off unless asked for: a fold group gathers for a moment before its call.
+   */
+  async function start(history: Record<string, unknown>, clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5)), fold = false) {
+    const harness = await startHarness({ clock, fold, history: { record: false, ...history }, allowedOrigins: ['https://pages.example'] });
     harness.upstream.respond = counting;
     harnesses.push(harness);
     return { harness, clock };
@@ -240,7 +244,7 @@ describe('/history/v1/ on the cache endpoint', () => {
     const sampled = harness.upstream.calls.slice(before).map((call) => call.url.searchParams.get('host'));
     assert.deepEqual(sampled, ['news.example.org'], 'example.com reused the widget’s fill; only the other host cost a call');
     assert.equal(await harness.cache.history.recordMinute(), 0, 'the same minute is not recorded twice');
-    clock.advance(MINUTE_MS);
+    await clock.advance(MINUTE_MS);
     assert.equal(await harness.cache.history.recordMinute(), 2);
 
     const reply = await harness.get('/history/v1/?host=example.com&metric=people&range=today');
@@ -252,10 +256,12 @@ describe('/history/v1/ on the cache endpoint', () => {
   });
 
   it('a widget polling a wider quickstats query of the fold group: the sample is derived from its fill, no call of its own', async () => {
-    const { harness } = await start({ timeZones: { '*': 'UTC' } });
-    assert.equal((await harness.get('/live/quickstats/v4/?host=example.com&all_platforms=1&loyalty=1&now_on=1')).status, 200);
+    const { harness, clock } = await start({ timeZones: { '*': 'UTC' } }, undefined, true);
+    // Each fold group gathers for 100 ms before its call; the upstream timeout is 2.8 s away.
+    const widget = harness.get('/live/quickstats/v4/?host=example.com&all_platforms=1&loyalty=1&now_on=1');
+    assert.equal((await settleWhileMoving(clock, widget, 1000)).status, 200);
     const before = harness.upstream.calls.length;
-    assert.equal(await harness.cache.history.recordMinute(), 2);
+    assert.equal(await settleWhileMoving(clock, harness.cache.history.recordMinute(), 1000), 2);
     const sampled = harness.upstream.calls.slice(before).map((call) => call.url.searchParams.get('host'));
     // Its own call, once a minute, took a slot the refresh plan had given a polled query.
     assert.deepEqual(sampled, ['news.example.org'], 'example.com derived from the widget’s wide fill; only the other host cost a call');
@@ -279,8 +285,9 @@ describe('/history/v1/ on the cache endpoint', () => {
     const { harness, clock } = await start({});
     await harness.cache.history.recordMinute();
     harness.upstream.respond = () => jsonResponse({ error: 'down' }, { status: 500 });
-    clock.advance(MINUTE_MS);
-    await harness.cache.history.recordMinute();
+    await clock.advance(MINUTE_MS);
+    // Three tries, 3 s apart, all failed (a 500, then the backoff): 10 s stays in the minute.
+    assert.equal(await settleWhileMoving(clock, harness.cache.history.recordMinute(), 10_000, 1000), 0);
     const body = (await harness.get('/history/v1/?host=example.com')).json() as HistoryResponse;
     assert.equal(body.values.at(-2), 100);
     assert.equal(body.values.at(-1), null);
@@ -296,7 +303,7 @@ describe('/history/v1/ on the cache endpoint', () => {
     await first.harness.cache.history.recordMinute();
     await first.harness.close();
     harnesses.splice(harnesses.indexOf(first.harness), 1);
-    first.clock.advance(10 * MINUTE_MS);
+    await first.clock.advance(10 * MINUTE_MS);
     const second = await start({ dataDir: dir }, first.clock);
     const body = (await second.harness.get('/history/v1/?host=example.com')).json() as HistoryResponse;
     assert.equal(body.values.at(-11), 100);
@@ -333,9 +340,9 @@ describe('/history/v1/ on the cache endpoint', () => {
     assert.equal(again.status, 304);
     assert.match(again.cacheStatus, /hit/);
     assert.match(again.headers.get('cache-control')!, /max-age=\d+/);
-    clock.advance(MINUTE_MS);
+    await clock.advance(MINUTE_MS);
     assert.match((await harness.get('/history/v1/?host=example.com')).cacheStatus, /hit/, 'kept until the recorder has written the new minute');
-    clock.advance(2000);
+    await clock.advance(2000);
     assert.match((await harness.get('/history/v1/?host=example.com')).cacheStatus, /fwd=miss/, 'recomputed once the minute is recorded');
   });
 });

@@ -113,3 +113,22 @@ export class VirtualClock implements Clock {
     }
   }
 }
+
+/**
+ * Settles `work` while `clock` moves in `stepMs` steps, `limitMs` at most, for work that waits on
+ * a timer (a fold group gathering for 100 ms, a retry) and on real sockets too. Past the limit the
+ * clock stands still and `work` is simply awaited: keep the limit under every timeout the work
+ * must not meet, and a slow machine only makes the test wait longer, never see a timeout.
+ */
+export async function settleWhileMoving<T>(clock: VirtualClock, work: Promise<T>, limitMs: number, stepMs = 10): Promise<T> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let moved = 0; !settled && moved < limitMs; moved += stepMs) {
+    await clock.advance(stepMs);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return work;
+}
