@@ -3,6 +3,9 @@ import { Directive, directive, PartType, type ElementPart, type PartInfo } from 
 
 export type CssProperties = Readonly<Record<`--${string}`, string>>;
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the template a user should write.
+const WRONG_POSITION = 'cssProperties() belongs in element position: <span ${cssProperties(…)}>';
+
 /**
  * Sets custom properties through CSSOM (`element.style.setProperty`), in element position:
  * `<span ${cssProperties({ '--pulse-fill': '0.5' })}>`. A strict Content-Security-Policy blocks
@@ -14,8 +17,7 @@ class CssPropertiesDirective extends Directive {
 
   constructor(partInfo: PartInfo) {
     super(partInfo);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the template a user should write.
-    if (partInfo.type !== PartType.ELEMENT) throw new Error('cssProperties() belongs in element position: <span ${cssProperties(…)}>');
+    if (partInfo.type !== PartType.ELEMENT) throw new Error(WRONG_POSITION);
   }
 
   render(_properties: CssProperties): typeof noChange {
