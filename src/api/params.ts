@@ -10,7 +10,6 @@ import * as z from 'zod/mini';
 import { LIMITS, RAW_DATA_STATUS, SORT_BY, SUMMARY_KEYS } from './constants.ts';
 
 const HOST_PATTERN = /^(?:video@)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-// eslint-disable-next-line no-control-regex
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds, to refuse them.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
