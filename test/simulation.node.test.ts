@@ -12,8 +12,8 @@ import { describe, test } from 'node:test';
 import { runSeeds } from './simulation/pool.ts';
 import { replayCommand, simulate } from './simulation/simulate.ts';
 
-/** Seeds 1…10 and the caught ones: 12 seeds, about 120 s of CPU, a minute on two cores (BENCHMARKS.md). */
-const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 10);
+/** Seeds 1…12 and the caught ones: 14 seeds, about 70 s of CPU, 40 s on two free cores (BENCHMARKS.md). */
+const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
  * by its own copies, and a fold member came back as two objects; queries refreshed every 6 s

@@ -50,11 +50,50 @@ export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: n
   });
 }
 
+const timeoutError = () => new DOMException('The operation timed out.', 'TimeoutError');
+
 /** `timeout` written on a clock's own timers, for any `Clock`. */
 export function timeoutOn(clock: Pick<Clock, 'setTimeout'>, ms: number): AbortSignal {
   const controller = new AbortController();
-  clock.setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  clock.setTimeout(() => controller.abort(timeoutError()), ms);
   return controller.signal;
+}
+
+/** One operation's deadline: see {@link deadline}. */
+export interface Deadline {
+  /** Aborts with a `TimeoutError` after `ms`, or with the reason of the signal it also follows. */
+  readonly signal: AbortSignal;
+  /** Whether `ms` passed (rather than the other signal aborting). */
+  readonly expired: boolean;
+  /** The operation is done: its timer is cancelled and the other signal no longer followed. */
+  clear(): void;
+}
+
+/**
+ * A deadline of `ms` on `clock` for one operation, which also ends when `also` aborts. Unlike
+ * `AbortSignal.any([clock.timeout(ms), also])`, nothing of it outlives the operation once
+ * cleared: no timer left to fire, no abort event to build, no listener kept on `also`.
+ */
+export function deadline(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, also?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = clock.setTimeout(() => {
+    expired = true;
+    controller.abort(timeoutError());
+  }, ms);
+  const follow = () => controller.abort(also!.reason);
+  if (also?.aborted) follow();
+  else also?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    clear() {
+      clock.clearTimeout(timer);
+      also?.removeEventListener('abort', follow);
+    },
+  };
 }
 
 /** A clock whose `now` is given and whose timers are real: what `now` alone in the options meant. */

@@ -26,9 +26,11 @@ export interface StoredResponse {
 
 /**
  * zlib answers a view into its 8–16 KiB output chunk: kept as it is, a 4 KiB gzip body would
- * hold its whole chunk for the life of the entry (measured: 18 KB per entry). Its own memory.
+ * hold its whole chunk for the life of the entry (measured: 18 KB per entry). Its own memory:
+ * copied, unless the view already spans all of its memory (nothing more to hold).
  */
 function exactCopy(view: Buffer): Buffer {
+  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) return view;
   const copy = Buffer.allocUnsafeSlow(view.length);
   view.copy(copy);
   return copy;
@@ -74,11 +76,10 @@ export function packStored(stored: StoredResponse): Buffer {
 
 /**
  * The inverse of `packStored`; `undefined` for anything that is not one of its values. The bytes
- * are copied once into their own memory: a reply buffer may be a slice of a larger socket chunk.
+ * are kept in their own memory (`exactCopy`): a reply buffer may be a slice of a larger socket chunk.
  */
 export function unpackStored(reply: Buffer): StoredResponse | undefined {
-  const packed = Buffer.allocUnsafeSlow(reply.length);
-  reply.copy(packed);
+  const packed = exactCopy(reply);
   try {
     const headerEnd = 4 + packed.readUInt32BE(0);
     const header = JSON.parse(packed.subarray(4, headerEnd).toString()) as Pick<StoredResponse, 'etag' | 'startedAt' | 'fetchedAt' | 'freshUntil'> & { lengths: [number, number, number] };

@@ -5,7 +5,7 @@
  * at 3-second steps. Only Request/Response/URL/Headers: it runs in Node, browsers and workers.
  * The choices the spec leaves open are listed in docs/upstream-assumptions.md.
  */
-import { findRoute, parseQuery, routes, type RouteName } from '../api/index.ts';
+import { findRoute, parseQuery, routes, type RouteName, type RouteParams } from '../api/index.ts';
 import { memoizeByQuery } from '../internal/memo.ts';
 import { createSimulator, STEP_MS, type Simulator } from './model/index.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
@@ -23,6 +23,8 @@ export interface UpstreamOptions {
   rateLimitPerMinute?: number;
   /** The model answering (default: one made from `seed` and `hosts`); the cache's simulation shares one across runs. */
   simulator?: Simulator;
+  /** A route's body at `nowMs` (default: the model's answer as JSON); the cache's simulation memoises it per 3 s step. */
+  answerText?: (route: RouteName, params: RouteParams<RouteName>, nowMs: number) => string;
 }
 
 const KEY_HEADER = 'x-svc-ak';
@@ -51,48 +53,75 @@ interface Problem {
   headers?: Record<string, string>;
 }
 
+/** One answer of the upstream: what a Web handler sends as its `Response`, and a caller in process reads as it is. */
+export interface UpstreamReply {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the upstream reads of a call: its method, its URL, and the key header (`X-SVC-AK`). */
+export interface UpstreamCall {
+  method: string;
+  url: URL;
+  keyHeader: string | null;
+}
+
+/**
+ * The simulated upstream as a Web-standard handler; {@link createUpstreamAnswerer} is the same
+ * service without the Request and Response, for callers in process.
+ */
 export function createUpstreamHandler(options: UpstreamOptions): (request: Request) => Promise<Response> {
+  const answer = createUpstreamAnswerer(options);
+  return async (request) => {
+    const reply = answer({ method: request.method, url: new URL(request.url), keyHeader: request.headers.get(KEY_HEADER) });
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+}
+
+/** The service's answer to one call: auth, the rate limit and its headers, the route's body. */
+export function createUpstreamAnswerer(options: UpstreamOptions): (call: UpstreamCall) => UpstreamReply {
   const simulator = options.simulator ?? createSimulator({ seed: options.seed, hosts: options.hosts });
   const clock = options.now ?? Date.now;
+  const answerText = options.answerText ?? ((route, params, nowMs) => JSON.stringify(simulator.answer(route, params, nowMs)));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
   /** A route's query, validated once per distinct query string: the same ones come every 3 s. */
   const parseParams = memoizeByQuery((route: RouteName, query: string) => parseQuery(route, new URLSearchParams(query)));
 
-  return async (request) => {
+  return ({ method, url, keyHeader }) => {
     const now = clock();
-    const url = new URL(request.url);
     const hostParam = (url.searchParams.get('host') ?? '').toLowerCase();
     // video@ hosts count against their site's budget: it is one site ID with a prefix (spec 5.4).
     const bucket = simulator.serves(hostParam) ? hostParam.replace(/^video@/, '') : OTHER_HOSTS;
     let remaining = () => limiter.remaining(bucket, now);
 
-    const respond = (status: number, body: string, headers: Record<string, string>): Response =>
-      new Response(body, {
-        status,
-        headers: {
-          'x-ratelimit-limit': String(limiter.limit),
-          'x-ratelimit-remaining': String(remaining()),
-          'x-content-type-options': 'nosniff',
-          ...headers,
-        },
-      });
-    const refuse = ({ status, code, message, param, headers }: Problem): Response =>
+    const respond = (status: number, body: string, headers: Record<string, string>): UpstreamReply => ({
+      status,
+      headers: {
+        'x-ratelimit-limit': String(limiter.limit),
+        'x-ratelimit-remaining': String(remaining()),
+        'x-content-type-options': 'nosniff',
+        ...headers,
+      },
+      body,
+    });
+    const refuse = ({ status, code, message, param, headers }: Problem): UpstreamReply =>
       respond(status, JSON.stringify({ error: param === undefined ? { code, message } : { code, message, param } }), {
         'content-type': JSON_TYPE,
         'cache-control': 'no-store',
         ...headers,
       });
 
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return refuse({ status: 405, code: 'method_not_allowed', message: `${request.method} is not allowed: use GET`, headers: { allow: 'GET, HEAD' } });
+    if (method !== 'GET' && method !== 'HEAD') {
+      return refuse({ status: 405, code: 'method_not_allowed', message: `${method} is not allowed: use GET`, headers: { allow: 'GET, HEAD' } });
     }
     const route = findRoute(url.pathname);
     if (!route) return refuse({ status: 404, code: 'not_found', message: `no endpoint at ${url.pathname}` });
     const live = routes[route].live;
 
-    const headerKey = request.headers.get(KEY_HEADER);
     const queryKey = url.searchParams.get('apikey');
-    const givenKey = headerKey ?? queryKey;
+    const givenKey = keyHeader ?? queryKey;
     if (givenKey === null || givenKey === '') {
       return refuse({ status: 401, code: 'missing_key', message: 'send the API key in the X-SVC-AK header' });
     }
@@ -124,7 +153,7 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
       return refuse({ status: 400, code: 'bad_param', param: 'host', message: 'host video@… is only for real-time endpoints' });
     }
 
-    const json = JSON.stringify(simulator.answer(route, parsed.params, now));
+    const json = answerText(route, parsed.params, now);
     const headers: Record<string, string> = {
       'content-type': jsonp === null ? JSON_TYPE : 'application/javascript; charset=utf-8',
       'cache-control': `public, max-age=${live ? Math.ceil((STEP_MS - (now % STEP_MS)) / 1000) : routes[route].ttlMs / 1000}`,

@@ -18,11 +18,13 @@ const jobs = Math.min(seeds.length, Number(values.jobs ?? availableParallelism()
 
 const started = performance.now();
 let failed = 0;
+let cpu = 0;
 const ages = new Map<number, number>();
 const runs = runSeeds(seeds, minutes, jobs);
 for (const [index, run] of runs.entries()) {
   const seed = seeds[index]!;
-  const result = await run.catch((error: Error) => ({ seed, scenario: 'its process died', violations: [`crash: ${error.message}`], ages: [], polls: 0, arrivals: 0, grants: 0, sprays: [] }));
+  const result = await run.catch((error: Error) => ({ seed, scenario: 'its process died', violations: [`crash: ${error.message}`], ages: [], polls: 0, arrivals: 0, grants: 0, sprays: [], cpuSeconds: 0 }));
+  cpu += result.cpuSeconds;
   for (const [age, count] of result.ages) ages.set(age, (ages.get(age) ?? 0) + count);
   if (values.seed !== undefined) {
     console.log(`seed ${seed}: ${result.scenario}`);
@@ -37,5 +39,6 @@ const seconds = (performance.now() - started) / 1000;
 const steady = [...ages].sort(([a], [b]) => a - b).map(([age, count]) => `${age} s × ${count}`).join(', ');
 console.log(`${seeds.length - failed} passed, ${failed} failed`);
 console.log(`${seeds.length} seeds × ${minutes} simulated minutes in ${seconds.toFixed(1)} s on ${jobs} process${jobs === 1 ? '' : 'es'}: ${((seeds.length * minutes) / seconds).toFixed(1)} simulated minutes per second`);
+console.log(`CPU per seed: ${(cpu / seeds.length).toFixed(2)} s (the runs alone, without each process's start)`);
 console.log(`data age at steady polls under capacity: ${steady || 'none'}`);
 process.exit(failed === 0 ? 0 : 1);

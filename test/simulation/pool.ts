@@ -20,6 +20,8 @@ export interface SeedResult {
   arrivals: number;
   grants: number;
   sprays: [number, number][];
+  /** CPU seconds the run took in its process (user and system). */
+  cpuSeconds: number;
 }
 
 interface Ask {
@@ -28,7 +30,9 @@ interface Ask {
 }
 
 export async function runSeed(seed: number, minutes: number): Promise<SeedResult> {
+  const before = process.cpuUsage();
   const { scenario, verdict, record } = await simulate(seed, minutes);
+  const used = process.cpuUsage(before);
   return {
     seed,
     scenario: describeScenario(scenario),
@@ -38,6 +42,7 @@ export async function runSeed(seed: number, minutes: number): Promise<SeedResult
     arrivals: record.arrivals.length,
     grants: record.grants.length,
     sprays: [...record.sprays],
+    cpuSeconds: (used.user + used.system) / 1e6,
   };
 }
 
