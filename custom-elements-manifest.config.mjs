@@ -32,11 +32,19 @@ function staticDefinePlugin() {
       const [tag] = node.arguments;
       if (name.text !== 'define' || !ts.isIdentifier(target) || !tag || !ts.isStringLiteral(tag)) return;
       const imported = context.imports?.find((one) => one.name === target.text && !one.isBareModuleSpecifier);
-      moduleDoc.exports = [...(moduleDoc.exports ?? []), {
-        kind: 'custom-element-definition',
-        name: tag.text,
-        declaration: { name: target.text, module: imported ? posix.join(posix.dirname(moduleDoc.path), imported.importPath) : moduleDoc.path },
-      }];
+      moduleDoc.exports = [
+        ...(moduleDoc.exports ?? []),
+        {
+          kind: 'custom-element-definition',
+          name: tag.text,
+          declaration: {
+            name: target.text,
+            module: imported
+              ? posix.join(posix.dirname(moduleDoc.path), imported.importPath)
+              : moduleDoc.path,
+          },
+        },
+      ];
     },
   };
 }
@@ -51,10 +59,14 @@ function eventTypesPlugin() {
     name: 'pulse-event-types',
     packageLinkPhase({ customElementsManifest }) {
       const declarations = customElementsManifest.modules.flatMap((module) => module.declarations ?? []);
-      const classByEvent = new Map(declarations.flatMap((declaration) => {
-        const eventName = declaration.members?.find((member) => member.static && member.name === 'eventName')?.default;
-        return eventName ? [[eventName.replace(/^['"]|['"]$/g, ''), declaration.name]] : [];
-      }));
+      const classByEvent = new Map(
+        declarations.flatMap((declaration) => {
+          const eventName = declaration.members?.find(
+            (member) => member.static && member.name === 'eventName',
+          )?.default;
+          return eventName ? [[eventName.replace(/^['"]|['"]$/g, ''), declaration.name]] : [];
+        }),
+      );
       for (const event of declarations.flatMap((declaration) => declaration.events ?? [])) {
         const type = classByEvent.get(event.name);
         if (type) event.type = { text: type };
@@ -72,21 +84,36 @@ function publicApiPlugin() {
     name: 'pulse-public-api',
     packageLinkPhase({ customElementsManifest }) {
       for (const module of customElementsManifest.modules) {
-        module.exports = module.exports?.filter((entry) => entry.kind !== 'custom-element-definition' || !entry.declaration.name.startsWith('anonymous_'));
+        module.exports = module.exports?.filter(
+          (entry) =>
+            entry.kind !== 'custom-element-definition' || !entry.declaration.name.startsWith('anonymous_'),
+        );
       }
-      for (const declaration of customElementsManifest.modules.flatMap((module) => module.declarations ?? [])) {
+      for (const declaration of customElementsManifest.modules.flatMap(
+        (module) => module.declarations ?? [],
+      )) {
         if (declaration.kind !== 'class') continue;
         // Fields declared in `static properties` come marked public; public is the default, as for any other field.
-        const hidden = new Set(declaration.members?.filter((member) => (member.privacy ?? 'public') !== 'public').map((member) => member.name));
-        declaration.members = declaration.members?.filter((member) => !hidden.has(member.name) && !member.static && !member.name.startsWith('#'));
+        const hidden = new Set(
+          declaration.members
+            ?.filter((member) => (member.privacy ?? 'public') !== 'public')
+            .map((member) => member.name),
+        );
+        declaration.members = declaration.members?.filter(
+          (member) => !hidden.has(member.name) && !member.static && !member.name.startsWith('#'),
+        );
         for (const member of declaration.members ?? []) delete member.privacy;
         // The analyzer takes `{ state: true }` in `static properties` for an attribute: a private field is internal state.
-        declaration.attributes = declaration.attributes?.filter((attribute) => !hidden.has(attribute.fieldName));
+        declaration.attributes = declaration.attributes?.filter(
+          (attribute) => !hidden.has(attribute.fieldName),
+        );
         declaration.events = declaration.events?.filter((event) => event.name);
         // An attribute and a property both declared in JSDoc (`@attr x` + `@prop x`: a property
         // added by another module, as live-counter's `compare`) are one, as the decorators' are.
         for (const attribute of declaration.attributes ?? []) {
-          const field = attribute.fieldName === undefined && declaration.members?.find((member) => member.kind === 'field' && member.name === attribute.name);
+          const field =
+            attribute.fieldName === undefined &&
+            declaration.members?.find((member) => member.kind === 'field' && member.name === attribute.name);
           if (!field) continue;
           attribute.fieldName = field.name;
           field.attribute = attribute.name;
@@ -128,7 +155,10 @@ const GENERATOR_FIXES = {
     [/children\?: JSX\.Element;/, 'children?: import("svelte").Snippet;'],
     [/style\?: JSX\.CSSProperties;/, 'style?: string;'],
     [/"on:([\w-]+)"\?:/g, '"on$1"?:'],
-    [/declare namespace svelteHTML \{([^}]*)interface IntrinsicElements extends/, 'declare module "svelte/elements" {$1interface SvelteHTMLElements extends'],
+    [
+      /declare namespace svelteHTML \{([^}]*)interface IntrinsicElements extends/,
+      'declare module "svelte/elements" {$1interface SvelteHTMLElements extends',
+    ],
   ],
 };
 
@@ -144,20 +174,44 @@ function frameworkIntegrationsPlugin(outdir) {
     name: 'pulse-framework-integrations',
     packageLinkPhase({ customElementsManifest }) {
       const manifest = structuredClone(customElementsManifest);
-      for (const event of manifest.modules.flatMap((module) => module.declarations ?? []).flatMap((declaration) => declaration.events ?? [])) {
+      for (const event of manifest.modules
+        .flatMap((module) => module.declarations ?? [])
+        .flatMap((declaration) => declaration.events ?? [])) {
         if (event.type) event.type = { text: `import("${TYPES}/classes.js").${event.type.text}` };
       }
-      generateJsxTypes(manifest, { ...quiet, fileName: 'jsx.d.ts', componentTypePath: (_name, _tag, modulePath) => declarationOf(modulePath), stronglyTypedEvents: true });
+      generateJsxTypes(manifest, {
+        ...quiet,
+        fileName: 'jsx.d.ts',
+        componentTypePath: (_name, _tag, modulePath) => declarationOf(modulePath),
+        stronglyTypedEvents: true,
+      });
       generateVuejsTypes(manifest, { ...quiet, fileName: 'vue.d.ts', globalTypePath: `${TYPES}/classes.js` });
-      generateSvelteTypes(manifest, { ...quiet, fileName: 'svelte.d.ts', globalTypePath: `${TYPES}/classes.js` });
+      generateSvelteTypes(manifest, {
+        ...quiet,
+        fileName: 'svelte.d.ts',
+        globalTypePath: `${TYPES}/classes.js`,
+      });
       for (const [file, fixes] of Object.entries(GENERATOR_FIXES)) {
         const path = posix.join(outdir, file);
         const generated = readFileSync(path, 'utf8');
-        for (const [pattern] of fixes) if (generated.search(pattern) === -1) throw new Error(`${file}: the generator no longer writes ${pattern}; check the fix`);
-        writeFileSync(path, fixes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), generated));
+        for (const [pattern] of fixes)
+          if (generated.search(pattern) === -1)
+            throw new Error(`${file}: the generator no longer writes ${pattern}; check the fix`);
+        writeFileSync(
+          path,
+          fixes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), generated),
+        );
       }
-      generateVsCodeCustomElementData(manifest, { ...quiet, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' });
-      generateJetBrainsWebTypes(manifest, { ...quiet, webTypesFileName: 'web-types.json', packageJson: false });
+      generateVsCodeCustomElementData(manifest, {
+        ...quiet,
+        htmlFileName: 'vscode.html-custom-data.json',
+        cssFileName: 'vscode.css-custom-data.json',
+      });
+      generateJetBrainsWebTypes(manifest, {
+        ...quiet,
+        webTypesFileName: 'web-types.json',
+        packageJson: false,
+      });
     },
   };
 }
@@ -167,7 +221,9 @@ function frameworkIntegrationsPlugin(outdir) {
  * changes under load; the manifest lists modules in that order. Sorting makes it reproducible.
  */
 function modulesInPathOrder({ ts, globs }) {
-  return [...globs].sort().map((path) => ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2015, true));
+  return [...globs]
+    .sort()
+    .map((path) => ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2015, true));
 }
 
 export default {
@@ -178,5 +234,10 @@ export default {
   // package.json is edited by hand, not by the analyzer.
   packagejson: false,
   overrideModuleCreation: modulesInPathOrder,
-  plugins: [staticDefinePlugin(), eventTypesPlugin(), publicApiPlugin(), frameworkIntegrationsPlugin(posix.join(analyzerOutdir(process.argv), 'dist/frameworks'))],
+  plugins: [
+    staticDefinePlugin(),
+    eventTypesPlugin(),
+    publicApiPlugin(),
+    frameworkIntegrationsPlugin(posix.join(analyzerOutdir(process.argv), 'dist/frameworks')),
+  ],
 };

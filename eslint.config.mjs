@@ -16,11 +16,19 @@ export default [
       parser: babelParser,
       parserOptions: {
         requireConfigFile: false,
-        babelOptions: { babelrc: false, configFile: false, presets: [['@babel/preset-typescript', { allowDeclareFields: true }]] },
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          presets: [['@babel/preset-typescript', { allowDeclareFields: true }]],
+        },
       },
     },
     plugins: { lit, 'lit-a11y': litA11y, wc },
-    rules: { ...lit.configs.recommended.rules, ...litA11y.configs.recommended.rules, ...wc.configs.recommended.rules },
+    rules: {
+      ...lit.configs.recommended.rules,
+      ...litA11y.configs.recommended.rules,
+      ...wc.configs.recommended.rules,
+    },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
 ];

@@ -16,7 +16,12 @@ async function demoCache(): Promise<Plugin[]> {
   const { demoHistory } = await import('./src/history/demo.ts');
   const apiKey = randomBytes(24).toString('base64url');
   const simulator = await listen(createUpstreamHandler({ apiKey, hosts: [...DEMO_HOSTS] }), 0, '127.0.0.1');
-  const cache = pulseWidgetsVitePlugin({ upstream: simulator.url, apiKey, hosts: [...DEMO_HOSTS], history: demoHistory(DEMO_HOSTS) });
+  const cache = pulseWidgetsVitePlugin({
+    upstream: simulator.url,
+    apiKey,
+    hosts: [...DEMO_HOSTS],
+    history: demoHistory(DEMO_HOSTS),
+  });
   const stopSimulator: Plugin = {
     name: 'pulse-widgets-demo-simulator',
     configureServer: (server) => void server.httpServer?.once('close', () => void simulator.close()),

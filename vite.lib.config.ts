@@ -47,11 +47,15 @@ export const NODE_ONLY_ENTRIES: readonly string[] = ['server'];
 /** Executables (package.json "bin"), compiled like the entries and never imported. */
 export const BIN_ENTRIES: Record<string, string> = { cli: 'src/server/cli.ts' };
 
-const packageJson = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
 const dependencies = Object.keys(packageJson.dependencies);
 const external = (id: string) =>
-  id.startsWith('node:') || builtinModules.includes(id)
-  || dependencies.some((name) => id === name || id.startsWith(`${name}/`));
+  id.startsWith('node:') ||
+  builtinModules.includes(id) ||
+  dependencies.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
   plugins: [compactTemplates()],

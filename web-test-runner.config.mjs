@@ -1,7 +1,15 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import * as puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, FIREFOX_PREFS, findChromium, findEngine, findFirefox, installHint, selectedEngines } from './scripts/browsers.mjs';
+import {
+  CHROMIUM_ARGS,
+  FIREFOX_PREFS,
+  findChromium,
+  findEngine,
+  findFirefox,
+  installHint,
+  selectedEngines,
+} from './scripts/browsers.mjs';
 import { timingsReporter } from './scripts/test-timings.mjs';
 import { webKitLauncher } from './scripts/webkit-launcher.mjs';
 
@@ -11,8 +19,20 @@ import { webKitLauncher } from './scripts/webkit-launcher.mjs';
  * `PULSE_BROWSERS=webkit npx web-test-runner test/foo.test.ts` runs one engine.
  */
 const launchers = {
-  chromium: () => chromeLauncher({ launchOptions: { executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS } }),
-  firefox: () => chromeLauncher({ puppeteer, launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true, extraPrefsFirefox: FIREFOX_PREFS } }),
+  chromium: () =>
+    chromeLauncher({
+      launchOptions: { executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS },
+    }),
+  firefox: () =>
+    chromeLauncher({
+      puppeteer,
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: findFirefox(),
+        headless: true,
+        extraPrefsFirefox: FIREFOX_PREFS,
+      },
+    }),
   webkit: () => webKitLauncher({ concurrency: 2 }),
 };
 
@@ -28,7 +48,9 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   browsers: engines.map((engine) => launchers[engine]()),
   // PULSE_TIMINGS=file.tsv: also write each file's seconds per engine and the slowest tests.
-  ...(process.env.PULSE_TIMINGS ? { reporters: [defaultReporter(), timingsReporter(process.env.PULSE_TIMINGS)] } : {}),
+  ...(process.env.PULSE_TIMINGS
+    ? { reporters: [defaultReporter(), timingsReporter(process.env.PULSE_TIMINGS)] }
+    : {}),
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   // A hang guard, not a speed target: axe over a 25-test <headline-tests> page takes up to 9 s in
   // WebKit when the three engines share two busy cores.

@@ -13,19 +13,31 @@ configure({ fetch: storyFetch });
 /** The languages besides English, each loaded when first picked (importing one registers it). */
 const LOCALES = import.meta.glob<{ default: { $code: string; $name: string } }>('../src/locales/*.ts');
 const LANGUAGES: Record<string, string> = {
-  ar: 'العربية', de: 'Deutsch', es: 'Español', fr: 'Français', it: 'Italiano', ja: '日本語', nl: 'Nederlands', pl: 'Polski', pt: 'Português',
+  ar: 'العربية',
+  de: 'Deutsch',
+  es: 'Español',
+  fr: 'Français',
+  it: 'Italiano',
+  ja: '日本語',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  pt: 'Português',
 };
 
 const preview: Preview = {
   tags: ['autodocs'],
   globalTypes: {
     locale: {
-      description: 'The language of the elements: sets lang on the story root (Arabic also turns it right to left)',
+      description:
+        'The language of the elements: sets lang on the story root (Arabic also turns it right to left)',
       toolbar: {
         title: 'Language',
         icon: 'globe',
         dynamicTitle: true,
-        items: [{ value: '', title: 'English (page default)' }, ...Object.entries(LANGUAGES).map(([value, title]) => ({ value, title }))],
+        items: [
+          { value: '', title: 'English (page default)' },
+          ...Object.entries(LANGUAGES).map(([value, title]) => ({ value, title })),
+        ],
       },
     },
   },

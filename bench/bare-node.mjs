@@ -10,11 +10,23 @@ import { readFileSync } from 'node:fs';
 const body = readFileSync(process.argv[2]);
 const headers = process.argv[3]
   ? JSON.parse(readFileSync(process.argv[3], 'utf8'))
-  : ['content-type', 'application/json; charset=utf-8', 'content-encoding', 'gzip', 'content-length', String(body.length), 'vary', 'Accept-Encoding', 'cache-control', 'public, max-age=2'];
+  : [
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-encoding',
+      'gzip',
+      'content-length',
+      String(body.length),
+      'vary',
+      'Accept-Encoding',
+      'cache-control',
+      'public, max-age=2',
+    ];
 // Header lines given with another body's length would frame every answer wrong (wrk's timeouts and errors).
 const lengthAt = headers.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'content-length');
 const length = lengthAt < 0 ? undefined : headers[lengthAt + 1];
-if (length !== undefined && Number(length) !== body.length) throw new Error(`content-length ${length} given for a body of ${body.length} bytes`);
+if (length !== undefined && Number(length) !== body.length)
+  throw new Error(`content-length ${length} given for a body of ${body.length} bytes`);
 const server = createServer((_request, res) => {
   res.writeHead(200, headers);
   res.end(body);

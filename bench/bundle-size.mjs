@@ -57,24 +57,63 @@ const gzipped = (code) => gzipSync(Buffer.from(code), { level: 9 }).length;
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const bundles = [
-  { label: 'The four card elements with lit and the hub', name: 'four-cards', entry: await probe('four-cards'), budget: 20_000 },
-  { label: 'The four cards with the newsroom features (`pulse-widgets/newsroom` imported first)', name: 'four-cards-newsroom', entry: await probe('four-cards-newsroom') },
-  { label: '`<live-counter>` alone, with lit and the hub (`dist/cdn/live-counter.js`)', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, budget: 12_000 },
-  { label: 'Every element (`src/index.ts`, `dist/cdn/pulse-widgets.js`)', name: 'pulse-widgets', entry: `${ROOT}src/index.ts` },
+  {
+    label: 'The four card elements with lit and the hub',
+    name: 'four-cards',
+    entry: await probe('four-cards'),
+    budget: 20_000,
+  },
+  {
+    label: 'The four cards with the newsroom features (`pulse-widgets/newsroom` imported first)',
+    name: 'four-cards-newsroom',
+    entry: await probe('four-cards-newsroom'),
+  },
+  {
+    label: '`<live-counter>` alone, with lit and the hub (`dist/cdn/live-counter.js`)',
+    name: 'live-counter',
+    entry: `${ROOT}src/elements/live-counter/live-counter.ts`,
+    budget: 12_000,
+  },
+  {
+    label: 'Every element (`src/index.ts`, `dist/cdn/pulse-widgets.js`)',
+    name: 'pulse-widgets',
+    entry: `${ROOT}src/index.ts`,
+  },
 ];
 const rows = ['| Bundle | min | min+gz | Budget (gz) | |', '|---|---|---|---|---|'];
 for (const { label, name, entry, budget } of bundles) {
   const code = await minified(name, entry);
   const gz = gzipped(code);
-  const verdict = budget === undefined ? '' : gz <= budget ? 'met' : `missed (${(gz / budget).toFixed(2)}× budget)`;
-  rows.push(`| ${label} | ${kB(code.length)} | ${kB(gz)} | ${budget === undefined ? '' : kB(budget)} | ${verdict} |`);
+  const verdict =
+    budget === undefined ? '' : gz <= budget ? 'met' : `missed (${(gz / budget).toFixed(2)}× budget)`;
+  rows.push(
+    `| ${label} | ${kB(code.length)} | ${kB(gz)} | ${budget === undefined ? '' : kB(budget)} | ${verdict} |`,
+  );
 }
 
 const ingredients = [
-  { label: 'lit, the parts the elements use (LitElement, html, css, directives)', name: 'lit', entry: await probe('lit') },
-  { label: 'Contract, browser part (`checkResponse` with the four cards\' response shapes, `findRoute`)', name: 'api', entry: await probe('api') },
-  { label: 'Our code for the four cards (hub, base element, elements, styles), lit and contract left out', name: 'four-cards', entry: await probe('four-cards'), external: [...LIT, API] },
-  { label: 'Our code for `<live-counter>` alone, lit and contract left out', name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts`, external: [...LIT, API] },
+  {
+    label: 'lit, the parts the elements use (LitElement, html, css, directives)',
+    name: 'lit',
+    entry: await probe('lit'),
+  },
+  {
+    label: "Contract, browser part (`checkResponse` with the four cards' response shapes, `findRoute`)",
+    name: 'api',
+    entry: await probe('api'),
+  },
+  {
+    label: 'Our code for the four cards (hub, base element, elements, styles), lit and contract left out',
+    name: 'four-cards',
+    entry: await probe('four-cards'),
+    external: [...LIT, API],
+  },
+  {
+    label: 'Our code for `<live-counter>` alone, lit and contract left out',
+    name: 'live-counter',
+    entry: `${ROOT}src/elements/live-counter/live-counter.ts`,
+    external: [...LIT, API],
+  },
 ];
 const parts = ['| Ingredient, bundled alone | min | min+gz |', '|---|---|---|'];
 for (const { label, name, entry, external } of ingredients) {
@@ -88,17 +127,50 @@ for (const { label, name, entry, external } of ingredients) {
  * up to more than the one file).
  */
 const COUNTER_PARTS = [
-  { name: 'lit', label: 'lit (lit-html, reactive-element, css-tag, lit-element)', test: /node_modules[\\/](lit|@lit|lit-html|lit-element)[\\/]/ },
-  { name: 'validation', label: 'Validation: the contract\'s browser part (`checkResponse`, the quickstats shape, `findRoute`)', test: /src[\\/]api[\\/]/ },
-  { name: 'hub', label: 'The hub (`src/client`: clock, dedup, backoff, 304, structural sharing, pause, lazy polling)', test: /src[\\/]client[\\/]/ },
-  { name: 'languages', label: 'Languages (`localize.ts`, `translations.ts`, number formats, the English of the card and the counter)', test: /src[\\/](internal[\\/](localize|translations|format|memo)|locales[\\/])/ },
-  { name: 'frame', label: 'The card frame (`PulseElement`: states, events, views, updated line, live region, features, tokens)', test: /src[\\/]internal[\\/]/ },
+  {
+    name: 'lit',
+    label: 'lit (lit-html, reactive-element, css-tag, lit-element)',
+    test: /node_modules[\\/](lit|@lit|lit-html|lit-element)[\\/]/,
+  },
+  {
+    name: 'validation',
+    label: "Validation: the contract's browser part (`checkResponse`, the quickstats shape, `findRoute`)",
+    test: /src[\\/]api[\\/]/,
+  },
+  {
+    name: 'hub',
+    label: 'The hub (`src/client`: clock, dedup, backoff, 304, structural sharing, pause, lazy polling)',
+    test: /src[\\/]client[\\/]/,
+  },
+  {
+    name: 'languages',
+    label:
+      'Languages (`localize.ts`, `translations.ts`, number formats, the English of the card and the counter)',
+    test: /src[\\/](internal[\\/](localize|translations|format|memo)|locales[\\/])/,
+  },
+  {
+    name: 'frame',
+    label:
+      'The card frame (`PulseElement`: states, events, views, updated line, live region, features, tokens)',
+    test: /src[\\/]internal[\\/]/,
+  },
 ];
-const counterConfig = cdnConfig({ name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts` }, { write: false });
-counterConfig.build.rolldownOptions.output = { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name].js', codeSplitting: { groups: COUNTER_PARTS.map(({ name, test }) => ({ name, test })) } };
+const counterConfig = cdnConfig(
+  { name: 'live-counter', entry: `${ROOT}src/elements/live-counter/live-counter.ts` },
+  { write: false },
+);
+counterConfig.build.rolldownOptions.output = {
+  format: 'es',
+  entryFileNames: '[name].js',
+  chunkFileNames: '[name].js',
+  codeSplitting: { groups: COUNTER_PARTS.map(({ name, test }) => ({ name, test })) },
+};
 const counterChunks = [await build(counterConfig)].flat()[0].output.filter((chunk) => chunk.type === 'chunk');
 const counterRows = ['| `<live-counter>`, part by part | min | min+gz |', '|---|---|---|'];
-for (const { name, label } of [...COUNTER_PARTS, { name: 'live-counter', label: 'The counter itself (`live-counter.component.ts`, its styles)' }]) {
+for (const { name, label } of [
+  ...COUNTER_PARTS,
+  { name: 'live-counter', label: 'The counter itself (`live-counter.component.ts`, its styles)' },
+]) {
   const chunk = counterChunks.find((one) => one.fileName === `${name}.js`);
   counterRows.push(`| ${label} | ${kB(chunk.code.length)} | ${kB(gzipped(chunk.code))} |`);
 }

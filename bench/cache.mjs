@@ -41,7 +41,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'bench-key-7d2a91c4';
 const HOST = DEMO_HOSTS[0];
 const GRID_MS = 3000;
-const LIVE_PATHS = ['quickstats/v4', 'toppages/v3', 'referrers/v3', 'top_geo/v1'].map((route) => `/live/${route}/?host=${HOST}`);
+const LIVE_PATHS = ['quickstats/v4', 'toppages/v3', 'referrers/v3', 'top_geo/v1'].map(
+  (route) => `/live/${route}/?host=${HOST}`,
+);
 
 const args = process.argv.slice(2);
 const command = args.find((arg) => !arg.startsWith('--')) ?? 'all';
@@ -53,15 +55,21 @@ const nextTick = (after = Date.now()) => Math.ceil((after + 1) / GRID_MS) * GRID
 const median = (values) => percentile(values, 50);
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 const ratio = (a, b) => (b === 0 ? '∞' : `${(a / b).toFixed(2)}×`);
 
 /** Machine notes, taken when the run starts (the load average is the one the run met). */
 function machine() {
   // nginx -v prints its version on stderr.
-  const nginxVersion = NGINX_BINARY ? /nginx\/[\d.]+/.exec(spawnSync(NGINX_BINARY, ['-v'], { encoding: 'utf8' }).stderr)?.[0] : 'no nginx';
-  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} when the run started (shared with other work), Node ${process.version}, ${nginxVersion}`;
+  const nginxVersion = NGINX_BINARY
+    ? /nginx\/[\d.]+/.exec(spawnSync(NGINX_BINARY, ['-v'], { encoding: 'utf8' }).stderr)?.[0]
+    : 'no nginx';
+  return `${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ')} when the run started (shared with other work), Node ${process.version}, ${nginxVersion}`;
 }
 
 const startedOn = machine();
@@ -71,13 +79,23 @@ async function report(name, text) {
   if (write) await replaceSection(`cache-${name}`, text);
 }
 
-
 /** `pulse-widgets serve`, one process (`--workers 1`, as nginx runs one worker), pinned to `cpu` if given; resolves with its URL, its PID and a close(). */
 function startOurs(upstream, cpu, env = {}) {
   const command = serveCommand();
   return startListening(...(cpu === undefined ? command : onCpu(cpu, ...command)), {
     cwd: ROOT,
-    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_NEW_QUERY_LIMIT: '0', PULSE_LOG_LEVEL: 'error', PULSE_WORKERS: '1', ...env },
+    env: {
+      ...cleanEnv(),
+      PULSE_UPSTREAM: upstream,
+      PULSE_API_KEY: API_KEY,
+      PULSE_HOSTS: HOST,
+      PORT: '0',
+      PULSE_CLIENT_LIMIT: '0',
+      PULSE_NEW_QUERY_LIMIT: '0',
+      PULSE_LOG_LEVEL: 'error',
+      PULSE_WORKERS: '1',
+      ...env,
+    },
   });
 }
 
@@ -101,7 +119,9 @@ async function startTargets(upstreamOptions, oursEnv) {
 async function upstreamOutcomes(ours) {
   const text = await (await fetch(`${ours.url}/metrics`)).text();
   const outcomes = new Map();
-  for (const [, status, count] of text.matchAll(/^pulse_upstream_calls_total\{[^}]*status="([^"]+)"[^}]*\} (\d+)/gm)) {
+  for (const [, status, count] of text.matchAll(
+    /^pulse_upstream_calls_total\{[^}]*status="([^"]+)"[^}]*\} (\d+)/gm,
+  )) {
     outcomes.set(status, (outcomes.get(status) ?? 0) + Number(count));
   }
   return [...outcomes].map(([status, count]) => `${count} × ${status}`).join(', ');
@@ -130,8 +150,13 @@ async function pollOnGrid({ targets, clients, paths, ticks, headers, onReply }) 
     await sleep(tick - Date.now());
     tickTimes.push(tick);
     const at = tick;
-    await Promise.all(Object.entries(targets).flatMap(([name, target]) =>
-      Array.from({ length: clients }, async (_, i) => onReply(name, await get(`${target.url}${paths[i % paths.length]}`, headers), at))));
+    await Promise.all(
+      Object.entries(targets).flatMap(([name, target]) =>
+        Array.from({ length: clients }, async (_, i) =>
+          onReply(name, await get(`${target.url}${paths[i % paths.length]}`, headers), at),
+        ),
+      ),
+    );
   }
   return tickTimes;
 }
@@ -139,7 +164,8 @@ async function pollOnGrid({ targets, clients, paths, ticks, headers, onReply }) 
 const CPU = { load: 0, server: 1 };
 const pinned = cpus().length >= 2;
 /** `command` pinned to one CPU with taskset when the machine has two or more. */
-const onCpu = (cpu, command, commandArgs) => (pinned ? ['taskset', ['-c', String(cpu), command, ...commandArgs]] : [command, commandArgs]);
+const onCpu = (cpu, command, commandArgs) =>
+  pinned ? ['taskset', ['-c', String(cpu), command, ...commandArgs]] : [command, commandArgs];
 
 /**
  * How wrk's connections meet a target. `opened during the run`: plain wrk, all connections opened
@@ -154,14 +180,27 @@ const idleSeconds = (mode) => (mode === OPEN_FIRST ? 1 : 0);
 /** wrk's arguments for `mode` (the same ones the report prints). */
 function wrkArgs(mode, connections, seconds, url) {
   const open = mode === OPEN_FIRST;
-  return ['-t1', `-c${connections}`, `-d${seconds + idleSeconds(mode)}s`, '--timeout', '2s', '--latency', '-H', 'Accept-Encoding: gzip',
-    ...(open ? ['-s', 'bench/wrk/open-connections.lua', url, '--', String(connections)] : [url])];
+  return [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds + idleSeconds(mode)}s`,
+    '--timeout',
+    '2s',
+    '--latency',
+    '-H',
+    'Accept-Encoding: gzip',
+    ...(open ? ['-s', 'bench/wrk/open-connections.lua', url, '--', String(connections)] : [url]),
+  ];
 }
 
 /** One wrk run in its own process; its numbers parsed from the text it prints. */
 function wrk(url, connections, seconds, mode = CONNECTIONS[0]) {
   const [command, commandArgs] = onCpu(CPU.load, 'wrk', wrkArgs(mode, connections, seconds, url));
-  const run = spawnSync(command, commandArgs, { cwd: ROOT, encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const run = spawnSync(command, commandArgs, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: (seconds + 30) * 1000,
+  });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const text = run.stdout;
   if (process.env.BENCH_VERBOSE) console.log(text);
@@ -184,7 +223,9 @@ function wrk(url, connections, seconds, mode = CONNECTIONS[0]) {
   };
 }
 
-const WRK_VERSION = (spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0]?.trim() || 'wrk (version unknown)';
+const WRK_VERSION =
+  (spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0]?.trim() ||
+  'wrk (version unknown)';
 
 async function hitBench() {
   const seconds = Number(flag('seconds') ?? 10);
@@ -194,12 +235,14 @@ async function hitBench() {
   const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000, gzip: true });
   const upstream = upstreams.urls[0];
   const strongest = readFileSync(new URL('nginx/gzip-cache.conf', import.meta.url), 'utf8');
-  const gzipped = (await request(`${upstream}${path}`, { headers: { 'x-svc-ak': API_KEY, 'accept-encoding': 'gzip' } }));
+  const gzipped = await request(`${upstream}${path}`, {
+    headers: { 'x-svc-ak': API_KEY, 'accept-encoding': 'gzip' },
+  });
   const bodyFile = join(await mkdtemp(join(tmpdir(), 'pulse-bench-')), 'toppages.json.gz');
   await writeFile(bodyFile, Buffer.from(await gzipped.body.arrayBuffer()));
 
   const bare = 'bare node:http, one gzip Buffer';
-  const bareOurs = 'bare node:http, our hit\'s headers';
+  const bareOurs = "bare node:http, our hit's headers";
   const ours = await startOurs(upstream, CPU.server);
   // Our hit as sent, its body and its header lines (Date and the connection's own left to
   // node:http), for a bare server that sends the same answer: the ceiling of Node for it, with
@@ -208,24 +251,54 @@ async function hitBench() {
   const hit = await request(`${ours.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
   const hitBodyFile = join(dirname(bodyFile), 'hit-body.json.gz');
   await writeFile(hitBodyFile, Buffer.from(await hit.body.arrayBuffer()));
-  const hitHeaders = Object.entries(hit.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).flat();
+  const hitHeaders = Object.entries(hit.headers)
+    .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name))
+    .flat();
   const headersFile = join(dirname(bodyFile), 'hit-headers.json');
   await writeFile(headersFile, JSON.stringify(hitHeaders));
   const targets = {
     ours,
-    'nginx, gzip body cached': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], site: strongest, cpu: pinned ? CPU.server : undefined }),
-    'nginx, examples recipe': await startNginx({ upstream, apiKey: API_KEY, hosts: [HOST], cpu: pinned ? CPU.server : undefined }),
-    [bare]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), bodyFile])),
-    [bareOurs]: await startListening(...onCpu(CPU.server, process.execPath, [fileURLToPath(new URL('bare-node.mjs', import.meta.url)), hitBodyFile, headersFile])),
+    'nginx, gzip body cached': await startNginx({
+      upstream,
+      apiKey: API_KEY,
+      hosts: [HOST],
+      site: strongest,
+      cpu: pinned ? CPU.server : undefined,
+    }),
+    'nginx, examples recipe': await startNginx({
+      upstream,
+      apiKey: API_KEY,
+      hosts: [HOST],
+      cpu: pinned ? CPU.server : undefined,
+    }),
+    [bare]: await startListening(
+      ...onCpu(CPU.server, process.execPath, [
+        fileURLToPath(new URL('bare-node.mjs', import.meta.url)),
+        bodyFile,
+      ]),
+    ),
+    [bareOurs]: await startListening(
+      ...onCpu(CPU.server, process.execPath, [
+        fileURLToPath(new URL('bare-node.mjs', import.meta.url)),
+        hitBodyFile,
+        headersFile,
+      ]),
+    ),
   };
   const names = Object.keys(targets);
   const answers = {};
   for (const name of names) {
     const response = await request(`${targets[name].url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
-    answers[name] = `${response.statusCode}, ${(await response.body.arrayBuffer()).byteLength} B ${response.headers['content-encoding'] ?? 'identity'}`;
+    answers[name] =
+      `${response.statusCode}, ${(await response.body.arrayBuffer()).byteLength} B ${response.headers['content-encoding'] ?? 'identity'}`;
     wrk(`${targets[name].url}${path}`, 50, 2); // warm-up: connections, JIT, page cache
   }
-  const results = Object.fromEntries(CONNECTIONS.map((mode) => [mode, Object.fromEntries(concurrencies.map((c) => [c, Object.fromEntries(names.map((name) => [name, []]))]))]));
+  const results = Object.fromEntries(
+    CONNECTIONS.map((mode) => [
+      mode,
+      Object.fromEntries(concurrencies.map((c) => [c, Object.fromEntries(names.map((name) => [name, []]))])),
+    ]),
+  );
   for (let round = 0; round < rounds; round += 1) {
     for (const c of concurrencies) {
       for (const mode of CONNECTIONS) {
@@ -234,7 +307,9 @@ async function hitBench() {
         for (const name of order) {
           const run = wrk(`${targets[name].url}${path}`, c, seconds, mode);
           results[mode][c][name].push(run);
-          console.log(`round ${round + 1}, c=${c}, connections ${mode}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${run.timeouts} timeouts`);
+          console.log(
+            `round ${round + 1}, c=${c}, connections ${mode}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms, ${run.timeouts} timeouts`,
+          );
         }
       }
     }
@@ -260,10 +335,16 @@ async function hitBench() {
       const s = Object.fromEntries(names.map((name) => [name, summary(results[mode][c][name])]));
       for (const name of names) {
         const r = s[name];
-        rows.push(`| ${c} | ${mode} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${p99(r)} | ${r.timeouts} | ${r.errors} |`);
+        rows.push(
+          `| ${c} | ${mode} | ${name} | ${Math.round(r.rps)} (${Math.round(r.low)}–${Math.round(r.high)}) | ${r.p50.toFixed(2)} ms | ${p99(r)} | ${r.timeouts} | ${r.errors} |`,
+        );
       }
-      const best = names.filter((name) => name.startsWith('nginx')).reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
-      ratios.push(`| ${c} | ${mode} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s[bare].rps).toFixed(2)}× | ${(s.ours.rps / s[bareOurs].rps).toFixed(2)}× | ${p99(s.ours)} | ${p99(s[best])} | ${p99(s[bare])} | ${p99(s[bareOurs])} | ${s.ours.timeouts} |`);
+      const best = names
+        .filter((name) => name.startsWith('nginx'))
+        .reduce((a, b) => (s[a].rps >= s[b].rps ? a : b));
+      ratios.push(
+        `| ${c} | ${mode} | ${(s.ours.rps / s[best].rps).toFixed(2)}× (${best}) | ${(s.ours.rps / s[bare].rps).toFixed(2)}× | ${(s.ours.rps / s[bareOurs].rps).toFixed(2)}× | ${p99(s.ours)} | ${p99(s[best])} | ${p99(s[bare])} | ${p99(s[bareOurs])} | ${s.ours.timeouts} |`,
+      );
     }
   }
   const pinning = pinned
@@ -271,7 +352,9 @@ async function hitBench() {
     : 'Only one CPU: nothing pinned, wrk shares it with the server';
   const shell = (arg) => (arg.includes(' ') ? `'${arg}'` : arg);
   const wrkLine = (mode) => `\`wrk ${wrkArgs(mode, '<c>', seconds, '<url>').map(shell).join(' ')}\``;
-  await report('hit', `Measured by \`npm run bench:cache\` (\`node --import tsx bench/cache.mjs hit\`) on ${startedOn}, ${WRK_VERSION}.
+  await report(
+    'hit',
+    `Measured by \`npm run bench:cache\` (\`node --import tsx bench/cache.mjs hit\`) on ${startedOn}, ${WRK_VERSION}.
 **The machine is shared with other developers' builds and browser tests**: absolute numbers move with their load; the ratios come from rounds alternated side by side in one run. ${pinning}; one simulated upstream for all (its own process, answering gzip level 6 to callers that accept it). nginx: one worker (test/helpers/nginx-process.node.ts: \`keepalive_requests 1000000\`, \`access_log off\`) with the site config \`bench/nginx/gzip-cache.conf\` (the gzipped body cached as received) or \`examples/nginx/pulse-cache.conf\` (the recipe). GET \`${path}\` (a fresh entry all along), ${rounds} rounds; a round runs every target once per concurrency and per way of connecting, each round starting with the next target. Ours: \`pulse-widgets serve --workers 1\` (one process, per-IP limit off as nginx has none). Two ways of connecting:
 - **opened during the run**: ${wrkLine(CONNECTIONS[0])}: wrk opens its c connections as the clock starts, as a burst of new readers would.
 - **open first**: ${wrkLine(OPEN_FIRST)}: the script holds each connection's first request ${idleSeconds(OPEN_FIRST)} s, so all are open and accepted before any measured request, as polling widgets keep theirs; Requests/s counts the ${seconds} s after it.
@@ -286,7 +369,8 @@ ${rows.join('\n')}
 |---|---|---|---|---|---|---|---|---|---|
 ${ratios.join('\n')}
 
-Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[name]}`).join('; ')}.`);
+Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[name]}`).join('; ')}.`,
+  );
 }
 
 /** Upstream calls per key per 3 s over the measured ticks, counting each call in the tick interval around it. */
@@ -300,7 +384,8 @@ async function herdBench() {
   const clients = 1000;
   const { targets, close } = await startTargets({ latencyMs: 1500 });
   const statuses = { ours: new Map(), nginx: new Map() };
-  const onReply = (name, reply) => statuses[name].set(reply.status, (statuses[name].get(reply.status) ?? 0) + 1);
+  const onReply = (name, reply) =>
+    statuses[name].set(reply.status, (statuses[name].get(reply.status) ?? 0) + 1);
   const headers = { 'accept-encoding': 'gzip' };
   await pollOnGrid({ targets, clients, paths: LIVE_PATHS, ticks: 2, headers, onReply: () => {} });
   const measured = await pollOnGrid({ targets, clients, paths: LIVE_PATHS, ticks: 8, headers, onReply });
@@ -308,8 +393,11 @@ async function herdBench() {
   const outcomes = await upstreamOutcomes(targets.ours);
   const calls = await close();
   const per = (name) => callsPerKeyPerTick(calls[name], measured, LIVE_PATHS.length);
-  const answers = (name) => [...statuses[name]].map(([status, n]) => `${n} × ${status || 'error'}`).join(', ');
-  await report('herd', `Measured by \`node --import tsx bench/cache.mjs herd\` on ${startedOn}.
+  const answers = (name) =>
+    [...statuses[name]].map(([status, n]) => `${n} × ${status || 'error'}`).join(', ');
+  await report(
+    'herd',
+    `Measured by \`node --import tsx bench/cache.mjs herd\` on ${startedOn}.
 ${clients} clients per target, client i polling URL i mod 4 (quickstats, toppages, referrers, top_geo of one site) on the same 3 s wall-clock ticks, gzip; the upstream answers every call in 1.5 s. 2 warm-up ticks, then ${measured.length} measured; a call counts for the tick interval (±1.5 s) it starts in.
 
 | Target | Upstream calls per key per 3 s | Answers |
@@ -318,7 +406,8 @@ ${clients} clients per target, client i polling URL i mod 4 (quickstats, toppage
 | nginx | ${per('nginx').toFixed(2)} | ${answers('nginx')} |
 | ours / nginx | ${ratio(per('ours'), per('nginx'))} | |
 
-Our upstream calls by outcome, whole run: ${outcomes}.`);
+Our upstream calls by outcome, whole run: ${outcomes}.`,
+  );
 }
 
 async function budgetBench() {
@@ -330,25 +419,39 @@ async function budgetBench() {
   // folding off they are 15 keys competing for the budget, as nginx sees them.
   const { targets, close } = await startTargets({}, { PULSE_FOLD: 'off' });
   const statuses = { ours: new Map(), nginx: new Map() };
-  const onReply = (name, reply) => statuses[name].set(reply.status, (statuses[name].get(reply.status) ?? 0) + 1);
-  await pollOnGrid({ targets, clients: keys.length * clientsPerKey, paths: keys, ticks: Math.ceil((seconds * 1000) / GRID_MS), headers: { 'accept-encoding': 'gzip' }, onReply });
+  const onReply = (name, reply) =>
+    statuses[name].set(reply.status, (statuses[name].get(reply.status) ?? 0) + 1);
+  await pollOnGrid({
+    targets,
+    clients: keys.length * clientsPerKey,
+    paths: keys,
+    ticks: Math.ceil((seconds * 1000) / GRID_MS),
+    headers: { 'accept-encoding': 'gzip' },
+    onReply,
+  });
   const allCalls = await close();
   const row = (name) => {
     const calls = allCalls[name];
-    const most = maxInSlidingWindow(calls.map((call) => call.at), 60_000);
+    const most = maxInSlidingWindow(
+      calls.map((call) => call.at),
+      60_000,
+    );
     const refused = calls.filter((call) => call.status === 429).length;
     const answers = [...statuses[name]].map(([status, n]) => `${n} × ${status || 'error'}`).join(', ');
     return { most, total: calls.length, refused, answers };
   };
   const [o, n] = [row('ours'), row('nginx')];
-  await report('budget', `Measured by \`node --import tsx bench/cache.mjs budget\` on ${startedOn}.
+  await report(
+    'budget',
+    `Measured by \`node --import tsx bench/cache.mjs budget\` on ${startedOn}.
 15 keys of one site (toppages, limit=1…15), ${clientsPerKey} clients per key per target polling on the 3 s grid for ${seconds} s of real time (no scaled clock); each target has its own simulated upstream with the service's limit of 200 calls per sliding minute per site (429 above it).
 
 | Target | Most upstream calls in any sliding minute | Calls in ${seconds} s | Refused by the upstream (429) | Answers to clients |
 |---|---|---|---|---|
 | ours | ${o.most} (target ≤ 183) | ${o.total} | ${o.refused} | ${o.answers} |
 | nginx | ${n.most} | ${n.total} | ${n.refused} | ${n.answers} |
-| ours / nginx | ${ratio(o.most, n.most)} | | | |`);
+| ours / nginx | ${ratio(o.most, n.most)} | | | |`,
+  );
 }
 
 async function freshnessBench() {
@@ -359,7 +462,10 @@ async function freshnessBench() {
   const path = [`/live/quickstats/v4/?host=${HOST}`];
   await pollOnGrid({ targets, clients, paths: path, ticks: 3, onReply: () => {} });
   const measured = await pollOnGrid({
-    targets, clients, paths: path, ticks: 10,
+    targets,
+    clients,
+    paths: path,
+    ticks: 10,
     onReply: (name, reply, tick) => {
       if (reply.status !== 200) return;
       statuses[name] += 1;
@@ -367,16 +473,23 @@ async function freshnessBench() {
     },
   });
   await close();
-  const row = (name) => ({ median: median(ages[name]), p90: percentile(ages[name], 90), answers: statuses[name] });
+  const row = (name) => ({
+    median: median(ages[name]),
+    p90: percentile(ages[name], 90),
+    answers: statuses[name],
+  });
   const [o, n] = [row('ours'), row('nginx')];
-  await report('freshness', `Measured by \`node --import tsx bench/cache.mjs freshness\` on ${startedOn}.
+  await report(
+    'freshness',
+    `Measured by \`node --import tsx bench/cache.mjs freshness\` on ${startedOn}.
 ${clients} clients per target poll quickstats exactly on the 3 s wall-clock ticks (as the widgets' hub does), 3 warm-up ticks then ${measured.length} measured; the upstream answers in 200 ms and stamps each body with the moment it answered. Age = tick − that stamp: how old the data is when the client asks.
 
 | Target | Median age | p90 age | 200 answers |
 |---|---|---|---|
 | ours (refresh-ahead) | ${o.median} ms | ${o.p90} ms | ${o.answers} |
 | nginx (use_stale updating, background update) | ${n.median} ms | ${n.p90} ms | ${n.answers} |
-| ours / nginx | ${ratio(o.median, n.median)} | | |`);
+| ours / nginx | ${ratio(o.median, n.median)} | | |`,
+  );
 }
 
 /**
@@ -390,10 +503,17 @@ async function memoryBench() {
   const gc = runInNewContext('gc');
   const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000 });
   const cache = createCacheHandler({
-    upstream: upstreams.urls[0], apiKey: API_KEY, hosts: [HOST], clientLimit: 0, logger: createLogger('silent'),
-    budgetFills: 1_000_000, cacheMaxEntries: count * 2 + 400, cacheMaxBytes: 2 ** 30,
+    upstream: upstreams.urls[0],
+    apiKey: API_KEY,
+    hosts: [HOST],
+    clientLimit: 0,
+    logger: createLogger('silent'),
+    budgetFills: 1_000_000,
+    cacheMaxEntries: count * 2 + 400,
+    cacheMaxBytes: 2 ** 30,
   });
-  const url = (i) => `http://bench.local/live/toppages/v3/?host=${HOST}&limit=25${i === 0 ? '' : `&exclude_people=${i}`}`;
+  const url = (i) =>
+    `http://bench.local/live/toppages/v3/?host=${HOST}&limit=25${i === 0 ? '' : `&exclude_people=${i}`}`;
   const settle = async () => {
     for (let i = 0; i < 3; i += 1) {
       gc();
@@ -402,10 +522,17 @@ async function memoryBench() {
     const usage = process.memoryUsage();
     return usage.heapUsed + usage.external;
   };
-  const gauge = async (name) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await cache.handle(new Request('http://bench.local/metrics'))).text())?.[1]);
+  const gauge = async (name) =>
+    Number(
+      new RegExp(`^${name} (\\d+)$`, 'm').exec(
+        await (await cache.handle(new Request('http://bench.local/metrics'))).text(),
+      )?.[1],
+    );
   const fill = async (from, to) => {
     for (let i = from; i < to; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, to - i) }, (_, j) => cache.handle(new Request(url(i + j)))));
+      await Promise.all(
+        Array.from({ length: Math.min(50, to - i) }, (_, j) => cache.handle(new Request(url(i + j)))),
+      );
     }
   };
   // A first batch the same way, so connections, compiled code and pools exist before counting.
@@ -426,7 +553,9 @@ async function memoryBench() {
   await upstreams.report();
   const overhead = (after - before - bodyBytes) / entries;
   const full = sizes.identity + sizes.gzip + sizes.br;
-  await report('memory', `Measured by \`node --import tsx bench/cache.mjs memory\` on ${startedOn}.
+  await report(
+    'memory',
+    `Measured by \`node --import tsx bench/cache.mjs memory\` on ${startedOn}.
 ${entries} toppages entries (limit=25, each its own key through \`exclude_people\`, so bodies vary) filled through \`createCacheHandler\` in the bench process; V8 heap plus external memory after a full GC, before and after.
 
 | Measure | Bytes |
@@ -436,7 +565,8 @@ ${entries} toppages entries (limit=25, each its own key through \`exclude_people
 | The hit benchmark's entry (limit=25, 25 pages): identity + gzip + br | ${sizes.identity} + ${sizes.gzip} + ${sizes.br} = ${full} |
 | So one such entry in memory | ${Math.round(full + overhead)} |
 
-The default 64 MiB (\`PULSE_CACHE_MB\`, counted on the bodies) holds about ${Math.round((64 * 2 ** 20) / full)} entries like the benchmark's.`);
+The default 64 MiB (\`PULSE_CACHE_MB\`, counted on the bodies) holds about ${Math.round((64 * 2 ** 20) / full)} entries like the benchmark's.`,
+  );
 }
 
 function rssMb(pid) {
@@ -458,7 +588,11 @@ async function soakBench() {
   let tick = nextTick();
   for (let t = 0; t < ticks; t += 1, tick += GRID_MS) {
     await sleep(tick - Date.now());
-    const replies = await Promise.all(Array.from({ length: clients }, (_, i) => get(`${ours.url}${LIVE_PATHS[i % LIVE_PATHS.length]}`, { 'accept-encoding': 'gzip' })));
+    const replies = await Promise.all(
+      Array.from({ length: clients }, (_, i) =>
+        get(`${ours.url}${LIVE_PATHS[i % LIVE_PATHS.length]}`, { 'accept-encoding': 'gzip' }),
+      ),
+    );
     answers += replies.length;
     errors += replies.filter((reply) => reply.status !== 200).length;
     slowest.push(Math.max(...replies.map((reply) => reply.receivedAt)) - tick);
@@ -470,7 +604,9 @@ async function soakBench() {
   await ours.close();
   const [calls] = await upstreams.report();
   const growth = rss.length > 1 ? rss.at(-1) - rss[0] : 0;
-  await report('soak', `Measured by \`node --import tsx bench/cache.mjs soak --minutes ${minutes}\` on ${startedOn}.
+  await report(
+    'soak',
+    `Measured by \`node --import tsx bench/cache.mjs soak --minutes ${minutes}\` on ${startedOn}.
 ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) on the 3 s grid, client i on URL i mod 4, gzip, for ${minutes} min (${ticks} ticks, ${answers} requests); simulated upstream at loopback speed.
 
 | Measure | Result | Target |
@@ -479,10 +615,18 @@ ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) o
 | RSS of our process, end of each minute | ${rss.map((mb) => mb.toFixed(1)).join(', ')} MB | flat |
 | RSS growth, end of minute 1 → end | ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB | |
 | Time for all ${clients} answers of a tick: median (max) | ${median(slowest)} ms (${Math.max(...slowest)} ms) | |
-| Upstream calls | ${calls.length} (${(calls.length / minutes).toFixed(0)} a minute for 4 keys) | |`);
+| Upstream calls | ${calls.length} (${(calls.length / minutes).toFixed(0)} a minute for 4 keys) | |`,
+  );
 }
 
-const commands = { hit: hitBench, memory: memoryBench, herd: herdBench, budget: budgetBench, freshness: freshnessBench, soak: soakBench };
+const commands = {
+  hit: hitBench,
+  memory: memoryBench,
+  herd: herdBench,
+  budget: budgetBench,
+  freshness: freshnessBench,
+  soak: soakBench,
+};
 if (command === 'all') {
   for (const name of ['hit', 'memory', 'herd', 'budget', 'freshness']) await commands[name]();
 } else if (commands[command]) {

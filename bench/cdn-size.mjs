@@ -17,7 +17,9 @@ for (const target of cdnEntries()) {
   const min = Buffer.from(await buildInMemory(target, { minify: true }));
   const gzip = gzipSync(min, { level: 9 }).length;
   const brotli = brotliCompressSync(min, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-  rows.push(`| \`dist/cdn/${target.name}.js\` | ${kB(raw.length)} | ${kB(min.length)} | ${kB(gzip)} | ${kB(brotli)} |`);
+  rows.push(
+    `| \`dist/cdn/${target.name}.js\` | ${kB(raw.length)} | ${kB(min.length)} | ${kB(gzip)} | ${kB(brotli)} |`,
+  );
 }
 
 const text = [

@@ -8,9 +8,16 @@ import { TOPPAGES_SHAPE } from '../src/api/response-shapes.ts';
 import { createSimulator } from '../src/simulator/index.ts';
 
 const rounds = Number(process.argv[2] ?? 2000);
-const parsed = parseQuery('toppages', new URLSearchParams('host=example.com&limit=100&all_platforms=1&loyalty=1&types=1&now_on=1&metrics=_pw,_rv,_cmp'));
+const parsed = parseQuery(
+  'toppages',
+  new URLSearchParams(
+    'host=example.com&limit=100&all_platforms=1&loyalty=1&types=1&now_on=1&metrics=_pw,_rv,_cmp',
+  ),
+);
 if (!parsed.success) throw new Error(parsed.problem.message);
-const text = JSON.stringify(createSimulator({ seed: 3 }).answer('toppages', parsed.params, Date.UTC(2026, 10, 22, 14)));
+const text = JSON.stringify(
+  createSimulator({ seed: 3 }).answer('toppages', parsed.params, Date.UTC(2026, 10, 22, 14)),
+);
 const body: unknown = JSON.parse(text);
 // What <top-pages> does when it is defined.
 registerShape('toppages', TOPPAGES_SHAPE);
@@ -31,7 +38,11 @@ for (let slice = 0; slice < 10; slice++) {
   }
 }
 const reference = totals.get('zod/mini safeParse (server)')!;
-console.log(`toppages body: ${(text.length / 1000).toFixed(0)} kB, 100 pages; ${rounds} rounds each, Node ${process.version}`);
+console.log(
+  `toppages body: ${(text.length / 1000).toFixed(0)} kB, 100 pages; ${rounds} rounds each, Node ${process.version}`,
+);
 for (const [name, total] of totals) {
-  console.log(`${name.padEnd(30)} ${(total / rounds).toFixed(3)} ms  (${(total / reference).toFixed(2)}× zod)`);
+  console.log(
+    `${name.padEnd(30)} ${(total / rounds).toFixed(3)} ms  (${(total / reference).toFixed(2)}× zod)`,
+  );
 }

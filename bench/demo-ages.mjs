@@ -31,7 +31,10 @@ if (!executablePath) throw new Error('Chromium not found (Debian: apt-get instal
 const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
 if (built.status !== 0) throw new Error('the demo build failed');
 
-const server = await startListening(...serveCommand(['--static', 'dist/demo']), { cwd: ROOT, env: { ...cleanEnv(), PORT: '0' } });
+const server = await startListening(...serveCommand(['--static', 'dist/demo']), {
+  cwd: ROOT,
+  env: { ...cleanEnv(), PORT: '0' },
+});
 const url = `${server.url}/`;
 const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 /** Per card (its element and the start of its text), the seconds each reading said. */
@@ -51,7 +54,12 @@ try {
           const text = element.shadowRoot.textContent.replace(/\s+/g, ' ').trim();
           const updated = /Updated (\d+) (sec|min)\. ago/.exec(text);
           // A card is its element and its label, the words before the first number.
-          if (updated) found.push({ card: `${element.localName} "${text.split(/\d/)[0].trim().slice(0, 40)}"`, value: Number(updated[1]), unit: updated[2] });
+          if (updated)
+            found.push({
+              card: `${element.localName} "${text.split(/\d/)[0].trim().slice(0, 40)}"`,
+              value: Number(updated[1]),
+              unit: updated[2],
+            });
           walk(element.shadowRoot);
         }
       };
@@ -72,12 +80,17 @@ const all = [...readings.values()].flat();
 const bySeconds = new Map();
 for (const value of all) bySeconds.set(value, (bySeconds.get(value) ?? 0) + 1);
 const older = [...readings].filter(([, values]) => values.some((value) => value > 3));
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${loadavg().map((load) => load.toFixed(2)).join(' / ')} (shared with other work)`;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${loadavg()
+  .map((load) => load.toFixed(2))
+  .join(' / ')} (shared with other work)`;
 const text = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx bench/demo-ages.mjs\`: ${machine}, Node ${process.version}; \`pulse-widgets serve --static dist/demo\` on the embedded simulator, ${availableParallelism()} workers; Chromium; ${WARM_MS / 1000} s of warm-up, then every card's "Updated … ago" read ${READ_AFTER_TICK_MS} ms after each of ${ticks} ticks.
 
 | Reads | Readings |
 |---|---|
-${[...bySeconds].sort((a, b) => a[0] - b[0]).map(([value, count]) => `| ${value} s | ${count} |`).join('\n')}
+${[...bySeconds]
+  .sort((a, b) => a[0] - b[0])
+  .map(([value, count]) => `| ${value} s | ${count} |`)
+  .join('\n')}
 
 ${readings.size} live cards, ${all.length} readings; ${older.length === 0 ? 'none read more than 3 s' : `read more than 3 s: ${older.map(([card, values]) => `${card} (${values.filter((value) => value > 3).join(', ')} s)`).join('; ')}`}. Cards that count in minutes (the day's chart, updated each minute, and the headline tests, raw data kept 60 s), not counted: ${minuteCards.size}.`;
 console.log(text);

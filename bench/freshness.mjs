@@ -48,14 +48,18 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const write = !args.includes('--no-write');
 const coldOnly = args.includes('--cold');
-const countsFlag = args.includes('--counts') ? args[args.indexOf('--counts') + 1].split(',').map(Number) : undefined;
-const COUNTS = coldOnly ? [] : countsFlag ?? (quick ? [8, 20] : [4, 8, 12, 20, 30]);
+const countsFlag = args.includes('--counts')
+  ? args[args.indexOf('--counts') + 1].split(',').map(Number)
+  : undefined;
+const COUNTS = coldOnly ? [] : (countsFlag ?? (quick ? [8, 20] : [4, 8, 12, 20, 30]));
 const RUN_MS = quick ? 18_000 : 60_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
@@ -63,19 +67,32 @@ const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 function beforeTree() {
   if (!existsSync(`${BEFORE_DIR}/package.json`)) {
     mkdirSync(BEFORE_DIR, { recursive: true });
-    const archive = spawnSync('sh', ['-c', `git -C '${ROOT}' archive ${BEFORE_COMMIT} | tar -x -C '${BEFORE_DIR}'`], { stdio: 'inherit' });
+    const archive = spawnSync(
+      'sh',
+      ['-c', `git -C '${ROOT}' archive ${BEFORE_COMMIT} | tar -x -C '${BEFORE_DIR}'`],
+      { stdio: 'inherit' },
+    );
     if (archive.status !== 0) throw new Error(`could not unpack ${BEFORE_COMMIT}`);
   }
-  if (!existsSync(`${BEFORE_DIR}/node_modules`)) symlinkSync(`${ROOT}node_modules`, `${BEFORE_DIR}/node_modules`);
+  if (!existsSync(`${BEFORE_DIR}/node_modules`))
+    symlinkSync(`${ROOT}node_modules`, `${BEFORE_DIR}/node_modules`);
   return BEFORE_DIR;
 }
-
 
 /** `pulse-widgets serve` from a source tree, in its own process. */
 function startServer(cwd, upstream, env = {}) {
   return startListening(...serveCommand(), {
     cwd,
-    env: { ...cleanEnv(), PULSE_UPSTREAM: upstream, PULSE_API_KEY: API_KEY, PULSE_HOSTS: HOST, PORT: '0', PULSE_CLIENT_LIMIT: '0', PULSE_LOG_LEVEL: 'error', ...env },
+    env: {
+      ...cleanEnv(),
+      PULSE_UPSTREAM: upstream,
+      PULSE_API_KEY: API_KEY,
+      PULSE_HOSTS: HOST,
+      PORT: '0',
+      PULSE_CLIENT_LIMIT: '0',
+      PULSE_LOG_LEVEL: 'error',
+      ...env,
+    },
   });
 }
 
@@ -91,7 +108,12 @@ async function startTargets() {
   const upstreams = await startUpstreams(TARGETS.length, { apiKey: API_KEY });
   for (const url of upstreams.urls) {
     for (const path of DASHBOARD_QUERIES) {
-      await (await request(`${url}${path.replace(`host=${HOST}`, `host=${WARM_HOST}`)}`, { dispatcher: agent, headers: { 'x-svc-ak': API_KEY } })).body.dump();
+      await (
+        await request(`${url}${path.replace(`host=${HOST}`, `host=${WARM_HOST}`)}`, {
+          dispatcher: agent,
+          headers: { 'x-svc-ak': API_KEY },
+        })
+      ).body.dump();
     }
   }
   const startedAt = Date.now();
@@ -108,7 +130,9 @@ async function startTargets() {
     close: async () => {
       for (const server of Object.values(servers)) await server.close();
       const calls = await upstreams.report();
-      return Object.fromEntries(TARGETS.map((name, index) => [name, calls[index].filter((call) => call.at >= startedAt)]));
+      return Object.fromEntries(
+        TARGETS.map((name, index) => [name, calls[index].filter((call) => call.at >= startedAt)]),
+      );
     },
   };
 }
@@ -119,7 +143,14 @@ async function get(url) {
     const response = await request(url, { dispatcher: agent, headers: { 'accept-encoding': 'gzip' } });
     await response.body.dump();
     const header = (name) => response.headers[name];
-    return { sentAt, ms: Date.now() - sentAt, status: response.statusCode, date: header('date'), lastModified: header('last-modified'), cacheStatus: header('cache-status') ?? '' };
+    return {
+      sentAt,
+      ms: Date.now() - sentAt,
+      status: response.statusCode,
+      date: header('date'),
+      lastModified: header('last-modified'),
+      cacheStatus: header('cache-status') ?? '',
+    };
   } catch (error) {
     return { sentAt, ms: Date.now() - sentAt, status: 0, error: String(error) };
   }
@@ -136,7 +167,13 @@ async function steadyRun(count) {
   const ticks = Math.floor(RUN_MS / GRID_MS);
   for (let tick = 0; tick < ticks; tick += 1) {
     await sleep(first + tick * GRID_MS + PHASE_MS - Date.now());
-    await Promise.all(TARGETS.flatMap((name) => paths.map(async (path) => polls[name].push({ path, tick, ...(await get(`${servers[name].url}${path}`)) }))));
+    await Promise.all(
+      TARGETS.flatMap((name) =>
+        paths.map(async (path) =>
+          polls[name].push({ path, tick, ...(await get(`${servers[name].url}${path}`)) }),
+        ),
+      ),
+    );
   }
   const calls = await close();
   return Object.fromEntries(TARGETS.map((name) => [name, summarize(name, polls[name], calls[name])]));
@@ -144,14 +181,23 @@ async function steadyRun(count) {
 
 function summarize(name, polls, calls) {
   const answered = polls.filter((poll) => poll.status === 200);
-  const ages = name === 'nginx' ? nginxAges(answered, calls) : answered.map((poll) => seconds(poll.date) - seconds(poll.lastModified));
+  const ages =
+    name === 'nginx'
+      ? nginxAges(answered, calls)
+      : answered.map((poll) => seconds(poll.date) - seconds(poll.lastModified));
   const minutes = RUN_MS / 60_000;
   return {
     median: percentile(ages, 50),
     p90: percentile(ages, 90),
-    budgetStale: name === 'nginx' ? undefined : polls.filter((poll) => /detail=budget/.test(poll.cacheStatus)).length / polls.length,
+    budgetStale:
+      name === 'nginx'
+        ? undefined
+        : polls.filter((poll) => /detail=budget/.test(poll.cacheStatus)).length / polls.length,
     callsPerMinute: Math.round(calls.length / minutes),
-    mostInMinute: maxInSlidingWindow(calls.map((call) => call.at), 60_000),
+    mostInMinute: maxInSlidingWindow(
+      calls.map((call) => call.at),
+      60_000,
+    ),
     refused: calls.filter((call) => call.status === 429).length,
     statuses: tally(polls) + firstTick(polls),
   };
@@ -160,14 +206,17 @@ function summarize(name, polls, calls) {
 /** nginx's data age: from the upstream's log, the last 200 for the URL that arrived before the poll. */
 function nginxAges(polls, calls) {
   const byKey = new Map();
-  for (const call of calls) if (call.status === 200) (byKey.get(call.key) ?? byKey.set(call.key, []).get(call.key)).push(call.at);
-  return polls.map((poll) => {
-    const key = new URL(poll.path, 'http://x').pathname + new URL(poll.path, 'http://x').search;
-    const times = byKey.get(key) ?? [];
-    let last;
-    for (const at of times) if (at < poll.sentAt) last = at;
-    return last === undefined ? NaN : Math.floor(poll.sentAt / 1000) - Math.floor(last / 1000);
-  }).filter(Number.isFinite);
+  for (const call of calls)
+    if (call.status === 200) (byKey.get(call.key) ?? byKey.set(call.key, []).get(call.key)).push(call.at);
+  return polls
+    .map((poll) => {
+      const key = new URL(poll.path, 'http://x').pathname + new URL(poll.path, 'http://x').search;
+      const times = byKey.get(key) ?? [];
+      let last;
+      for (const at of times) if (at < poll.sentAt) last = at;
+      return last === undefined ? NaN : Math.floor(poll.sentAt / 1000) - Math.floor(last / 1000);
+    })
+    .filter(Number.isFinite);
 }
 
 /** A dashboard of 20 queries opening at once on a fresh server. */
@@ -179,7 +228,11 @@ async function coldRun() {
   const results = {};
   for (const name of TARGETS) {
     const replies = await Promise.all(paths.map((path) => get(`${servers[name].url}${path}`)));
-    results[name] = { slowest: Math.max(...replies.map((reply) => reply.ms)), ok: replies.filter((reply) => reply.status === 200).length, statuses: tally(replies) };
+    results[name] = {
+      slowest: Math.max(...replies.map((reply) => reply.ms)),
+      ok: replies.filter((reply) => reply.status === 200).length,
+      statuses: tally(replies),
+    };
   }
   const calls = await close();
   for (const name of TARGETS) results[name].calls = calls[name].length;
@@ -187,17 +240,32 @@ async function coldRun() {
 }
 
 /** Statuses as `200 × 18, 503 × 2` (0: the request itself failed). */
-const tally = (replies) => [...replies.reduce((counts, reply) => counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1), new Map())].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status} × ${count}`).join(', ');
+const tally = (replies) =>
+  [
+    ...replies.reduce(
+      (counts, reply) => counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1),
+      new Map(),
+    ),
+  ]
+    .sort((a, b) => a[0] - b[0])
+    .map(([status, count]) => `${status} × ${count}`)
+    .join(', ');
 
 /** How many of the answers that were not 200 came on the first tick, the cold one. */
 const firstTick = (polls) => {
   const failed = polls.filter((poll) => poll.status !== 200);
-  return failed.length === 0 ? '' : ` (${failed.filter((poll) => poll.tick === 0).length} on the cold first tick)`;
+  return failed.length === 0
+    ? ''
+    : ` (${failed.filter((poll) => poll.tick === 0).length} on the cold first tick)`;
 };
 
 const pct = (share) => (share === undefined ? '—' : `${(share * 100).toFixed(1)} %`);
 
-const machine = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')} when the run started (the machine is shared with other developers' builds and tests), Node ${process.version}`;
+const machine = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} × ${cpus()[0]?.model.trim()}, load average ${loadavg()
+  .map((n) => n.toFixed(2))
+  .join(
+    ' / ',
+  )} when the run started (the machine is shared with other developers' builds and tests), Node ${process.version}`;
 
 const rows = [];
 for (const count of COUNTS) {
@@ -205,16 +273,23 @@ for (const count of COUNTS) {
   const result = await steadyRun(count);
   for (const name of TARGETS) {
     const r = result[name];
-    rows.push(`| ${count} | ${name} | ${r.median} / ${r.p90} s | ${pct(r.budgetStale)} | ${r.callsPerMinute} | ${r.mostInMinute} | ${r.refused} | ${r.statuses} |`);
+    rows.push(
+      `| ${count} | ${name} | ${r.median} / ${r.p90} s | ${pct(r.budgetStale)} | ${r.callsPerMinute} | ${r.mostInMinute} | ${r.refused} | ${r.statuses} |`,
+    );
     console.log(rows.at(-1));
   }
 }
 console.log('cold dashboard of 20 …');
 const cold = await coldRun();
-const coldRows = TARGETS.map((name) => `| ${name} | ${cold[name].ok} of 20 | ${cold[name].statuses} | ${cold[name].slowest} ms | ${cold[name].calls} |`);
+const coldRows = TARGETS.map(
+  (name) =>
+    `| ${name} | ${cold[name].ok} of 20 | ${cold[name].statuses} | ${cold[name].slowest} ms | ${cold[name].calls} |`,
+);
 console.log(coldRows.join('\n'));
 
-const text = coldOnly ? coldRows.join('\n') : `Measured ${machine}. ${quick ? '**--quick run: 18 s per configuration, indicative only.** ' : ''}Command: \`npm run bench:freshness\` (${RUN_MS / 1000} s per configuration, all targets side by side, each in front of its own simulator with the service's 200 calls a minute per site).
+const text = coldOnly
+  ? coldRows.join('\n')
+  : `Measured ${machine}. ${quick ? '**--quick run: 18 s per configuration, indicative only.** ' : ''}Command: \`npm run bench:freshness\` (${RUN_MS / 1000} s per configuration, all targets side by side, each in front of its own simulator with the service's 200 calls a minute per site).
 
 Targets: **before** = \`pulse-widgets serve\` of main at ${BEFORE_COMMIT} (one fill per URL, refresh-ahead aimed at the tick); **fold-off** = this version with \`PULSE_FOLD=off\` (the spread refresh plan alone); **after** = this version (folding and the plan), run as \`pulse-widgets serve\` is by default, one worker per core (${availableParallelism()} here); **nginx** = [examples/nginx/pulse-cache.conf](examples/nginx/pulse-cache.conf), one worker, \`proxy_cache_valid 200 3s\`, \`proxy_cache_lock on\`, \`proxy_cache_use_stale updating error timeout http_429 http_500…\`, \`proxy_cache_background_update on\`: one upstream call per URL. Clients: one per query, polling at wall-clock multiples of 3 s + ${PHASE_MS} ms. Age = \`Date − Last-Modified\` (nginx: the same difference from the upstream's log, as nginx sends no Last-Modified). "Stale for budget" = answers with \`Cache-Status: …; detail=budget\`.
 

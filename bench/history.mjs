@@ -39,14 +39,26 @@ const rows = [];
 let simulator = createSimulator();
 const backfill = await timed(5, () => {
   simulator = createSimulator();
-  for (const host of DEMO) for (const metric of HISTORY_METRICS) simulator.history(host, metric, NOW - KEEP_DAYS * DAY_MS, KEEP_DAYS * 1440);
+  for (const host of DEMO)
+    for (const metric of HISTORY_METRICS)
+      simulator.history(host, metric, NOW - KEEP_DAYS * DAY_MS, KEEP_DAYS * 1440);
 });
-rows.push(`| Demo backfill: 35 days × 1440 minutes × ${HISTORY_METRICS.length} metrics × ${DEMO.length} hosts (${(KEEP_DAYS * 1440 * HISTORY_METRICS.length * DEMO.length / 1e6).toFixed(1)} M values) | ${ms(backfill.cold)} | ${ms(backfill.median)} |`);
+rows.push(
+  `| Demo backfill: 35 days × 1440 minutes × ${HISTORY_METRICS.length} metrics × ${DEMO.length} hosts (${((KEEP_DAYS * 1440 * HISTORY_METRICS.length * DEMO.length) / 1e6).toFixed(1)} M values) | ${ms(backfill.cold)} | ${ms(backfill.median)} |`,
+);
 
-const demo = withBaseline(new MemoryStore(), (host, metric, from, minutes) => simulator.history(host, HISTORY_METRICS[metric], from, minutes), NOW);
+const demo = withBaseline(
+  new MemoryStore(),
+  (host, metric, from, minutes) => simulator.history(host, HISTORY_METRICS[metric], from, minutes),
+  NOW,
+);
 for (const range of ['today', '24h', '7d']) {
-  const answer = await timed(5, () => buildHistory(demo, { host: 'example.com', metric: 'people', range }, 'Europe/Paris', NOW));
-  rows.push(`| \`/history/v1/\` answer, \`range=${range}\`, band over 4 weeks (demo backfill) | ${ms(answer.cold)} | ${ms(answer.median)} |`);
+  const answer = await timed(5, () =>
+    buildHistory(demo, { host: 'example.com', metric: 'people', range }, 'Europe/Paris', NOW),
+  );
+  rows.push(
+    `| \`/history/v1/\` answer, \`range=${range}\`, band over 4 weeks (demo backfill) | ${ms(answer.cold)} | ${ms(answer.median)} |`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'pulse-history-bench-'));
@@ -58,7 +70,9 @@ try {
   }
   await store.close();
   const open = await timed(5, async () => (await FileStore.open(dir, NOW)).store.close());
-  rows.push(`| Restart: open a file log of 35 days × 2 hosts (${(2 * KEEP_DAYS * 1440 / 1000).toFixed(0)} k lines, fsync per line when written) | ${ms(open.cold)} | ${ms(open.median)} |`);
+  rows.push(
+    `| Restart: open a file log of 35 days × 2 hosts (${((2 * KEEP_DAYS * 1440) / 1000).toFixed(0)} k lines, fsync per line when written) | ${ms(open.cold)} | ${ms(open.median)} |`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

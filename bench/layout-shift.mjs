@@ -27,7 +27,10 @@ const write = !process.argv.includes('--no-write');
 
 const executablePath = findChromium();
 if (!executablePath) throw new Error('Chromium not found (Debian: apt-get install chromium)');
-const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: ROOT, stdio: 'inherit' });
+const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 if (built.status !== 0) throw new Error('the CDN build failed');
 await mkdir(PAGE_DIR, { recursive: true });
 await copyFile(`${ROOT}bench/article/index.html`, `${PAGE_DIR}/index.html`);
@@ -50,7 +53,10 @@ const CONDITIONS = [
   { name: 'Slow 4G, 4× CPU', network: PredefinedNetworkConditions['Slow 4G'], cpu: 4 },
 ];
 
-const server = await startListening(...serveCommand(['--static', PAGE_DIR]), { cwd: ROOT, env: { ...cleanEnv(), PORT: '0' } });
+const server = await startListening(...serveCommand(['--static', PAGE_DIR]), {
+  cwd: ROOT,
+  env: { ...cleanEnv(), PORT: '0' },
+});
 const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 const results = [];
 try {
@@ -64,9 +70,12 @@ try {
     await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
     const { shifts, ready } = await page.evaluate(() => ({
       shifts: globalThis.shifts,
-      ready: [...document.querySelectorAll('live-counter, top-pages')].every((el) => el.matches(':state(ready)')),
+      ready: [...document.querySelectorAll('live-counter, top-pages')].every((el) =>
+        el.matches(':state(ready)'),
+      ),
     }));
-    if (!ready) throw new Error(`${condition.name}: the elements did not show data within ${WATCH_MS / 1000} s`);
+    if (!ready)
+      throw new Error(`${condition.name}: the elements did not show data within ${WATCH_MS / 1000} s`);
     results.push({ condition, shifts, cls: shifts.reduce((sum, shift) => sum + shift.value, 0) });
     await page.close();
   }
@@ -75,7 +84,12 @@ try {
   await server.close();
 }
 
-const describe = (shifts) => (shifts.length === 0 ? 'none' : shifts.map((shift) => `${shift.value.toFixed(3)} at ${(shift.at / 1000).toFixed(1)} s (${shift.moved})`).join('; '));
+const describe = (shifts) =>
+  shifts.length === 0
+    ? 'none'
+    : shifts
+        .map((shift) => `${shift.value.toFixed(3)} at ${(shift.at / 1000).toFixed(1)} s (${shift.moved})`)
+        .join('; ');
 const text = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:layout-shift\` (Node ${process.version}, Debian's Chromium, headless): bench/article/index.html with the full CDN module, \`pulse-widgets serve\` in demo mode, viewport 412×900, \`layout-shift\` entries for ${WATCH_MS / 1000} s from the first byte. Target: CLS ≤ ${TARGET}.
 
 | Condition | CLS | | Shifts |

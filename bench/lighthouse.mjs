@@ -23,29 +23,52 @@ import { replaceSection } from './report.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const write = !process.argv.includes('--no-write');
 const PAGES = [
-  { path: '/', name: 'CMS example (examples/cms/index.html, full CDN file and pulse-widgets.css, 7 elements)' },
-  { path: '/article.html', name: 'Article page (examples/cms/article.html, per-element CDN files, lazy list)' },
+  {
+    path: '/',
+    name: 'CMS example (examples/cms/index.html, full CDN file and pulse-widgets.css, 7 elements)',
+  },
+  {
+    path: '/article.html',
+    name: 'Article page (examples/cms/article.html, per-element CDN files, lazy list)',
+  },
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
 const chromePath = findChromium();
 if (!chromePath) throw new Error('Chromium not found (Debian: apt-get install chromium)');
-const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: ROOT, stdio: 'inherit' });
+const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 if (built.status !== 0) throw new Error('the CDN build failed');
 
 const server = await startCmsExample(0);
-const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
 const results = [];
 try {
   for (const page of PAGES) {
-    const { lhr } = await lighthouse(`${server.url}${page.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
-    const scripts = lhr.audits['network-requests'].details.items.filter((item) => item.resourceType === 'Script');
-    const failing = CATEGORIES.slice(1).flatMap((category) => lhr.categories[category].auditRefs
-      .filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
-      .map((ref) => `${category}: ${lhr.audits[ref.id].title}`));
+    const { lhr } = await lighthouse(`${server.url}${page.path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    });
+    const scripts = lhr.audits['network-requests'].details.items.filter(
+      (item) => item.resourceType === 'Script',
+    );
+    const failing = CATEGORIES.slice(1).flatMap((category) =>
+      lhr.categories[category].auditRefs
+        .filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
+        .map((ref) => `${category}: ${lhr.audits[ref.id].title}`),
+    );
     results.push({
       page,
-      scores: Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)])),
+      scores: Object.fromEntries(
+        CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]),
+      ),
       tbt: lhr.audits['total-blocking-time'].numericValue,
       cls: lhr.audits['cumulative-layout-shift'].numericValue,
       lcp: lhr.audits['largest-contentful-paint'].numericValue,

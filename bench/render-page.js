@@ -20,9 +20,23 @@ function body(v) {
       authors: [`Author ${index % 17}`],
       sections: ['news', `section-${index % 9}`],
       stats: {
-        people, article: people, read: Math.round(people * 0.6), visits: people * 3,
-        search: Math.round(people * 0.3), social: Math.round(people * 0.2), direct: Math.round(people * 0.4), links: 4, internal: 9,
-        engaged_time: { breaks: [0, 15, 30, 45, 60], num_values: people, median: 30 + (index % 90), hist: [1, 2, 3, 4, 5, 6], avg: 40, sum: people * 40 },
+        people,
+        article: people,
+        read: Math.round(people * 0.6),
+        visits: people * 3,
+        search: Math.round(people * 0.3),
+        social: Math.round(people * 0.2),
+        direct: Math.round(people * 0.4),
+        links: 4,
+        internal: 9,
+        engaged_time: {
+          breaks: [0, 15, 30, 45, 60],
+          num_values: people,
+          median: 30 + (index % 90),
+          hist: [1, 2, 3, 4, 5, 6],
+          avg: 40,
+          sum: people * 40,
+        },
       },
     };
   });
@@ -43,7 +57,12 @@ window.bench = {
       const text = bodies[current];
       const stamp = new Date(clock.now()).toUTCString();
       // Response-shaped, with a json() that parses at once: no stream, so no idle time in the tick.
-      return { status: 200, ok: true, headers: new Headers({ 'Content-Type': 'application/json', 'Last-Modified': stamp, Date: stamp }), json: async () => JSON.parse(text) };
+      return {
+        status: 200,
+        ok: true,
+        headers: new Headers({ 'Content-Type': 'application/json', 'Last-Modified': stamp, Date: stamp }),
+        json: async () => JSON.parse(text),
+      };
     }));
     el = document.createElement('top-pages');
     el.setAttribute('src', `/live/toppages/v3/?host=example.com&limit=${ROWS}`);

@@ -33,14 +33,22 @@ const baselineRef = baselineIndex === -1 ? undefined : process.argv[baselineInde
 
 /** The page script built from the sources under `root` (this tree, or a baseline's export). */
 async function pageScript(root) {
-  const [output] = [await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      write: false, target: 'es2022', minify: true, modulePreload: false,
-      rolldownOptions: { input: { page: `${root}bench/render-page.js` }, output: { format: 'es', codeSplitting: false } },
-    },
-  })].flat();
+  const [output] = [
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        write: false,
+        target: 'es2022',
+        minify: true,
+        modulePreload: false,
+        rolldownOptions: {
+          input: { page: `${root}bench/render-page.js` },
+          output: { format: 'es', codeSplitting: false },
+        },
+      },
+    }),
+  ].flat();
   return output.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).code;
 }
 
@@ -49,7 +57,10 @@ function exportBaseline(ref) {
   const dir = `${ROOT}.tmp/render-baseline/`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const archive = execFileSync('git', ['archive', ref, 'tsconfig.json', 'src', 'bench', 'test/helpers'], { cwd: ROOT, maxBuffer: 64 << 20 });
+  const archive = execFileSync('git', ['archive', ref, 'tsconfig.json', 'src', 'bench', 'test/helpers'], {
+    cwd: ROOT,
+    maxBuffer: 64 << 20,
+  });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   return dir;
 }
@@ -61,13 +72,21 @@ const server = createServer((request, response) => {
   const [, name, script] = /^\/(\w+)(\.js)?$/.exec(request.url) ?? [];
   if (!(name in scripts)) return response.writeHead(404).end();
   if (script) return response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(scripts[name]);
-  response.writeHead(200, { 'Content-Type': 'text/html' }).end(`<!doctype html><html lang="en"><body><script type="module" src="/${name}.js"></script></body></html>`);
+  response
+    .writeHead(200, { 'Content-Type': 'text/html' })
+    .end(
+      `<!doctype html><html lang="en"><body><script type="module" src="/${name}.js"></script></body></html>`,
+    );
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const ms = (value) => `${value.toFixed(2)} ms`;
 
 /** One bench page; its ticks run in the page, timed there (all of a tick is JavaScript, nothing waits on I/O). */
@@ -77,11 +96,15 @@ async function openBench(name) {
   await page.goto(`http://127.0.0.1:${server.address().port}/${name}`);
   await page.waitForFunction(() => 'bench' in window);
   const rows = await page.evaluate(() => window.bench.setup());
-  const ticks = (count, changed) => page.evaluate(async ([n, c]) => {
-    const times = [];
-    for (let i = 0; i < n; i++) times.push(await window.bench.tick(c));
-    return times;
-  }, [count, changed]);
+  const ticks = (count, changed) =>
+    page.evaluate(
+      async ([n, c]) => {
+        const times = [];
+        for (let i = 0; i < n; i++) times.push(await window.bench.tick(c));
+        return times;
+      },
+      [count, changed],
+    );
   const renders = () => page.evaluate(() => window.bench.renders());
   await ticks(WARMUP_TICKS, true);
   return { name, page, rows, ticks, renders, changed: [], same: [], sameRenders: 0 };
@@ -91,7 +114,7 @@ try {
   const benches = [await openBench('current')];
   if (baselineRef) benches.push(await openBench('baseline'));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const bench of benches) bench.changed.push(...await bench.ticks(CHANGED_TICKS, true));
+    for (const bench of benches) bench.changed.push(...(await bench.ticks(CHANGED_TICKS, true)));
   }
   for (const bench of benches) {
     const before = await bench.renders();
@@ -115,15 +138,31 @@ try {
     `| Measure | Result | Target | |`,
     `|---|---|---|---|`,
     `| Tick with changed data, ${current.rows} rows: median (p90) of ${changedTicks} | ${ms(median(current.changed))} (${ms(percentile(current.changed, 0.9))}) | ≤ 2 ms | ${median(current.changed) <= 2 ? 'met' : 'missed'} |`,
-    ...(baseline ? [`| The same at \`${baselineRef}\`, measured in alternating rounds | ${ms(median(baseline.changed))} (${ms(percentile(baseline.changed, 0.9))}) | | before |`] : []),
+    ...(baseline
+      ? [
+          `| The same at \`${baselineRef}\`, measured in alternating rounds | ${ms(median(baseline.changed))} (${ms(percentile(baseline.changed, 0.9))}) | | before |`,
+        ]
+      : []),
     `| Tick with identical data: median of ${SAME_TICKS}; renders | ${ms(median(current.same))}; ${current.sameRenders} renders | no render | ${current.sameRenders === 0 ? 'met' : 'missed'} |`,
-    ...(baseline ? [`| The same at \`${baselineRef}\` | ${ms(median(baseline.same))}; ${baseline.sameRenders} renders | | before |`] : []),
+    ...(baseline
+      ? [
+          `| The same at \`${baselineRef}\` | ${ms(median(baseline.same))}; ${baseline.sameRenders} renders | | before |`,
+        ]
+      : []),
     `| Identical vs changed tick time | ${(median(current.same) / median(current.changed)).toFixed(2)}× | | |`,
     `| Heap growth over ${HEAP_TICKS} ticks (after GC) | ${(growth / 1024).toFixed(1)} kB (${(heapBefore / 1048576).toFixed(2)} → ${(heapAfter / 1048576).toFixed(2)} MB) | < 1 MB | ${growth < 1048576 ? 'met' : 'missed'} |`,
   ];
   const machine = `Measured by \`npm run bench:render${baselineRef ? ` -- --baseline ${baselineRef}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${await browser.version()} headless, shared with other work (numbers vary by ±30 %).`;
   console.log([machine, '', ...lines].join('\n'));
-  await replaceSection('render', [machine, 'A tick = the hub\'s timer firing, the fake fetch answering with a pre-serialised body, JSON parse, validation, structural sharing, Lit update of the element. The fake fetch answers with a response whose `json()` is `JSON.parse` of the stored text, so the whole tick runs as JavaScript tasks and microtasks without waiting on a stream; its `performance.now()` span in the page is therefore scripting time (style and layout come later, at the next frame, and are not counted).', '', ...lines].join('\n'));
+  await replaceSection(
+    'render',
+    [
+      machine,
+      "A tick = the hub's timer firing, the fake fetch answering with a pre-serialised body, JSON parse, validation, structural sharing, Lit update of the element. The fake fetch answers with a response whose `json()` is `JSON.parse` of the stored text, so the whole tick runs as JavaScript tasks and microtasks without waiting on a stream; its `performance.now()` span in the page is therefore scripting time (style and layout come later, at the next frame, and are not counted).",
+      '',
+      ...lines,
+    ].join('\n'),
+  );
 } finally {
   await browser.close();
   server.close();

@@ -10,6 +10,9 @@ export async function replaceSection(name, text) {
   const block = `${start}\n${text}\n${end}`;
   const from = current.indexOf(start);
   const to = current.indexOf(end);
-  const next = from !== -1 && to > from ? current.slice(0, from) + block + current.slice(to + end.length) : `${current.trimEnd()}\n\n${block}\n`;
+  const next =
+    from !== -1 && to > from
+      ? current.slice(0, from) + block + current.slice(to + end.length)
+      : `${current.trimEnd()}\n\n${block}\n`;
   await writeFile(REPORT, next);
 }

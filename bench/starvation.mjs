@@ -36,7 +36,8 @@ import { replaceSection } from './report.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const option = (name, fallback) =>
+  args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback;
 const WARM_MS = Number(option('warm', '20')) * 1000;
 const MEASURE_MS = Number(option('measure', '40')) * 1000;
 const WORKERS = option('workers', '1,2').split(',').map(Number);
@@ -52,14 +53,21 @@ const SCENARIOS = option('sprayers', '0,1,10').split(',').map(Number);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const count = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
 
 async function get(url, address, agent) {
   const sent = Date.now();
   try {
-    const response = await request(url, { dispatcher: agent, headers: { 'x-forwarded-for': address }, headersTimeout: 15_000, bodyTimeout: 15_000 });
+    const response = await request(url, {
+      dispatcher: agent,
+      headers: { 'x-forwarded-for': address },
+      headersTimeout: 15_000,
+      bodyTimeout: 15_000,
+    });
     await response.body.dump();
     return { status: response.statusCode, age: Number(response.headers.age), ms: Date.now() - sent };
   } catch {
@@ -72,7 +80,8 @@ async function upstreamCalls(base, agent) {
   const response = await request(`${base}/metrics`, { dispatcher: agent });
   const text = await response.body.text();
   let total = 0;
-  for (const match of text.matchAll(/^pulse_upstream_calls_total\{[^}]*\} (\d+(?:\.\d+)?)$/gm)) total += Number(match[1]);
+  for (const match of text.matchAll(/^pulse_upstream_calls_total\{[^}]*\} (\d+(?:\.\d+)?)$/gm))
+    total += Number(match[1]);
   return { total, at: Date.now() };
 }
 
@@ -87,24 +96,48 @@ function upstreamLog() {
       if (!line.includes('"upstream call')) continue;
       const entry = JSON.parse(line);
       if (entry.msg !== 'upstream call' && entry.msg !== 'upstream call failed') continue;
-      calls.push({ site: new URLSearchParams(entry.query).get('host').replace(/^video@/, ''), sentAt: entry.sentAt, status: entry.status });
+      calls.push({
+        site: new URLSearchParams(entry.query).get('host').replace(/^video@/, ''),
+        sentAt: entry.sentAt,
+        status: entry.status,
+      });
     }
   };
   return { calls, read };
 }
 
-
 async function run(workers, sprayers) {
   const log = upstreamLog();
-  const server = await startListening(...serveCommand(), {
-    cwd: ROOT,
-    env: { ...cleanEnv(), PORT: '0', PULSE_WORKERS: String(workers), PULSE_TRUST_PROXY: 'loopback', PULSE_LOG_LEVEL: 'info', ...(meterOff ? { PULSE_NEW_QUERY_LIMIT: '0' } : {}) },
-  }, log.read);
+  const server = await startListening(
+    ...serveCommand(),
+    {
+      cwd: ROOT,
+      env: {
+        ...cleanEnv(),
+        PORT: '0',
+        PULSE_WORKERS: String(workers),
+        PULSE_TRUST_PROXY: 'loopback',
+        PULSE_LOG_LEVEL: 'info',
+        ...(meterOff ? { PULSE_NEW_QUERY_LIMIT: '0' } : {}),
+      },
+    },
+    log.read,
+  );
   // One pool per client (see the top of this file).
   const metricsAgent = new Agent({ connections: 1 });
   const dashboardAgent = new Agent({ connections: DASHBOARD.length, keepAliveTimeout: 10_000 });
   const sprayerAgents = Array.from({ length: sprayers }, () => new Agent({ keepAliveTimeout: 10_000 }));
-  const result = { workers, sprayers, ages: [], answerMs: [], dashboard: new Map(), sprays: new Map(), callsPerMinute: NaN, mostInAMinute: 0, refused: 0 };
+  const result = {
+    workers,
+    sprayers,
+    ages: [],
+    answerMs: [],
+    dashboard: new Map(),
+    sprays: new Map(),
+    callsPerMinute: NaN,
+    mostInAMinute: 0,
+    refused: 0,
+  };
   try {
     const start = Math.ceil(Date.now() / GRID_MS) * GRID_MS + PHASE_MS;
     const measureFrom = start + WARM_MS;
@@ -120,7 +153,9 @@ async function run(workers, sprayers) {
     const dashboard = (async () => {
       for (let tick = start; tick < stopAt; tick += GRID_MS) {
         await sleep(tick - Date.now());
-        const replies = await Promise.all(DASHBOARD.map((path) => get(`${server.url}${path}`, '192.0.2.1', dashboardAgent)));
+        const replies = await Promise.all(
+          DASHBOARD.map((path) => get(`${server.url}${path}`, '192.0.2.1', dashboardAgent)),
+        );
         for (const reply of replies) {
           count(result.dashboard, reply.status);
           if (tick < measureFrom) continue;
@@ -132,16 +167,29 @@ async function run(workers, sprayers) {
     const spray = async (client) => {
       const asked = [];
       // The dashboard is established first (polled for 10 s): the attack is on a running newsroom.
-      for (let n = 0, next = start + SPRAY_AFTER_MS + client * 17; next < stopAt; n += 1, next += SPRAY_EVERY_MS) {
+      for (
+        let n = 0, next = start + SPRAY_AFTER_MS + client * 17;
+        next < stopAt;
+        n += 1, next += SPRAY_EVERY_MS
+      ) {
         await sleep(next - Date.now());
-        asked.push(get(`${server.url}/live/toppages/v3/?host=example.com&author=s${client}x${n}`, `198.51.100.${client + 1}`, sprayerAgents[client]).then((reply) => count(result.sprays, reply.status)));
+        asked.push(
+          get(
+            `${server.url}/live/toppages/v3/?host=example.com&author=s${client}x${n}`,
+            `198.51.100.${client + 1}`,
+            sprayerAgents[client],
+          ).then((reply) => count(result.sprays, reply.status)),
+        );
       }
       await Promise.all(asked);
     };
     await Promise.all([dashboard, ...Array.from({ length: sprayers }, (_, client) => spray(client))]);
     result.callsPerMinute = await callsOverSpan;
     const site = log.calls.filter((call) => call.site === 'example.com');
-    result.mostInAMinute = maxInSlidingWindow(site.map((call) => call.sentAt), 60_000);
+    result.mostInAMinute = maxInSlidingWindow(
+      site.map((call) => call.sentAt),
+      60_000,
+    );
     result.refused = log.calls.filter((call) => call.status === 429).length;
   } finally {
     await server.close();
@@ -150,7 +198,11 @@ async function run(workers, sprayers) {
   return result;
 }
 
-const statuses = (map) => [...map].sort(([a], [b]) => a - b).map(([status, n]) => `${n} × ${status}`).join(', ') || '—';
+const statuses = (map) =>
+  [...map]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${n} × ${status}`)
+    .join(', ') || '—';
 const rows = [];
 for (const workers of WORKERS) {
   for (const sprayers of SCENARIOS) {

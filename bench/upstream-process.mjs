@@ -10,7 +10,14 @@ import { gzipSync } from 'node:zlib';
 import { listen } from '../src/runtime/node-http.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
 
-const { apiKey, count, latencyMs = 0, stamp = false, rateLimitPerMinute, gzip = false } = JSON.parse(process.argv[2]);
+const {
+  apiKey,
+  count,
+  latencyMs = 0,
+  stamp = false,
+  rateLimitPerMinute,
+  gzip = false,
+} = JSON.parse(process.argv[2]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One simulator counting its calls; optionally slow, optionally stamping each body with when it answered. */
@@ -28,7 +35,9 @@ async function startUpstream() {
     if (response.status !== 200 || (!stamp && !compress)) return response;
     const headers = new Headers(response.headers);
     headers.delete('content-length');
-    const text = stamp ? JSON.stringify({ ...(await response.json()), bench_served_at: Date.now() }) : await response.text();
+    const text = stamp
+      ? JSON.stringify({ ...(await response.json()), bench_served_at: Date.now() })
+      : await response.text();
     if (!compress) return new Response(text, { status: 200, headers });
     headers.set('content-encoding', 'gzip');
     headers.set('vary', 'Accept-Encoding');

@@ -18,7 +18,14 @@ export const DEBIAN_PACKAGES = {
 };
 
 /** Chromium as root needs --no-sandbox; the rest keeps a headless run quiet and offline. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /**
  * Firefox keeps timers of a background tab to one a second (and fewer once a budget runs out).
@@ -35,10 +42,13 @@ export const FIREFOX_PREFS = {
 
 /** The engines to test, `PULSE_BROWSERS=firefox,webkit` to narrow a run; all three by default. */
 export function selectedEngines() {
-  const asked = process.env.PULSE_BROWSERS?.split(',').map((name) => name.trim()).filter(Boolean);
+  const asked = process.env.PULSE_BROWSERS?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (!asked?.length) return ENGINES;
   const unknown = asked.filter((name) => !ENGINES.includes(name));
-  if (unknown.length) throw new Error(`PULSE_BROWSERS: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`PULSE_BROWSERS: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   return asked;
 }
 
@@ -49,7 +59,12 @@ function firstExisting(envName, paths) {
 }
 
 export function findChromium() {
-  return firstExisting('CHROME_PATH', ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']);
+  return firstExisting('CHROME_PATH', [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ]);
 }
 
 export function findFirefox() {
@@ -58,8 +73,13 @@ export function findFirefox() {
 
 /** MiniBrowser lives in the multiarch library folder (`/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/`). */
 function findMiniBrowser() {
-  const multiarch = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((name) => name.includes('-linux-')) : [];
-  return firstExisting('WEBKIT_MINIBROWSER', multiarch.map((dir) => `/usr/lib/${dir}/webkit2gtk-4.1/MiniBrowser`));
+  const multiarch = existsSync('/usr/lib')
+    ? readdirSync('/usr/lib').filter((name) => name.includes('-linux-'))
+    : [];
+  return firstExisting(
+    'WEBKIT_MINIBROWSER',
+    multiarch.map((dir) => `/usr/lib/${dir}/webkit2gtk-4.1/MiniBrowser`),
+  );
 }
 
 /** The three programs WebKit needs, or undefined when one is missing. */
@@ -76,12 +96,17 @@ export function findEngine(engine) {
 }
 
 /** The variable that points at an engine's browser instead of the usual paths. */
-export const PATH_VARIABLES = { chromium: 'CHROME_PATH', firefox: 'FIREFOX_PATH', webkit: 'WEBKIT_MINIBROWSER' };
+export const PATH_VARIABLES = {
+  chromium: 'CHROME_PATH',
+  firefox: 'FIREFOX_PATH',
+  webkit: 'WEBKIT_MINIBROWSER',
+};
 
 /** One line telling how to get a missing engine. */
 export function installHint(engine) {
   const variable = PATH_VARIABLES[engine];
-  if (process.env[variable]) return `${variable}=${process.env[variable]} does not exist: point it at ${engine}'s binary or unset it.`;
+  if (process.env[variable])
+    return `${variable}=${process.env[variable]} does not exist: point it at ${engine}'s binary or unset it.`;
   return `${engine} not found: install it (Debian: \`sudo apt-get install ${DEBIAN_PACKAGES[engine].join(' ')}\`), set ${variable}, or leave it out with PULSE_BROWSERS.`;
 }
 
@@ -142,7 +167,11 @@ function startProcess(command, args, env) {
 
 /** Starts Xvfb on a display number it picks itself (`-displayfd 1`: printed once ready). */
 function startXvfb(xvfb) {
-  const { child, tail } = startProcess(xvfb, ['-displayfd', '1', '-screen', '0', '1280x1000x24', '-nolisten', 'tcp'], process.env);
+  const { child, tail } = startProcess(
+    xvfb,
+    ['-displayfd', '1', '-screen', '0', '1280x1000x24', '-nolisten', 'tcp'],
+    process.env,
+  );
   return new Promise((resolve, reject) => {
     child.stdout.on('data', () => {
       const display = /^(\d+)\n/m.exec(tail());
@@ -162,7 +191,12 @@ function listensOn(pid, port) {
   }
   const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   const LISTEN = '0A';
-  const inodes = table.split('\n').slice(1).map((line) => line.trim().split(/\s+/)).filter((fields) => fields[1] === local && fields[3] === LISTEN).map((fields) => fields[9]);
+  const inodes = table
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[1] === local && fields[3] === LISTEN)
+    .map((fields) => fields[9]);
   if (inodes.length === 0) return false;
   let fds;
   try {
@@ -195,7 +229,10 @@ async function listens(name, { child, tail }, port) {
   const deadline = Date.now() + LISTEN_WITHIN_MS;
   while (!listensOn(child.pid, port)) {
     if (child.exitCode !== null || PORT_TAKEN.test(tail())) return false;
-    if (Date.now() > deadline) throw new Error(`${name} did not listen on port ${port} within ${LISTEN_WITHIN_MS / 1000} s: ${tail().trim()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${name} did not listen on port ${port} within ${LISTEN_WITHIN_MS / 1000} s: ${tail().trim()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return true;
@@ -241,9 +278,20 @@ export async function startWebKitDrivers(count = 1) {
   const urls = [];
   try {
     for (let index = 0; index < count; index++) {
-      const browser = await startListening('MiniBrowser', (port) => startProcess(webkit.miniBrowser, ['--automation'], { ...env, WEBKIT_INSPECTOR_SERVER: `127.0.0.1:${port}` }));
+      const browser = await startListening('MiniBrowser', (port) =>
+        startProcess(webkit.miniBrowser, ['--automation'], {
+          ...env,
+          WEBKIT_INSPECTOR_SERVER: `127.0.0.1:${port}`,
+        }),
+      );
       children.push(browser.child);
-      const driver = await startListening('WebKitWebDriver', (port) => startProcess(webkit.driver, [`--port=${port}`, '--host=127.0.0.1', `--target=127.0.0.1:${browser.port}`], env));
+      const driver = await startListening('WebKitWebDriver', (port) =>
+        startProcess(
+          webkit.driver,
+          [`--port=${port}`, '--host=127.0.0.1', `--target=127.0.0.1:${browser.port}`],
+          env,
+        ),
+      );
       children.push(driver.child);
       urls.push(`http://127.0.0.1:${driver.port}`);
     }

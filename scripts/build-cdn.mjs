@@ -25,7 +25,10 @@ export const CDN_DIR = `${ROOT}dist/cdn`;
 export function cdnEntries() {
   return [
     { name: 'pulse-widgets', entry: `${ROOT}${LIB_ENTRIES.index}` },
-    ...[...ELEMENT_ENTRIES, ...LOCALE_ENTRIES].map((name) => ({ name, entry: `${ROOT}${LIB_ENTRIES[name]}` })),
+    ...[...ELEMENT_ENTRIES, ...LOCALE_ENTRIES].map((name) => ({
+      name,
+      entry: `${ROOT}${LIB_ENTRIES[name]}`,
+    })),
   ];
 }
 
@@ -70,7 +73,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [outDir = CDN_DIR, only] = process.argv.slice(2);
   const names = only?.split(',');
   await rm(outDir, { recursive: true, force: true });
-  for (const target of cdnEntries().filter(({ name }) => !names || names.includes(name))) await build(cdnConfig(target, { outDir }));
+  for (const target of cdnEntries().filter(({ name }) => !names || names.includes(name)))
+    await build(cdnConfig(target, { outDir }));
   await mkdir(outDir, { recursive: true });
   await writeFile(`${outDir}/pulse-widgets.css`, undefinedSizesCss());
   console.log(`CDN modules written to ${outDir}`);

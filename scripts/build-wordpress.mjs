@@ -24,7 +24,10 @@ function filesUnder(dir) {
 
 /** A gettext .mo file (little-endian, no hash table) of `translations` (English → language) for `language`. */
 export function moFile(translations, language) {
-  const entries = [['', `Content-Type: text/plain; charset=UTF-8\nLanguage: ${language}\n`], ...Object.entries(translations)]
+  const entries = [
+    ['', `Content-Type: text/plain; charset=UTF-8\nLanguage: ${language}\n`],
+    ...Object.entries(translations),
+  ]
     .map(([id, text]) => [Buffer.from(id), Buffer.from(text)])
     .sort(([a], [b]) => Buffer.compare(a, b));
   const count = entries.length;
@@ -36,7 +39,10 @@ export function moFile(translations, language) {
   header.writeUInt32LE(28 + count * 16, 24);
   const strings = [];
   let offset = header.length;
-  for (const [column, table] of [[0, 28], [1, 28 + count * 8]]) {
+  for (const [column, table] of [
+    [0, 28],
+    [1, 28 + count * 8],
+  ]) {
     entries.forEach((entry, index) => {
       header.writeUInt32LE(entry[column].length, table + index * 8);
       header.writeUInt32LE(offset, table + index * 8 + 4);
@@ -47,23 +53,43 @@ export function moFile(translations, language) {
   return Buffer.concat([header, ...strings]);
 }
 
-const { values } = parseArgs({ options: { cdn: { type: 'string', default: join(ROOT, 'dist/cdn') }, out: { type: 'string', default: join(ROOT, 'dist/wordpress/pulse-widgets.zip') } } });
+const { values } = parseArgs({
+  options: {
+    cdn: { type: 'string', default: join(ROOT, 'dist/cdn') },
+    out: { type: 'string', default: join(ROOT, 'dist/wordpress/pulse-widgets.zip') },
+  },
+});
 const cdn = resolve(values.cdn);
 const out = resolve(values.out);
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const pluginFile = (file) => {
   const data = readFileSync(file);
   const path = relative(PLUGIN, file);
-  if (path === 'pulse-widgets.php') return { path, data: Buffer.from(data.toString('utf8').replaceAll('__VERSION__', version)) };
+  if (path === 'pulse-widgets.php')
+    return { path, data: Buffer.from(data.toString('utf8').replaceAll('__VERSION__', version)) };
   const translation = /^languages\/([a-z]{2,3})\.json$/.exec(path);
-  if (translation) return { path: `languages/pulse-widgets-${translation[1]}.mo`, data: moFile(JSON.parse(data.toString('utf8')), translation[1]) };
+  if (translation)
+    return {
+      path: `languages/pulse-widgets-${translation[1]}.mo`,
+      data: moFile(JSON.parse(data.toString('utf8')), translation[1]),
+    };
   return { path, data };
 };
 const files = [
   ...filesUnder(PLUGIN).map(pluginFile),
-  ...filesUnder(cdn).filter((file) => /\.(js|css)$/.test(file)).map((file) => ({ path: `assets/${relative(cdn, file)}`, data: readFileSync(file) })),
+  ...filesUnder(cdn)
+    .filter((file) => /\.(js|css)$/.test(file))
+    .map((file) => ({ path: `assets/${relative(cdn, file)}`, data: readFileSync(file) })),
 ];
-if (!['assets/pulse-widgets.js', 'assets/pulse-widgets.css'].every((path) => files.some((file) => file.path === path))) throw new Error(`no CDN modules in ${cdn}: run npm run build:cdn first`);
+if (
+  !['assets/pulse-widgets.js', 'assets/pulse-widgets.css'].every((path) =>
+    files.some((file) => file.path === path),
+  )
+)
+  throw new Error(`no CDN modules in ${cdn}: run npm run build:cdn first`);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, zip(files.map((file) => ({ ...file, path: `pulse-widgets/${file.path.split('\\').join('/')}` }))));
+writeFileSync(
+  out,
+  zip(files.map((file) => ({ ...file, path: `pulse-widgets/${file.path.split('\\').join('/')}` }))),
+);
 console.log(`WordPress plugin written to ${relative(ROOT, out)} (${files.length} files)`);

@@ -15,12 +15,13 @@ import { parseSync, Visitor, type Plugin } from 'vite';
 const COMPACT: Record<string, (text: string) => string> = {
   html: (text) => text.replace(/\n[ \t]+/g, '\n'),
   svg: (text) => text.replace(/\n[ \t]+/g, '\n'),
-  css: (text) => text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/ ?([{};,>]) ?/g, '$1')
-    .replace(/: /g, ':')
-    .replace(/;}/g, '}'),
+  css: (text) =>
+    text
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/ ?([{};,>]) ?/g, '$1')
+      .replace(/: /g, ':')
+      .replace(/;}/g, '}'),
 };
 
 export function compactTemplates(): Plugin {
@@ -34,7 +35,10 @@ export function compactTemplates(): Plugin {
         new Visitor({
           TaggedTemplateExpression(node) {
             const compact = node.tag.type === 'Identifier' ? COMPACT[node.tag.name] : undefined;
-            if (compact) spans.push(...node.quasi.quasis.map((quasi) => ({ start: quasi.start, end: quasi.end, compact })));
+            if (compact)
+              spans.push(
+                ...node.quasi.quasis.map((quasi) => ({ start: quasi.start, end: quasi.end, compact })),
+              );
           },
         }).visit(parseSync(id, code).program);
         if (spans.length === 0) return null;

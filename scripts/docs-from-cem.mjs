@@ -21,19 +21,29 @@ const base = sharedBase(manifest, [...elements.values()]);
 const common = Object.fromEntries(LISTS.map((list) => [list, shared(base, [...elements.values()], list)]));
 const ownOnly = (element) => ({
   ...element,
-  ...Object.fromEntries(LISTS.map((list) => [list, (element[list] ?? []).filter((item) => !common[list].some((one) => one.name === item.name && one.description === item.description))])),
+  ...Object.fromEntries(
+    LISTS.map((list) => [
+      list,
+      (element[list] ?? []).filter(
+        (item) => !common[list].some((one) => one.name === item.name && one.description === item.description),
+      ),
+    ]),
+  ),
 });
 
 const missing = [];
 const after = before.replace(/<!-- cem:([a-z0-9-]+) -->[\s\S]*?<!-- \/cem:\1 -->/g, (_block, tag) => {
-  const element = tag === 'common' ? { ...common, members: base.members } : elements.get(tag) && ownOnly(elements.get(tag));
+  const element =
+    tag === 'common' ? { ...common, members: base.members } : elements.get(tag) && ownOnly(elements.get(tag));
   if (!element) missing.push(tag);
   return `<!-- cem:${tag} -->\n${element ? reference(element) : ''}\n<!-- /cem:${tag} -->`;
 });
 const undocumented = [...elements.keys()].filter((tag) => !before.includes(`<!-- cem:${tag} -->`));
 
-if (missing.length > 0) fail(`docs/usage.md has a block for ${missing.join(', ')}, which custom-elements.json does not define`);
-if (undocumented.length > 0) fail(`docs/usage.md has no <!-- cem:${undocumented[0]} --> block for ${undocumented.join(', ')}`);
+if (missing.length > 0)
+  fail(`docs/usage.md has a block for ${missing.join(', ')}, which custom-elements.json does not define`);
+if (undocumented.length > 0)
+  fail(`docs/usage.md has no <!-- cem:${undocumented[0]} --> block for ${undocumented.join(', ')}`);
 if (process.argv.includes('--check')) {
   if (after !== before) fail('docs/usage.md is out of date with custom-elements.json: run `npm run docs`');
   console.log(`docs/usage.md matches custom-elements.json (${elements.size} elements)`);
@@ -51,17 +61,24 @@ function fail(message) {
 function sharedBase(cem, all) {
   const names = new Set(all.map((element) => element.superclass?.name));
   const [name] = names;
-  const declared = names.size === 1 && cem.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.name === name);
+  const declared =
+    names.size === 1 &&
+    cem.modules
+      .flatMap((module) => module.declarations ?? [])
+      .find((declaration) => declaration.name === name);
   return declared || all[0] || {};
 }
 
 /** The items of `list` in `base` that every element has too. */
 function shared(base, all, list) {
-  return (base[list] ?? []).filter((item) => all.every((element) => (element[list] ?? []).some((one) => one.name === item.name)));
+  return (base[list] ?? []).filter((item) =>
+    all.every((element) => (element[list] ?? []).some((one) => one.name === item.name)),
+  );
 }
 
 function customElements(cem) {
-  return cem.modules.flatMap((module) => module.declarations ?? [])
+  return cem.modules
+    .flatMap((module) => module.declarations ?? [])
     .filter((declaration) => declaration.customElement && declaration.tagName)
     .sort((a, b) => a.tagName.localeCompare(b.tagName));
 }
@@ -80,13 +97,35 @@ function reference(element) {
     ];
   });
   sections.push(table('Attributes', ['Attribute', 'Property', 'Type', 'Default', 'Description'], attributes));
-  const events = (element.events ?? []).filter((event) => event.name)
+  const events = (element.events ?? [])
+    .filter((event) => event.name)
     .map((event) => [code(event.name), code(event.type?.text ?? ''), event.description ?? '']);
   sections.push(table('Events', ['Event', 'Type', 'Description'], events));
-  sections.push(table('Parts', ['Part', 'Description'], named(element.cssParts, (name) => `::part(${name})`)));
-  sections.push(table('Custom properties', ['Custom property', 'Default', 'Description'],
-    (element.cssProperties ?? []).map((property) => [code(property.name), code(property.default ?? ''), property.description ?? ''])));
-  sections.push(table('States', ['State', 'Description'], named(element.cssStates, (name) => `:state(${name})`)));
+  sections.push(
+    table(
+      'Parts',
+      ['Part', 'Description'],
+      named(element.cssParts, (name) => `::part(${name})`),
+    ),
+  );
+  sections.push(
+    table(
+      'Custom properties',
+      ['Custom property', 'Default', 'Description'],
+      (element.cssProperties ?? []).map((property) => [
+        code(property.name),
+        code(property.default ?? ''),
+        property.description ?? '',
+      ]),
+    ),
+  );
+  sections.push(
+    table(
+      'States',
+      ['State', 'Description'],
+      named(element.cssStates, (name) => `:state(${name})`),
+    ),
+  );
   return sections.filter(Boolean).join('\n\n');
 }
 
@@ -97,14 +136,19 @@ function named(list, show) {
 /** A Markdown table under a bold heading; columns empty in every row are left out. */
 function table(what, header, rows) {
   if (rows.length === 0) return '';
-  const kept = header.map((_name, column) => column === 0 || rows.some((row) => row[column] !== '')).flatMap((keep, column) => (keep ? [column] : []));
+  const kept = header
+    .map((_name, column) => column === 0 || rows.some((row) => row[column] !== ''))
+    .flatMap((keep, column) => (keep ? [column] : []));
   const line = (cells) => `| ${kept.map((column) => cell(cells[column])).join(' | ')} |`;
   return [`**${what}**`, '', line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 /** One table cell: a single line, pipes escaped, JSDoc `{@link X}` as code. */
 function cell(text) {
-  return String(text).replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`').replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+  return String(text)
+    .replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`')
+    .replace(/\s*\n\s*/g, ' ')
+    .replaceAll('|', '\\|');
 }
 
 function code(text) {

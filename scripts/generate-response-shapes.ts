@@ -11,7 +11,16 @@ import { ROUTE_NAMES, routes, type RouteName } from '../src/api/routes.ts';
 type Json = Record<string, unknown>;
 
 /** The JSON Schema words check-response.ts understands; any other word would be ignored there. */
-const UNDERSTOOD = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'drop', 'addedBy']);
+const UNDERSTOOD = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'drop',
+  'addedBy',
+]);
 
 /**
  * Drops what can never fail on parsed JSON, to keep the browser bundle small: object keys are
@@ -40,9 +49,23 @@ function inlined(shape: unknown, defs: Json, seen: readonly string[] = []): unkn
     const name = $ref.slice('#/$defs/'.length);
     if (seen.includes(name)) throw new Error(`${$ref}: a recursive schema cannot be written out in full`);
     // Words beside the reference (`drop`, `addedBy`) say how this use of the definition is read.
-    return { ...(inlined(defs[name], defs, [...seen, name]) as Json), ...(inlined(words, defs, seen) as Json) };
+    return {
+      ...(inlined(defs[name], defs, [...seen, name]) as Json),
+      ...(inlined(words, defs, seen) as Json),
+    };
   }
-  return Object.fromEntries(Object.entries(words).map(([word, value]) => [word, word === 'required' ? value : word === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, child]) => [name, inlined(child, defs, seen)])) : inlined(value, defs, seen)]));
+  return Object.fromEntries(
+    Object.entries(words).map(([word, value]) => [
+      word,
+      word === 'required'
+        ? value
+        : word === 'properties'
+          ? Object.fromEntries(
+              Object.entries(value as Json).map(([name, child]) => [name, inlined(child, defs, seen)]),
+            )
+          : inlined(value, defs, seen),
+    ]),
+  );
 }
 
 /** The JSON types check-response.ts tells apart (no `integer`: our schemas use plain numbers). */
@@ -50,13 +73,20 @@ const TYPES = new Set(['object', 'array', 'string', 'number', 'boolean', 'null']
 
 function assertUnderstood(shape: Json, where: string): void {
   for (const [word, value] of Object.entries(shape)) {
-    if (!UNDERSTOOD.has(word)) throw new Error(`${where}.${word}: check-response.ts does not understand this JSON Schema word`);
-    if (word === 'type' && ![value].flat().every((type) => TYPES.has(type as string))) throw new Error(`${where}.type: ${String(value)} is not a type check-response.ts tells apart`);
-    const inner = word === 'properties' ? Object.entries(value as object)
-      : word === 'anyOf' ? (value as object[]).map((option, i) => [String(i), option] as const)
-      : ['items', 'additionalProperties'].includes(word) && typeof value === 'object' ? [['', value] as const]
-      : [];
-    for (const [name, child] of inner) assertUnderstood(child as Json, `${where}.${word}${name ? `.${name}` : ''}`);
+    if (!UNDERSTOOD.has(word))
+      throw new Error(`${where}.${word}: check-response.ts does not understand this JSON Schema word`);
+    if (word === 'type' && ![value].flat().every((type) => TYPES.has(type as string)))
+      throw new Error(`${where}.type: ${String(value)} is not a type check-response.ts tells apart`);
+    const inner =
+      word === 'properties'
+        ? Object.entries(value as object)
+        : word === 'anyOf'
+          ? (value as object[]).map((option, i) => [String(i), option] as const)
+          : ['items', 'additionalProperties'].includes(word) && typeof value === 'object'
+            ? [['', value] as const]
+            : [];
+    for (const [name, child] of inner)
+      assertUnderstood(child as Json, `${where}.${word}${name ? `.${name}` : ''}`);
   }
 }
 
@@ -75,15 +105,26 @@ function assertUnderstood(shape: Json, where: string): void {
 function withImplicitDrops(shape: unknown, where: string): unknown {
   if (Array.isArray(shape)) return shape.map((item, index) => withImplicitDrops(item, `${where}[${index}]`));
   if (typeof shape !== 'object' || shape === null) return shape;
-  const { properties, required = [], ...words } = shape as Json & { properties?: Record<string, Json>; required?: string[] };
-  const kept: Json = Object.fromEntries(Object.entries(words).map(([word, value]) => [word, withImplicitDrops(value, `${where}.${word}`)]));
+  const {
+    properties,
+    required = [],
+    ...words
+  } = shape as Json & { properties?: Record<string, Json>; required?: string[] };
+  const kept: Json = Object.fromEntries(
+    Object.entries(words).map(([word, value]) => [word, withImplicitDrops(value, `${where}.${word}`)]),
+  );
   if (properties) {
-    kept.properties = Object.fromEntries(Object.entries(properties).map(([name, child]) => {
-      if (required.includes(name)) return [name, withImplicitDrops(child, `${where}.${name}`)];
-      if (child.drop !== true) throw new Error(`${where}.${name}: an optional property must be read with optional() (dropped when unusable)`);
-      const { drop: _drop, ...rest } = child;
-      return [name, withImplicitDrops(rest, `${where}.${name}`)];
-    }));
+    kept.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, child]) => {
+        if (required.includes(name)) return [name, withImplicitDrops(child, `${where}.${name}`)];
+        if (child.drop !== true)
+          throw new Error(
+            `${where}.${name}: an optional property must be read with optional() (dropped when unusable)`,
+          );
+        const { drop: _drop, ...rest } = child;
+        return [name, withImplicitDrops(rest, `${where}.${name}`)];
+      }),
+    );
   }
   if ((shape as Json).required) kept.required = required;
   return kept;
@@ -91,7 +132,9 @@ function withImplicitDrops(shape: unknown, where: string): unknown {
 
 function shapeOf(schema: z.ZodMiniType, name: string): Json {
   const { $schema: _dialect, ...exported } = z.toJSONSchema(schema, {
-    io: 'input', reused: 'ref', target: 'draft-2020-12',
+    io: 'input',
+    reused: 'ref',
+    target: 'draft-2020-12',
     override: ({ zodSchema, jsonSchema }) => {
       if ((zodSchema as unknown as z.ZodMiniType)._zod.def.type === 'catch') jsonSchema.drop = true;
     },
@@ -104,7 +147,12 @@ function shapeOf(schema: z.ZodMiniType, name: string): Json {
 
 /** The shapes directly inside a shape. */
 function children(shape: Json): Json[] {
-  const { properties, items, additionalProperties, anyOf } = shape as { properties?: Record<string, Json>; items?: Json; additionalProperties?: Json | boolean; anyOf?: Json[] };
+  const { properties, items, additionalProperties, anyOf } = shape as {
+    properties?: Record<string, Json>;
+    items?: Json;
+    additionalProperties?: Json | boolean;
+    anyOf?: Json[];
+  };
   return [
     ...Object.values(properties ?? {}),
     ...(items ? [items] : []),
@@ -129,10 +177,13 @@ function constantName(shape: Json, property: string): string {
   };
   const { items, additionalProperties } = shape;
   const words = Object.keys(shape).join();
-  const base = bareType(shape)
-    ?? (words === 'type,items' && bareType(items) ? `${bareType(items)}_list` : undefined)
-    ?? (words === 'type,additionalProperties' && bareType(additionalProperties) ? `${bareType(additionalProperties)}_map` : undefined)
-    ?? property;
+  const base =
+    bareType(shape) ??
+    (words === 'type,items' && bareType(items) ? `${bareType(items)}_list` : undefined) ??
+    (words === 'type,additionalProperties' && bareType(additionalProperties)
+      ? `${bareType(additionalProperties)}_map`
+      : undefined) ??
+    property;
   return `${base.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())}Shape`;
 }
 
@@ -155,11 +206,18 @@ function shapesModule(shapes: readonly (readonly [string, Json])[]): string {
   const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
   const write = (shape: Json, property: string): string => {
     const words = Object.entries(shape).map(([word, value]) => {
-      const text = word === 'properties' ? `{ ${Object.entries(value as Record<string, Json>).map(([name, child]) => `${key(name)}: ${write(child, name)}`).join(', ')} }`
-        : word === 'anyOf' ? `[${(value as Json[]).map((option) => write(option, property)).join(', ')}]`
-        : word === 'items' && typeof value === 'object' ? write(value as Json, `${property}_item`)
-        : word === 'additionalProperties' && typeof value === 'object' ? write(value as Json, property)
-        : JSON.stringify(value);
+      const text =
+        word === 'properties'
+          ? `{ ${Object.entries(value as Record<string, Json>)
+              .map(([name, child]) => `${key(name)}: ${write(child, name)}`)
+              .join(', ')} }`
+          : word === 'anyOf'
+            ? `[${(value as Json[]).map((option) => write(option, property)).join(', ')}]`
+            : word === 'items' && typeof value === 'object'
+              ? write(value as Json, `${property}_item`)
+              : word === 'additionalProperties' && typeof value === 'object'
+                ? write(value as Json, property)
+                : JSON.stringify(value);
       return `${word}: ${text}`;
     });
     const text = `{ ${words.join(', ')} }`;

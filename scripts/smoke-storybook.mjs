@@ -28,7 +28,11 @@ const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 /** The story canvas is a fragment of a page: page-level landmark and heading rules do not apply. */
 const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-  rules: { region: { enabled: false }, 'landmark-one-main': { enabled: false }, 'page-has-heading-one': { enabled: false } },
+  rules: {
+    region: { enabled: false },
+    'landmark-one-main': { enabled: false },
+    'page-has-heading-one': { enabled: false },
+  },
 };
 
 const started = performance.now();
@@ -44,41 +48,60 @@ if (!executablePath) {
 }
 const site = await createStaticHandler(OUT);
 // The browser asks for /favicon.ico on its own; Storybook ships only an SVG one.
-const server = await listen((request) => (new URL(request.url).pathname === '/favicon.ico' ? Promise.resolve(new Response(null, { status: 204 })) : site(request)));
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const server = await listen((request) =>
+  new URL(request.url).pathname === '/favicon.ico'
+    ? Promise.resolve(new Response(null, { status: 204 }))
+    : site(request),
+);
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
 const axeSource = await readFile(AXE_SOURCE, 'utf8');
 
 let passed = 0;
 let failed = 0;
 try {
   const queue = [...stories];
-  await Promise.all(Array.from({ length: PARALLEL_PAGES }, async () => {
-    const page = await browser.newPage({ reducedMotion: 'reduce' });
-    for (let story = queue.shift(); story; story = queue.shift()) {
-      const storyStarted = performance.now();
-      const problems = await check(page, story);
-      const ms = Math.round(performance.now() - storyStarted);
-      if (problems.length === 0) {
-        passed += 1;
-        console.log(`ok    ${story.id} (${ms} ms)`);
-      } else {
-        failed += 1;
-        console.log(`FAIL  ${story.id} (${ms} ms)\n${problems.map((problem) => `        ${problem}`).join('\n')}`);
-        // A fresh page for the next story, so nothing this one left behind is blamed on it.
-        await page.goto('about:blank');
+  await Promise.all(
+    Array.from({ length: PARALLEL_PAGES }, async () => {
+      const page = await browser.newPage({ reducedMotion: 'reduce' });
+      for (let story = queue.shift(); story; story = queue.shift()) {
+        const storyStarted = performance.now();
+        const problems = await check(page, story);
+        const ms = Math.round(performance.now() - storyStarted);
+        if (problems.length === 0) {
+          passed += 1;
+          console.log(`ok    ${story.id} (${ms} ms)`);
+        } else {
+          failed += 1;
+          console.log(
+            `FAIL  ${story.id} (${ms} ms)\n${problems.map((problem) => `        ${problem}`).join('\n')}`,
+          );
+          // A fresh page for the next story, so nothing this one left behind is blamed on it.
+          await page.goto('about:blank');
+        }
       }
-    }
-    await page.close();
-  }));
-  const language = await checkLanguageToolbar(stories.find((story) => story.id.startsWith('elements-live-counter--'))?.id);
+      await page.close();
+    }),
+  );
+  const language = await checkLanguageToolbar(
+    stories.find((story) => story.id.startsWith('elements-live-counter--'))?.id,
+  );
   if (language === true) passed += 1;
   else failed += 1;
-  console.log(language === true ? 'ok    language toolbar (locale:de)' : `FAIL  language toolbar (locale:de)\n        ${language}`);
+  console.log(
+    language === true
+      ? 'ok    language toolbar (locale:de)'
+      : `FAIL  language toolbar (locale:de)\n        ${language}`,
+  );
 } finally {
   await browser.close();
   await server.close();
 }
-console.log(`smoke test: ${stories.length} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `smoke test: ${stories.length} stories in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && stories.length > 0 ? 0 : 1);
 
@@ -87,10 +110,23 @@ async function checkLanguageToolbar(id) {
   if (!id) return 'no <live-counter> story';
   const page = await browser.newPage({ reducedMotion: 'reduce' });
   try {
-    await page.goto(`${server.url}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=a11y.manual:!true;locale:de`);
-    const label = () => document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')?.textContent;
-    return await page.waitForFunction(label, undefined, { timeout: STORY_TIMEOUT_MS, polling: 50 })
-      .then(() => page.waitForFunction((expected) => document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')?.textContent === expected, 'Jetzt auf der Website', { timeout: STORY_TIMEOUT_MS, polling: 50 }))
+    await page.goto(
+      `${server.url}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=a11y.manual:!true;locale:de`,
+    );
+    const label = () =>
+      document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')
+        ?.textContent;
+    return await page
+      .waitForFunction(label, undefined, { timeout: STORY_TIMEOUT_MS, polling: 50 })
+      .then(() =>
+        page.waitForFunction(
+          (expected) =>
+            document.querySelector('#storybook-root live-counter')?.shadowRoot?.querySelector('[part=label]')
+              ?.textContent === expected,
+          'Jetzt auf der Website',
+          { timeout: STORY_TIMEOUT_MS, polling: 50 },
+        ),
+      )
       .then(() => true)
       .catch(async () => `the label reads "${await page.evaluate(label)}", not German`);
   } finally {
@@ -128,7 +164,8 @@ async function readStories() {
 async function check(page, story) {
   const problems = [];
   const onConsole = (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text().split('\n')[0]} (${message.location().url})`);
+    if (message.type() === 'error')
+      problems.push(`console error: ${message.text().split('\n')[0]} (${message.location().url})`);
   };
   const onPageError = (error) => problems.push(`page error: ${error.message}`);
   page.on('console', onConsole);
@@ -139,11 +176,16 @@ async function check(page, story) {
       problems.push(shown);
       return problems;
     }
-    const outcome = await page.waitForFunction(settled, story.state, { timeout: STORY_TIMEOUT_MS, polling: 50 })
+    const outcome = await page
+      .waitForFunction(settled, story.state, { timeout: STORY_TIMEOUT_MS, polling: 50 })
       .then((handle) => handle.jsonValue())
-      .catch(() => page.evaluate(describeElements).then((found) => `not ${story.state ?? 'rendered'} within ${STORY_TIMEOUT_MS} ms: ${found}`));
+      .catch(() =>
+        page
+          .evaluate(describeElements)
+          .then((found) => `not ${story.state ?? 'rendered'} within ${STORY_TIMEOUT_MS} ms: ${found}`),
+      );
     if (outcome !== true) problems.push(String(outcome));
-    else problems.push(...await axeViolations(page));
+    else problems.push(...(await axeViolations(page)));
   } catch (error) {
     problems.push(`could not open: ${error.message.split('\n')[0]}`);
   } finally {
@@ -157,22 +199,36 @@ async function check(page, story) {
 async function show(page, id) {
   if (!page.url().includes('/iframe.html')) {
     // a11y.manual: the a11y addon's own axe run would collide with ours.
-    await page.goto(`${server.url}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=a11y.manual:!true`);
+    await page.goto(
+      `${server.url}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=a11y.manual:!true`,
+    );
     return true;
   }
-  const rendered = page.evaluate((storyId) => new Promise((resolve) => {
-    const channel = globalThis.__STORYBOOK_ADDONS_CHANNEL__;
-    const failures = ['storyErrored', 'storyThrewException', 'playFunctionThrewException', 'storyMissing'];
-    const listeners = new Map();
-    const finish = (result) => {
-      for (const [event, listener] of listeners) channel.off(event, listener);
-      resolve(result);
-    };
-    listeners.set('storyRendered', (renderedId) => renderedId === storyId && finish(true));
-    for (const event of failures) listeners.set(event, (detail) => finish(`${event}: ${detail?.message ?? detail?.title ?? JSON.stringify(detail)}`));
-    for (const [event, listener] of listeners) channel.on(event, listener);
-    channel.emit('setCurrentStory', { storyId, viewMode: 'story' });
-  }), id);
+  const rendered = page.evaluate(
+    (storyId) =>
+      new Promise((resolve) => {
+        const channel = globalThis.__STORYBOOK_ADDONS_CHANNEL__;
+        const failures = [
+          'storyErrored',
+          'storyThrewException',
+          'playFunctionThrewException',
+          'storyMissing',
+        ];
+        const listeners = new Map();
+        const finish = (result) => {
+          for (const [event, listener] of listeners) channel.off(event, listener);
+          resolve(result);
+        };
+        listeners.set('storyRendered', (renderedId) => renderedId === storyId && finish(true));
+        for (const event of failures)
+          listeners.set(event, (detail) =>
+            finish(`${event}: ${detail?.message ?? detail?.title ?? JSON.stringify(detail)}`),
+          );
+        for (const [event, listener] of listeners) channel.on(event, listener);
+        channel.emit('setCurrentStory', { storyId, viewMode: 'story' });
+      }),
+    id,
+  );
   let timer;
   const timeout = new Promise((resolve) => {
     timer = setTimeout(() => resolve(`not rendered within ${STORY_TIMEOUT_MS} ms`), STORY_TIMEOUT_MS);
@@ -202,25 +258,37 @@ function settled(expectedState) {
 
 /** In the page: what the story's elements look like, for a failure message. */
 function describeElements() {
-  const elements = [...(document.querySelector('#storybook-root')?.querySelectorAll('*') ?? [])].filter((el) => el.localName.includes('-'));
+  const elements = [...(document.querySelector('#storybook-root')?.querySelectorAll('*') ?? [])].filter(
+    (el) => el.localName.includes('-'),
+  );
   if (elements.length === 0) return 'no custom element in #storybook-root';
   const states = ['loading', 'ready', 'empty', 'error', 'stale', 'paused'];
-  return elements.map((el) => {
-    const shown = states.filter((state) => el.shadowRoot && el.matches(`:state(${state})`));
-    const text = (el.shadowRoot?.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60);
-    return `<${el.localName}> states [${shown.join(' ')}] text "${text}"`;
-  }).join('; ');
+  return elements
+    .map((el) => {
+      const shown = states.filter((state) => el.shadowRoot && el.matches(`:state(${state})`));
+      const text = (el.shadowRoot?.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60);
+      return `<${el.localName}> states [${shown.join(' ')}] text "${text}"`;
+    })
+    .join('; ');
 }
 
 async function axeViolations(page) {
   // Stories after the first reuse the page, and with it our copy of axe.
-  if (!await page.evaluate(() => globalThis.smokeAxe === true)) {
+  if (!(await page.evaluate(() => globalThis.smokeAxe === true))) {
     await page.addScriptTag({ content: `${axeSource};globalThis.smokeAxe = true;` });
   }
-  const violations = await page.evaluate((options) => globalThis.axe.run('#storybook-root', options).then((result) => result.violations.map((violation) => ({
-    id: violation.id,
-    help: violation.help,
-    targets: violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)),
-  }))), AXE_OPTIONS);
-  return violations.map((violation) => `axe ${violation.id}: ${violation.help} at ${violation.targets.join(', ')}`);
+  const violations = await page.evaluate(
+    (options) =>
+      globalThis.axe.run('#storybook-root', options).then((result) =>
+        result.violations.map((violation) => ({
+          id: violation.id,
+          help: violation.help,
+          targets: violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)),
+        })),
+      ),
+    AXE_OPTIONS,
+  );
+  return violations.map(
+    (violation) => `axe ${violation.id}: ${violation.help} at ${violation.targets.join(', ')}`,
+  );
 }

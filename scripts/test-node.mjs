@@ -9,8 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const LONGEST_FIRST = [
-  'simulation', 'packed-package', 'e2e-demo', 'wordpress', 'cross-origin-poll', 'board', 'cdn-csp',
-  'server-workers', 'server-instances', 'server-redis',
+  'simulation',
+  'packed-package',
+  'e2e-demo',
+  'wordpress',
+  'cross-origin-poll',
+  'board',
+  'cdn-csp',
+  'server-workers',
+  'server-instances',
+  'server-redis',
 ].map((name) => `test/${name}.node.test.ts`);
 /** Two at once: one core each (the machines we test on have two); more only adds contention. */
 const CONCURRENCY = 2;
@@ -19,8 +27,16 @@ const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith('-'));
 const named = args.filter((arg) => !arg.startsWith('-'));
 const rank = (file) => (LONGEST_FIRST.includes(file) ? LONGEST_FIRST.indexOf(file) : LONGEST_FIRST.length);
-const files = named.length > 0
-  ? named
-  : readdirSync('test').filter((name) => name.endsWith('.node.test.ts')).map((name) => `test/${name}`).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files], { stdio: 'inherit' });
+const files =
+  named.length > 0
+    ? named
+    : readdirSync('test')
+        .filter((name) => name.endsWith('.node.test.ts'))
+        .map((name) => `test/${name}`)
+        .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

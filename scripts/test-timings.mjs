@@ -14,7 +14,8 @@ export function timingsReporter(path) {
   const tests = [];
   const seconds = (ms) => (ms / 1000).toFixed(1);
   const collect = (suite, engine, file, prefix = '') => {
-    for (const test of suite?.tests ?? []) if (test.duration !== undefined) tests.push([test.duration, engine, file, `${prefix}${test.name}`]);
+    for (const test of suite?.tests ?? [])
+      if (test.duration !== undefined) tests.push([test.duration, engine, file, `${prefix}${test.name}`]);
     for (const child of suite?.suites ?? []) collect(child, engine, file, `${prefix}${child.name} > `);
   };
   return {
@@ -24,13 +25,26 @@ export function timingsReporter(path) {
         if (session.status !== 'FINISHED') return;
         const started = pageStarted.get(session.id) ?? runStarted;
         const file = session.testFile.slice(session.testFile.lastIndexOf('/test/') + 1);
-        files.push([file, session.browser.name, seconds(Date.now() - started), seconds(started - runStarted)]);
+        files.push([
+          file,
+          session.browser.name,
+          seconds(Date.now() - started),
+          seconds(started - runStarted),
+        ]);
         collect(session.testResults, session.browser.name, file);
       });
     },
     stop() {
-      const slowest = tests.sort((a, b) => b[0] - a[0]).slice(0, 25).map(([ms, engine, file, name]) => `# ${seconds(ms)}\t${engine}\t${file}\t${name}`);
-      const lines = [...files.sort((a, b) => a[0].localeCompare(b[0])).map((row) => row.join('\t')), `# whole run ${seconds(Date.now() - runStarted)} s`, '# slowest tests', ...slowest];
+      const slowest = tests
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 25)
+        .map(([ms, engine, file, name]) => `# ${seconds(ms)}\t${engine}\t${file}\t${name}`);
+      const lines = [
+        ...files.sort((a, b) => a[0].localeCompare(b[0])).map((row) => row.join('\t')),
+        `# whole run ${seconds(Date.now() - runStarted)} s`,
+        '# slowest tests',
+        ...slowest,
+      ];
       writeFileSync(path, `${lines.join('\n')}\n`);
     },
   };

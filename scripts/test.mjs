@@ -8,7 +8,14 @@
  * is installed the same way when it can be; its test skips with the reason otherwise.
  */
 import { spawnSync } from 'node:child_process';
-import { DEBIAN_PACKAGES, findEngine, installHint, outdatedEngines, PATH_VARIABLES, selectedEngines } from './browsers.mjs';
+import {
+  DEBIAN_PACKAGES,
+  findEngine,
+  installHint,
+  outdatedEngines,
+  PATH_VARIABLES,
+  selectedEngines,
+} from './browsers.mjs';
 import { findWordPress, WORDPRESS_PACKAGES } from './wordpress.mjs';
 
 function run(command, args, options = {}) {
@@ -20,11 +27,16 @@ async function ensureBrowsers() {
   const engines = selectedEngines();
   const missing = () => engines.filter((engine) => !findEngine(engine));
   // An engine whose path variable points somewhere is the user's choice: a typo or an old build to fix, not a package to install.
-  const wanted = [...missing(), ...(await outdatedEngines(engines)).map(({ engine }) => engine)].filter((engine) => !process.env[PATH_VARIABLES[engine]]);
+  const wanted = [...missing(), ...(await outdatedEngines(engines)).map(({ engine }) => engine)].filter(
+    (engine) => !process.env[PATH_VARIABLES[engine]],
+  );
   const packages = [...new Set(wanted.flatMap((engine) => DEBIAN_PACKAGES[engine]))];
-  const canApt = process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
+  const canApt =
+    process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
   if (canApt && packages.length > 0) {
-    console.log(`Installing or upgrading Debian's ${packages.join(' ')} with apt-get (package lists refreshed first)…`);
+    console.log(
+      `Installing or upgrading Debian's ${packages.join(' ')} with apt-get (package lists refreshed first)…`,
+    );
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     run('apt-get', ['update', '-q'], { env });
     run('apt-get', ['install', '-y', '-q', ...packages], { env });
@@ -40,8 +52,15 @@ async function ensureBrowsers() {
  * run: without it test/wordpress.node.test.ts skips, saying why in one line.
  */
 function ensureWordPress() {
-  if (findWordPress() || process.getuid?.() !== 0 || run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) !== 0) return 0;
-  console.log(`Installing Debian's ${WORDPRESS_PACKAGES.join(' ')} with apt-get for the WordPress plugin test…`);
+  if (
+    findWordPress() ||
+    process.getuid?.() !== 0 ||
+    run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) !== 0
+  )
+    return 0;
+  console.log(
+    `Installing Debian's ${WORDPRESS_PACKAGES.join(' ')} with apt-get for the WordPress plugin test…`,
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-q'], { env });
   run('apt-get', ['install', '-y', '-q', ...WORDPRESS_PACKAGES], { env });

@@ -16,17 +16,25 @@ async function command(method, url, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
   }).catch((error) => {
-    throw new Error(`WebDriver ${method} ${new URL(url).pathname}: no answer within ${ANSWER_WITHIN_MS / 1000} s (${error.name})`, { cause: error });
+    throw new Error(
+      `WebDriver ${method} ${new URL(url).pathname}: no answer within ${ANSWER_WITHIN_MS / 1000} s (${error.name})`,
+      { cause: error },
+    );
   });
   const { value } = await response.json();
-  if (!response.ok || value?.error) throw new Error(`WebDriver ${method} ${new URL(url).pathname}: ${value?.error} ${value?.message ?? ''}`.trim());
+  if (!response.ok || value?.error)
+    throw new Error(
+      `WebDriver ${method} ${new URL(url).pathname}: ${value?.error} ${value?.message ?? ''}`.trim(),
+    );
   return value;
 }
 
 export class WebDriverSession {
   /** Opens a session on the driver at `driverUrl` (`http://127.0.0.1:port`). */
   static async create(driverUrl, capabilities) {
-    const { sessionId, capabilities: granted } = await command('POST', `${driverUrl}/session`, { capabilities });
+    const { sessionId, capabilities: granted } = await command('POST', `${driverUrl}/session`, {
+      capabilities,
+    });
     return new WebDriverSession(`${driverUrl}/session/${sessionId}`, granted);
   }
 

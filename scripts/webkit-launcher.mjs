@@ -58,7 +58,9 @@ export function webKitLauncher({ concurrency = 1 } = {}) {
       throw new Error('WebKit has no debug mode here: debug in Chromium (PULSE_BROWSERS=chromium).');
     },
     async stop() {
-      await Promise.allSettled([...idle, ...[...active.values()].map(({ session }) => session)].map((session) => session.delete()));
+      await Promise.allSettled(
+        [...idle, ...[...active.values()].map(({ session }) => session)].map((session) => session.delete()),
+      );
       drivers?.stop();
     },
   };

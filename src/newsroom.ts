@@ -28,7 +28,10 @@ import { partialStyles, SitesSource, type SitesHost } from './internal/sites-sou
 import { networkTerms, pageDetailTerms, topPagesColumnTerms, trafficTerms } from './locales/en.ts';
 
 /** The source of an element showing several sites, merging their bodies with `merge`. */
-const sitesSource = <T>(merge: Merge<T>) => (host: SitesHost, onChange: SnapshotChange<T>) => new SitesSource(host, onChange, merge);
+const sitesSource =
+  <T>(merge: Merge<T>) =>
+  (host: SitesHost, onChange: SnapshotChange<T>) =>
+    new SitesSource(host, onChange, merge);
 const network = { styles: partialStyles, terms: networkTerms };
 const freeze = { styles: freezeStyles, terms: networkTerms };
 const freezeControl = <Data>(host: FreezeHost<Data>) => new FreezeControl(host);
@@ -37,10 +40,17 @@ registerFeature(LiveCounter, 'sitesSource', sitesSource(mergeCounts), network);
 registerFeature(TopPages, 'sitesSource', sitesSource(mergePages), network);
 registerFeature(GeoList, 'sitesSource', sitesSource(mergeSums), network);
 registerFeature(ReferrerBars, 'sitesSource', sitesSource(mergeSums), network);
-for (const list of [TopPages, GeoList, ReferrerBars]) registerFeature(list, 'freezeControl', freezeControl, freeze);
-registerFeature(TopPages, 'rowDetail', (host) => new RowDetail(host), { styles: rowDetailStyles, terms: pageDetailTerms });
+for (const list of [TopPages, GeoList, ReferrerBars])
+  registerFeature(list, 'freezeControl', freezeControl, freeze);
+registerFeature(TopPages, 'rowDetail', (host) => new RowDetail(host), {
+  styles: rowDetailStyles,
+  terms: pageDetailTerms,
+});
 registerFeature(TopPages, 'siteLabel', siteLabel, { styles: siteLabelStyles });
-registerFeature(TopPages, 'detailColumns', detailColumns, { styles: detailColumnStyles, terms: { ...topPagesColumnTerms, ...trafficTerms } });
+registerFeature(TopPages, 'detailColumns', detailColumns, {
+  styles: detailColumnStyles,
+  terms: { ...topPagesColumnTerms, ...trafficTerms },
+});
 
 // An opened row shows its page's numbers with these.
 LiveCounter.define('live-counter');

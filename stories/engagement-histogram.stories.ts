@@ -8,7 +8,14 @@ import { commonStories } from './support/states.ts';
 const TAG = 'engagement-histogram';
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = { title: 'Elements/engagement-histogram', ...elementMeta(TAG, { src: storySrc('quickstats'), histogram: 'engaged_time' }, { histogram: Object.keys(HISTOGRAMS) }) };
+const meta: Meta<Args> = {
+  title: 'Elements/engagement-histogram',
+  ...elementMeta(
+    TAG,
+    { src: storySrc('quickstats'), histogram: 'engaged_time' },
+    { histogram: Object.keys(HISTOGRAMS) },
+  ),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -16,11 +23,17 @@ type Story = StoryObj<Args>;
 /** Live engaged time: seconds, then minutes; the solid line is the median, the dashed one the average. */
 export const EngagedTime: Story = { tags: ['state:ready'] };
 /** Scroll depth in 10 % steps, with the table shown. */
-export const ScrollWithTable: Story = { tags: ['state:ready'], args: { histogram: 'scroll', 'show-table': true } };
+export const ScrollWithTable: Story = {
+  tags: ['state:ready'],
+  args: { histogram: 'scroll', 'show-table': true },
+};
 /** Quickstats DOM load time: milliseconds from the service, shown in seconds. */
 export const DomLoad: Story = { tags: ['state:ready'], args: { histogram: 'domload' } };
 /** Minutes per visit on one page (`path=` on quickstats). */
-export const VisitsOnOnePage: Story = { tags: ['state:ready'], args: { histogram: 'visit', src: storySrc('quickstats', { path: '/news/' }) } };
+export const VisitsOnOnePage: Story = {
+  tags: ['state:ready'],
+  args: { histogram: 'visit', src: storySrc('quickstats', { path: '/news/' }) },
+};
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };

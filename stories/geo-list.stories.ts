@@ -9,7 +9,14 @@ import { commonStories } from './support/states.ts';
 const TAG = 'geo-list';
 const common = commonStories(TAG, 'top_geo');
 
-const meta: Meta<Args> = { title: 'Elements/geo-list', ...elementMeta(TAG, { src: storySrc('top_geo'), segment: 'countries' }, { segment: Object.keys(GEO_SEGMENTS) }) };
+const meta: Meta<Args> = {
+  title: 'Elements/geo-list',
+  ...elementMeta(
+    TAG,
+    { src: storySrc('top_geo'), segment: 'countries' },
+    { segment: Object.keys(GEO_SEGMENTS) },
+  ),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -26,10 +33,17 @@ export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
 export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
 export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
 export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };
-export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'], args: { segment: 'cities', max: 5 } };
+export const NarrowContainer: Story = {
+  ...common.narrow,
+  tags: ['state:ready'],
+  args: { segment: 'cities', max: 5 },
+};
 
 /** The network view: both demo sites in `src`, counts added up. */
 export const NetworkView: Story = { tags: ['state:ready'], args: { src: networkSrc('top_geo') } };
 
 /** One of the two sites fails: the other's counts stay, a note names the missing site (`:state(partial)`). */
-export const NetworkOneSiteFailing: Story = { tags: ['state:ready'], args: { src: networkSrc('top_geo', {}, true) } };
+export const NetworkOneSiteFailing: Story = {
+  tags: ['state:ready'],
+  args: { src: networkSrc('top_geo', {}, true) },
+};

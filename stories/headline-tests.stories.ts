@@ -9,7 +9,10 @@ const common = commonStories(TAG, 'raw_data');
 
 // Five tests per page keeps the stories light and shows the page controls; the default is 25.
 const args = { src: storySrc('raw_data'), tz: 'Europe/Paris', 'page-size': 5 };
-const meta: Meta<Args> = { title: 'Elements/headline-tests', ...elementMeta(TAG, args, { status: ['', 'active', 'archived', 'all'] }) };
+const meta: Meta<Args> = {
+  title: 'Elements/headline-tests',
+  ...elementMeta(TAG, args, { status: ['', 'active', 'archived', 'all'] }),
+};
 export default meta;
 
 type Story = StoryObj<Args>;

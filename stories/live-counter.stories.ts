@@ -11,7 +11,10 @@ const TAG = 'live-counter';
 const render = (args: Args) => pulseElement(TAG, args);
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = { title: 'Elements/live-counter', ...elementMeta(TAG, { src: storySrc('quickstats') }, { metric: Object.keys(COUNTER_METRICS) }) };
+const meta: Meta<Args> = {
+  title: 'Elements/live-counter',
+  ...elementMeta(TAG, { src: storySrc('quickstats') }, { metric: Object.keys(COUNTER_METRICS) }),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -23,12 +26,20 @@ export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
  * A metric the counter does not know (a figure of the data it cannot read): it says so. A known
  * figure the answer lacks shows "—" instead, as every element shows a missing value.
  */
-export const Empty: Story = { ...common.empty, tags: ['state:empty'], args: { ...common.empty.args, metric: 'paywall_hits' as Args['metric'] } };
+export const Empty: Story = {
+  ...common.empty,
+  tags: ['state:empty'],
+  args: { ...common.empty.args, metric: 'paywall_hits' as Args['metric'] },
+};
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
 export const Stale: Story = { ...common.stale, tags: ['state:stale'] };
 export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
 export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
-export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'], args: { label: 'القراء على الموقع الآن' } };
+export const RightToLeft: Story = {
+  ...common.rightToLeft,
+  tags: ['state:ready'],
+  args: { label: 'القراء على الموقع الآن' },
+};
 export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'] };
 
 export const SearchVisitors: Story = { tags: ['state:ready'], args: { metric: 'search' } };
@@ -39,7 +50,9 @@ export const ComparedWithTypical: Story = { tags: ['state:ready'], args: { compa
 export const LongLabel: Story = {
   ...common.narrow,
   tags: ['state:ready'],
-  args: { label: 'Readers on the site right now, across the web site, the apps and the newsletter landing pages' },
+  args: {
+    label: 'Readers on the site right now, across the web site, the apps and the newsletter landing pages',
+  },
 };
 
 /** Public "who's on now" mode: rounded to tens, shown because the count is above the threshold. */
@@ -52,11 +65,15 @@ export const PublicCounterShown: Story = {
 export const PublicCounterHidden: Story = {
   tags: ['state:empty'],
   args: { threshold: 1_000_000, round: 10, history: 0, label: 'Reading with you now' },
-  render: (args) => caption('Below its threshold the public counter is hidden: nothing shows under this line.', render(args)),
+  render: (args) =>
+    caption('Below its threshold the public counter is hidden: nothing shows under this line.', render(args)),
 };
 
 /** The network view: both demo sites in `src`, counts added up. */
 export const NetworkView: Story = { tags: ['state:ready'], args: { src: networkSrc('quickstats') } };
 
 /** One of the two sites fails: the other's counts stay, a note names the missing site (`:state(partial)`). */
-export const NetworkOneSiteFailing: Story = { tags: ['state:ready'], args: { src: networkSrc('quickstats', {}, true) } };
+export const NetworkOneSiteFailing: Story = {
+  tags: ['state:ready'],
+  args: { src: networkSrc('quickstats', {}, true) },
+};

@@ -9,7 +9,10 @@ import { commonStories } from './support/states.ts';
 const TAG = 'referrer-bars';
 const common = commonStories(TAG, 'referrers');
 
-const meta: Meta<Args> = { title: 'Elements/referrer-bars', ...elementMeta(TAG, { src: storySrc('referrers') }) };
+const meta: Meta<Args> = {
+  title: 'Elements/referrer-bars',
+  ...elementMeta(TAG, { src: storySrc('referrers') }),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -19,7 +22,10 @@ export const Live: Story = { tags: ['state:ready'] };
 /** Referrers added up by kind: search engines, social networks, news aggregators, AI assistants. */
 export const Grouped: Story = { tags: ['state:ready'], args: { grouped: true } };
 /** Grouped by the traffic sources the service reports itself (`by_type=1`). */
-export const GroupedByTrafficSource: Story = { tags: ['state:ready'], args: { grouped: true, src: storySrc('referrers', { by_type: 1 }) } };
+export const GroupedByTrafficSource: Story = {
+  tags: ['state:ready'],
+  args: { grouped: true, src: storySrc('referrers', { by_type: 1 }) },
+};
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
@@ -33,4 +39,7 @@ export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'],
 export const NetworkView: Story = { tags: ['state:ready'], args: { src: networkSrc('referrers') } };
 
 /** One of the two sites fails: the other's counts stay, a note names the missing site (`:state(partial)`). */
-export const NetworkOneSiteFailing: Story = { tags: ['state:ready'], args: { src: networkSrc('referrers', {}, true) } };
+export const NetworkOneSiteFailing: Story = {
+  tags: ['state:ready'],
+  args: { src: networkSrc('referrers', {}, true) },
+};

@@ -8,7 +8,10 @@ const TAG = 'summary-stats';
 const KEYS = { keys: 'time_spent,pagetimer,page_height,read,referrer,new' };
 const common = commonStories(TAG, 'summary');
 
-const meta: Meta<Args> = { title: 'Elements/summary-stats', ...elementMeta(TAG, { src: storySrc('summary', KEYS) }) };
+const meta: Meta<Args> = {
+  title: 'Elements/summary-stats',
+  ...elementMeta(TAG, { src: storySrc('summary', KEYS) }),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -16,11 +19,18 @@ type Story = StoryObj<Args>;
 /** Live numeric and categorical summaries of the keys named in `src`. */
 export const Live: Story = { tags: ['state:ready'] };
 /** Categorical keys only, ten values each. */
-export const TopValues: Story = { tags: ['state:ready'], args: { src: storySrc('summary', { keys: 'title,referrer' }), max: 10 } };
+export const TopValues: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('summary', { keys: 'title,referrer' }), max: 10 },
+};
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };
-export const Stale: Story = { ...common.stale, tags: ['state:stale'], args: { src: storySrc('summary', KEYS, 'stale') } };
+export const Stale: Story = {
+  ...common.stale,
+  tags: ['state:stale'],
+  args: { src: storySrc('summary', KEYS, 'stale') },
+};
 export const Paused: Story = { ...common.paused, tags: ['state:paused'] };
 export const Dark: Story = { ...common.dark, tags: ['state:ready'] };
 export const RightToLeft: Story = { ...common.rightToLeft, tags: ['state:ready'] };

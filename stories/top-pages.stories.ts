@@ -35,7 +35,11 @@ export const RightToLeftTitles: Story = {
   args: { src: storySrc('toppages', { limit: 5 }, 'rtl-titles') },
 };
 
-export const NarrowContainer: Story = { ...common.narrow, tags: ['state:ready'], args: { src: storySrc('toppages', { limit: 5 }) } };
+export const NarrowContainer: Story = {
+  ...common.narrow,
+  tags: ['state:ready'],
+  args: { src: storySrc('toppages', { limit: 5 }) },
+};
 
 /** Landing pages hidden; the element reads more pages so it still shows ten rows. */
 export const ArticlesOnly: Story = { tags: ['state:ready'], args: { 'articles-only': true } };
@@ -52,7 +56,8 @@ export const AllColumns: Story = {
 export const FiveRowsSiteNameStripped: Story = {
   tags: ['state:ready'],
   args: { max: 5, 'strip-title': '' },
-  render: (args) => caption('max="5" and strip-title: " | Site name" endings removed from titles.', render(args)),
+  render: (args) =>
+    caption('max="5" and strip-title: " | Site name" endings removed from titles.', render(args)),
 };
 
 /** Custom metrics asked for in `src` (`metrics=_pw,_rv,_cmp`), one column each: titled by `metric-names`, enum values named by `metric-labels`. */
@@ -74,14 +79,20 @@ export const ReadNext: Story = {
 /** Filters in `src` go to the service as they are: two sections, and pages with at least 5 people. */
 export const SeveralSections: Story = {
   tags: ['state:ready'],
-  args: { src: storySrc('toppages', { limit: 5, section: 'Science,Business', exclude_people: 5 }), columns: 'sections' },
+  args: {
+    src: storySrc('toppages', { limit: 5, section: 'Science,Business', exclude_people: 5 }),
+    columns: 'sections',
+  },
   render: (args) => caption('section=Science,Business&exclude_people=5 in src.', render(args)),
 };
 
 /** Two authors, and pages with at least 5 people. */
 export const SeveralAuthors: Story = {
   tags: ['state:ready'],
-  args: { src: storySrc('toppages', { limit: 5, author: 'Priya Raman,Mei Ling', exclude_people: 5 }), columns: 'authors' },
+  args: {
+    src: storySrc('toppages', { limit: 5, author: 'Priya Raman,Mei Ling', exclude_people: 5 }),
+    columns: 'authors',
+  },
   render: (args) => caption('author=Priya Raman,Mei Ling&exclude_people=5 in src.', render(args)),
 };
 
@@ -94,7 +105,10 @@ export const Referrers: Story = {
 /** The network view: two sites in `src`, one ranking by people, each row naming its site (`site-names`). */
 export const NetworkView: Story = {
   tags: ['state:ready'],
-  args: { src: networkSrc('toppages', { limit: 5 }), 'site-names': JSON.stringify({ 'example.com': 'Example Daily', 'news.example.org': 'News Example' }) },
+  args: {
+    src: networkSrc('toppages', { limit: 5 }),
+    'site-names': JSON.stringify({ 'example.com': 'Example Daily', 'news.example.org': 'News Example' }),
+  },
 };
 
 /** One of the two sites fails: the other's pages stay, a note names the missing site (`:state(partial)`). */
@@ -104,21 +118,38 @@ export const NetworkOneSiteFailing: Story = {
 };
 
 /** A public "most read" list: ranks and titles only. */
-export const HideNumbers: Story = { tags: ['state:ready'], args: { max: 5, 'hide-numbers': true, 'strip-title': '' } };
+export const HideNumbers: Story = {
+  tags: ['state:ready'],
+  args: { max: 5, 'hide-numbers': true, 'strip-title': '' },
+};
 
 /** Clicks `part` in the element's shadow root once it first shows data: what a reader would do. */
 function pressOnFirstData(part: string) {
   return (args: Args) => {
     const element = render(args);
-    element.addEventListener('pulse-data', () => {
-      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => element.shadowRoot!.querySelector<HTMLButtonElement>(`[part=${part}]`)?.click());
-    }, { once: true });
+    element.addEventListener(
+      'pulse-data',
+      () => {
+        void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() =>
+          element.shadowRoot!.querySelector<HTMLButtonElement>(`[part=${part}]`)?.click(),
+        );
+      },
+      { once: true },
+    );
     return element;
   };
 }
 
 /** Frozen (`tools="freeze"`): the rows hold still while polling goes on, and the card counts the updates waiting; press Freeze again for the latest. */
-export const Frozen: Story = { tags: ['state:ready'], args: { max: 5, tools: 'freeze' }, render: pressOnFirstData('freeze-button') };
+export const Frozen: Story = {
+  tags: ['state:ready'],
+  args: { max: 5, tools: 'freeze' },
+  render: pressOnFirstData('freeze-button'),
+};
 
 /** The first row opened (the + button, with `tools="drill-down"`): that page's own people, sources, platforms and referrers, polled while open. */
-export const DrillDown: Story = { tags: ['state:ready'], args: { max: 5, tools: 'drill-down' }, render: pressOnFirstData('expand') };
+export const DrillDown: Story = {
+  tags: ['state:ready'],
+  args: { max: 5, tools: 'drill-down' },
+  render: pressOnFirstData('expand'),
+};

@@ -7,7 +7,10 @@ import { commonStories } from './support/states.ts';
 const TAG = 'traffic-sources';
 const common = commonStories(TAG, 'quickstats');
 
-const meta: Meta<Args> = { title: 'Elements/traffic-sources', ...elementMeta(TAG, { src: storySrc('quickstats') }) };
+const meta: Meta<Args> = {
+  title: 'Elements/traffic-sources',
+  ...elementMeta(TAG, { src: storySrc('quickstats') }),
+};
 export default meta;
 
 type Story = StoryObj<Args>;
@@ -17,7 +20,10 @@ export const Live: Story = { tags: ['state:ready'] };
 /** Only the sources an editor watches. */
 export const ChosenSources: Story = { tags: ['state:ready'], args: { sources: 'search social links' } };
 /** One page's visitors (`path=` on quickstats). */
-export const OnePage: Story = { tags: ['state:ready'], args: { src: storySrc('quickstats', { path: '/news/' }) } };
+export const OnePage: Story = {
+  tags: ['state:ready'],
+  args: { src: storySrc('quickstats', { path: '/news/' }) },
+};
 export const Loading: Story = { ...common.loading, tags: ['state:loading'] };
 export const Empty: Story = { ...common.empty, tags: ['state:empty'] };
 export const ErrorState: Story = { ...common.error, name: 'Error', tags: ['state:error'] };

@@ -12,7 +12,13 @@ import { page, quickstats, toppages, URLS } from './helpers/browser-fixtures.ts'
 /** A bare controller host that counts the renders the announcer asks for. */
 function host() {
   const counts = { updates: 0 };
-  return { counts, addController() {}, removeController() {}, requestUpdate: () => counts.updates++, updateComplete: Promise.resolve(true) };
+  return {
+    counts,
+    addController() {},
+    removeController() {},
+    requestUpdate: () => counts.updates++,
+    updateComplete: Promise.resolve(true),
+  };
 }
 
 describe('Announcer', () => {
@@ -86,7 +92,9 @@ describe('announcements of the elements', () => {
   it('<live-counter>: a number reached during the quiet time and kept is said when it ends', async () => {
     const feed = { people: 100 };
     const { clock } = freshHub(() => reply(clock, quickstats(feed.people)));
-    const el = await fixture<PulseElement<unknown>>(Object.assign(document.createElement('live-counter'), { src: URLS.quickstats }));
+    const el = await fixture<PulseElement<unknown>>(
+      Object.assign(document.createElement('live-counter'), { src: URLS.quickstats }),
+    );
     await settle();
     const live = () => el.shadowRoot!.querySelector('[part=live]')!.textContent;
     const tick = async (people: number) => {
@@ -108,7 +116,9 @@ describe('announcements of the elements', () => {
   it('<live-counter>: a jump undone during the quiet time is not said', async () => {
     const feed = { people: 100 };
     const { clock } = freshHub(() => reply(clock, quickstats(feed.people)));
-    const el = await fixture<PulseElement<unknown>>(Object.assign(document.createElement('live-counter'), { src: URLS.quickstats }));
+    const el = await fixture<PulseElement<unknown>>(
+      Object.assign(document.createElement('live-counter'), { src: URLS.quickstats }),
+    );
     await settle();
     const live = () => el.shadowRoot!.querySelector('[part=live]')!.textContent;
     const tick = async (people: number) => {
@@ -125,9 +135,13 @@ describe('announcements of the elements', () => {
   });
 
   it('<top-pages>: a new leader that took over during the quiet time is said when it ends', async () => {
-    const feed = { body: toppages(page('example.com/a', 30), page('example.com/b', 20), page('example.com/c', 10)) };
+    const feed = {
+      body: toppages(page('example.com/a', 30), page('example.com/b', 20), page('example.com/c', 10)),
+    };
     const { clock } = freshHub(() => reply(clock, feed.body));
-    const el = await fixture<PulseElement<unknown>>(Object.assign(document.createElement('top-pages'), { src: URLS.toppages }));
+    const el = await fixture<PulseElement<unknown>>(
+      Object.assign(document.createElement('top-pages'), { src: URLS.toppages }),
+    );
     await settle();
     const live = () => el.shadowRoot!.querySelector('[part=live]')!.textContent;
     const tick = async (...order: [string, number][]) => {

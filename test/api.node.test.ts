@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  canonicalQuery, findRoute, pageUrl, parseQuery, routes, ROUTE_NAMES, type RouteName,
+  canonicalQuery,
+  findRoute,
+  pageUrl,
+  parseQuery,
+  routes,
+  ROUTE_NAMES,
+  type RouteName,
 } from '../src/api/index.ts';
 
 function parse(name: RouteName, query: string) {
@@ -16,10 +22,17 @@ function problem(name: RouteName, query: string) {
 
 describe('route table', () => {
   it('lists the six upstream paths with their versions', () => {
-    assert.deepEqual(ROUTE_NAMES.map((name) => routes[name].path), [
-      '/live/toppages/v3/', '/live/summary/v3/', '/live/referrers/v3/', '/live/top_geo/v1/',
-      '/live/quickstats/v4/', '/mab/htapi/v1/experiments/raw_data/',
-    ]);
+    assert.deepEqual(
+      ROUTE_NAMES.map((name) => routes[name].path),
+      [
+        '/live/toppages/v3/',
+        '/live/summary/v3/',
+        '/live/referrers/v3/',
+        '/live/top_geo/v1/',
+        '/live/quickstats/v4/',
+        '/mab/htapi/v1/experiments/raw_data/',
+      ],
+    );
   });
 
   it('finds routes with or without the trailing slash, and nothing else', () => {
@@ -94,9 +107,19 @@ describe('parameter schemas', () => {
   }
 
   it('accept a full raw data query with an Olson zone', () => {
-    const result = parse('raw_data', 'host=a.com&start=2026-01-01&end=2026-01-31&tz=America/Argentina/Buenos_Aires&limit=200&status=active');
+    const result = parse(
+      'raw_data',
+      'host=a.com&start=2026-01-01&end=2026-01-31&tz=America/Argentina/Buenos_Aires&limit=200&status=active',
+    );
     assert.ok(result.success);
-    assert.deepEqual(result.params, { host: 'a.com', start: '2026-01-01', end: '2026-01-31', tz: 'America/Argentina/Buenos_Aires', limit: 200, status: 'active' });
+    assert.deepEqual(result.params, {
+      host: 'a.com',
+      start: '2026-01-01',
+      end: '2026-01-31',
+      tz: 'America/Argentina/Buenos_Aires',
+      limit: 200,
+      status: 'active',
+    });
   });
 });
 
@@ -104,7 +127,16 @@ describe('response schemas', () => {
   const histogram = { breaks: [1, 2], num_values: 3, median: 1, hist: [1, 1, 1], avg: 1.2, sum: 3.6 };
 
   it('keep unknown fields and accept null performance_score and float counts', () => {
-    const body = { pages: [{ title: 't', path: 'a.com/x', stats: { people: 2.5, performance_score: null, engaged_time: histogram, future: 1 }, extra: true }] };
+    const body = {
+      pages: [
+        {
+          title: 't',
+          path: 'a.com/x',
+          stats: { people: 2.5, performance_score: null, engaged_time: histogram, future: 1 },
+          extra: true,
+        },
+      ],
+    };
     const result = routes.toppages.response.safeParse(body);
     assert.ok(result.success);
     assert.equal((result.data.pages[0] as Record<string, unknown>).extra, true);
@@ -120,10 +152,17 @@ describe('response schemas', () => {
   });
 
   it('drop what is not essential when it has another type, and the entries that cannot be used', () => {
-    const toppages = routes.toppages.response.safeParse({ pages: [{ title: 1, path: '/x', stats: { people: '1', visits: 2 } }, { title: 'no path' }] });
+    const toppages = routes.toppages.response.safeParse({
+      pages: [{ title: 1, path: '/x', stats: { people: '1', visits: 2 } }, { title: 'no path' }],
+    });
     assert.ok(toppages.success);
-    assert.deepEqual(JSON.parse(JSON.stringify(toppages.data)), { pages: [{ path: '/x', stats: { visits: 2 } }] });
-    const summary = routes.summary.response.safeParse({ title: { data: { a: 'b', c: 2 }, type: 'string' }, broken: 3 });
+    assert.deepEqual(JSON.parse(JSON.stringify(toppages.data)), {
+      pages: [{ path: '/x', stats: { visits: 2 } }],
+    });
+    const summary = routes.summary.response.safeParse({
+      title: { data: { a: 'b', c: 2 }, type: 'string' },
+      broken: 3,
+    });
     assert.ok(summary.success);
     assert.deepEqual(summary.data, { title: { data: { c: 2 }, type: 'string' } });
     assert.equal(routes.top_geo.response.safeParse({ geo: { countries: {} } }).success, true);
@@ -136,11 +175,21 @@ describe('page links', () => {
     assert.equal(pageUrl('/news/a', 'example.com')?.href, 'https://example.com/news/a');
     assert.equal(pageUrl('example.com/news/a', 'other.com')?.href, 'https://example.com/news/a');
     assert.equal(pageUrl('http://example.com/news/a', 'x.com')?.href, 'http://example.com/news/a');
-    assert.equal(pageUrl('/news/a', 'example.com', 'https://www.example.com')?.href, 'https://www.example.com/news/a');
+    assert.equal(
+      pageUrl('/news/a', 'example.com', 'https://www.example.com')?.href,
+      'https://www.example.com/news/a',
+    );
   });
 
   it('never link anything but http(s)', () => {
-    for (const path of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,x', '//evil.com/x', 'evil.com@x/y', 'vbscript:x']) {
+    for (const path of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,x',
+      '//evil.com/x',
+      'evil.com@x/y',
+      'vbscript:x',
+    ]) {
       assert.equal(pageUrl(path, 'example.com'), undefined, path);
     }
   });

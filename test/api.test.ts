@@ -5,7 +5,8 @@ describe('the contract in the browser', () => {
   it('parses and canonicalises a query', () => {
     const result = parseQuery('toppages', new URLSearchParams('sort_by=new&host=Example.com'));
     expect(result.success).to.equal(true);
-    if (result.success) expect(canonicalQuery(result.params)).to.equal('host=example.com&limit=10&sort_by=new');
+    if (result.success)
+      expect(canonicalQuery(result.params)).to.equal('host=example.com&limit=10&sort_by=new');
   });
 
   it('validates a response with the route schema', () => {

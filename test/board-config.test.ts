@@ -7,7 +7,16 @@ const parse = (query: string) => parseBoardParams(new URLSearchParams(query), SE
 describe('board URL parameters', () => {
   it('defaults to the first served host, the four cards, dark, medium, no rotation', () => {
     const { config, problems } = parse('');
-    expect(config).to.deep.equal({ sites: ['a.example'], cards: DEFAULT_CARDS, theme: 'dark', lang: undefined, size: 'm', hideNumbers: false, rotate: 0, title: '' });
+    expect(config).to.deep.equal({
+      sites: ['a.example'],
+      cards: DEFAULT_CARDS,
+      theme: 'dark',
+      lang: undefined,
+      size: 'm',
+      hideNumbers: false,
+      rotate: 0,
+      title: '',
+    });
     expect(problems).to.deep.equal([]);
   });
 
@@ -45,7 +54,9 @@ describe('board URL parameters', () => {
     const { config } = parse('sites=a.example,b.example&rotate=20');
     expect(config.rotate).to.equal(20);
     expect(boardViews(config)).to.deep.equal([['a.example', 'b.example'], ['a.example'], ['b.example']]);
-    expect(parse('rotate=20').problems).to.deep.equal(['rotate needs several sites to rotate between; not rotating.']);
+    expect(parse('rotate=20').problems).to.deep.equal([
+      'rotate needs several sites to rotate between; not rotating.',
+    ]);
     expect(parse('sites=a.example,b.example&rotate=4000').config.rotate).to.equal(0);
     expect(boardViews(parse('sites=a.example,b.example').config)).to.deep.equal([['a.example', 'b.example']]);
   });
@@ -53,15 +64,32 @@ describe('board URL parameters', () => {
   it('speaks the language of its lang parameter: its words, plural forms and direction; English where there is no translation', () => {
     const params = new URLSearchParams('lang=pl&sites=a.example,x.example&rotate=5');
     const polish = boardLanguage(params);
-    expect([polish.lang, polish.dir, polish.english, polish.terms.boardTitle]).to.deep.equal(['pl', 'ltr', false, 'Publiczność na żywo']);
-    expect([2, 5, 22].map((count) => polish.terms.boardSites(polish.count(count)))).to.deep.equal(['2 witryny', '5 witryn', '22 witryny']);
+    expect([polish.lang, polish.dir, polish.english, polish.terms.boardTitle]).to.deep.equal([
+      'pl',
+      'ltr',
+      false,
+      'Publiczność na żywo',
+    ]);
+    expect([2, 5, 22].map((count) => polish.terms.boardSites(polish.count(count)))).to.deep.equal([
+      '2 witryny',
+      '5 witryn',
+      '22 witryny',
+    ]);
     expect(parseBoardParams(params, SERVED, polish.terms).problems).to.deep.equal([
       'Witryna „x.example” nie jest tu obsługiwana; pominięto.',
       'rotate musi być liczbą sekund od 10 do 3600, a nie „5”; bez przełączania.',
     ]);
     const arabic = boardLanguage(new URLSearchParams('lang=ar-EG'));
-    expect([arabic.lang, arabic.dir, arabic.terms.boardSites(arabic.count(2))]).to.deep.equal(['ar-EG', 'rtl', 'موقعان']);
+    expect([arabic.lang, arabic.dir, arabic.terms.boardSites(arabic.count(2))]).to.deep.equal([
+      'ar-EG',
+      'rtl',
+      'موقعان',
+    ]);
     const untranslated = boardLanguage(new URLSearchParams('lang=sv'));
-    expect([untranslated.lang, untranslated.english, untranslated.terms.boardTitle]).to.deep.equal(['sv', true, 'Live audience']);
+    expect([untranslated.lang, untranslated.english, untranslated.terms.boardTitle]).to.deep.equal([
+      'sv',
+      true,
+      'Live audience',
+    ]);
   });
 });

@@ -40,7 +40,11 @@ test('serves the built page and its assets under the strict policy', async () =>
 });
 
 test('tells the page the served sites (no video@ twins) and the route prefix, for GET only', async () => {
-  const board = await createBoardPage({ prefix: '/api', hosts: ['example.com', 'video@example.com', 'news.example.org'], directory: built });
+  const board = await createBoardPage({
+    prefix: '/api',
+    hosts: ['example.com', 'video@example.com', 'news.example.org'],
+    directory: built,
+  });
   const sites = await board(get('/board/sites.json'));
   assert.equal(sites.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.deepEqual(await sites.json(), { prefix: '/api', hosts: ['example.com', 'news.example.org'] });
@@ -53,10 +57,16 @@ test('says how to build the board when it is not built', async () => {
   const board = await createBoardPage({ prefix: '', hosts: ['example.com'], directory: false });
   const answer = await board(get('/board/'));
   assert.equal(answer.status, 404);
-  assert.match(((await answer.json()) as { error: { message: string } }).error.message, /npm run build:board/);
+  assert.match(
+    ((await answer.json()) as { error: { message: string } }).error.message,
+    /npm run build:board/,
+  );
   assert.equal((await board(get('/board/sites.json'))).status, 200);
 });
 
 test('owns /board and what is under it, nothing else', () => {
-  assert.deepEqual(['/board', '/board/', '/board/builder.html', '/boardroom', '/live/board/'].map(isBoardPath), [true, true, true, false, false]);
+  assert.deepEqual(
+    ['/board', '/board/', '/board/builder.html', '/boardroom', '/live/board/'].map(isBoardPath),
+    [true, true, true, false, false],
+  );
 });

@@ -25,7 +25,13 @@ interface PageElement {
 declare const document: {
   querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
   querySelector(selector: string): PageElement | null;
-  documentElement: { scrollWidth: number; scrollHeight: number; clientWidth: number; clientHeight: number; lang: string };
+  documentElement: {
+    scrollWidth: number;
+    scrollHeight: number;
+    clientWidth: number;
+    clientHeight: number;
+    lang: string;
+  };
 };
 declare const innerWidth: number;
 declare const innerHeight: number;
@@ -56,7 +62,11 @@ function settings(port = 0): ServeSettings {
 }
 
 before(async () => {
-  const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '-c', 'vite.board.config.ts', '--logLevel', 'warn'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+  const built = spawnSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '-c', 'vite.board.config.ts', '--logLevel', 'warn'],
+    { cwd: new URL('..', import.meta.url), encoding: 'utf8' },
+  );
   assert.equal(built.status, 0, `board build failed:\n${built.stderr}`);
   endpoint = await serve(settings(), createLogger('silent'));
   browser = await launchChromium();
@@ -75,18 +85,34 @@ const watchedPage = (width: number, height: number) => watched(browser, { width,
  * waits and polls again, which is what it must do.
  */
 function pageErrors(consoleErrors: readonly string[]): string[] {
-  return consoleErrors.filter((text) => !text.startsWith('Failed to load resource: the server responded with a status of 503'));
+  return consoleErrors.filter(
+    (text) => !text.startsWith('Failed to load resource: the server responded with a status of 503'),
+  );
 }
 
 /** Every card of the board shows fresh data (ready, not stale, text rendered). */
 async function boardReady(page: Page, timeout = READY_TIMEOUT_MS): Promise<void> {
-  await page.waitForFunction((tags) => {
-    const cards = tags.flatMap((tag) => [...document.querySelectorAll(`main ${tag}`)]);
-    return cards.length > 0 && cards.every((el) => el.matches(':state(ready)') && !el.matches(':state(stale)') && (el.shadowRoot?.textContent ?? '').trim() !== '');
-  }, TAGS, { timeout });
+  await page.waitForFunction(
+    (tags) => {
+      const cards = tags.flatMap((tag) => [...document.querySelectorAll(`main ${tag}`)]);
+      return (
+        cards.length > 0 &&
+        cards.every(
+          (el) =>
+            el.matches(':state(ready)') &&
+            !el.matches(':state(stale)') &&
+            (el.shadowRoot?.textContent ?? '').trim() !== '',
+        )
+      );
+    },
+    TAGS,
+    { timeout },
+  );
 }
 
-async function overflow(page: Page): Promise<{ scrollWidth: number; scrollHeight: number; width: number; height: number }> {
+async function overflow(
+  page: Page,
+): Promise<{ scrollWidth: number; scrollHeight: number; width: number; height: number }> {
   return page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
@@ -95,8 +121,15 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; scrollHeight
   }));
 }
 
-for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
-  for (const query of ['', `?sites=example.com,news.example.org&cards=pages,counter,referrers,geo&size=l&theme=light`, '?cards=counter,sources,platforms,geo&size=s']) {
+for (const [width, height] of [
+  [1920, 1080],
+  [1280, 720],
+] as const) {
+  for (const query of [
+    '',
+    `?sites=example.com,news.example.org&cards=pages,counter,referrers,geo&size=l&theme=light`,
+    '?cards=counter,sources,platforms,geo&size=s',
+  ]) {
     test(`/board/${query} fills ${width}×${height} with no scrollbar and no policy violation`, async () => {
       const { page, cspMessages, consoleErrors } = await watchedPage(width, height);
       const response = await page.goto(`${endpoint.url}/board/${query}`);
@@ -104,15 +137,27 @@ for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
       assert.equal(response?.headers()['content-security-policy'], BOARD_CSP);
       await boardReady(page);
       const size = await overflow(page);
-      assert.ok(size.scrollWidth <= size.width && size.scrollHeight <= size.height, `no scrolling: ${JSON.stringify(size)}`);
+      assert.ok(
+        size.scrollWidth <= size.width && size.scrollHeight <= size.height,
+        `no scrolling: ${JSON.stringify(size)}`,
+      );
       // Each card shows the rows it has room for: none cut in half at its bottom edge.
-      await page.waitForFunction(() => [...document.querySelectorAll('main .card')].every((card) => {
-        const base = (card as unknown as { shadowRoot: { querySelector(s: string): { scrollHeight: number; clientHeight: number } } }).shadowRoot.querySelector('[part=base]');
-        return base.scrollHeight <= base.clientHeight + 1;
-      }), undefined, { timeout: 5000 });
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('main .card')].every((card) => {
+            const base = (
+              card as unknown as {
+                shadowRoot: { querySelector(s: string): { scrollHeight: number; clientHeight: number } };
+              }
+            ).shadowRoot.querySelector('[part=base]');
+            return base.scrollHeight <= base.clientHeight + 1;
+          }),
+        undefined,
+        { timeout: 5000 },
+      );
       assert.deepEqual(await violations(page), []);
       assert.deepEqual(cspMessages, []);
-    assert.deepEqual(pageErrors(consoleErrors), []);
+      assert.deepEqual(pageErrors(consoleErrors), []);
       assert.equal(await page.evaluate(() => document.querySelector('#notice')!.textContent), '');
       await page.close();
     });
@@ -123,14 +168,30 @@ test('the board and its builder pass axe (WCAG 2.2 AA and best practice), networ
   // Evaluated through the DevTools protocol, which the page's policy does not apply to (a script tag would be refused).
   const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const { page } = await watchedPage(1280, 720);
-  for (const path of ['/board/?sites=example.com,news.example.org&theme=light&rotate=1', '/board/builder.html']) {
+  for (const path of [
+    '/board/?sites=example.com,news.example.org&theme=light&rotate=1',
+    '/board/builder.html',
+  ]) {
     await page.goto(`${endpoint.url}${path}`);
     if (path.startsWith('/board/?')) await boardReady(page);
     else await page.waitForSelector('input[name=sites]');
     await page.evaluate(axeSource);
-    const violations = await page.evaluate(() => (globalThis as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe
-      .run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } })
-      .then((result) => result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`)));
+    const violations = await page.evaluate(() =>
+      (
+        globalThis as unknown as {
+          axe: { run(options: object): Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
+        }
+      ).axe
+        .run({
+          runOnly: {
+            type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+          },
+        })
+        .then((result) =>
+          result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`),
+        ),
+    );
     assert.deepEqual(violations, [], path);
   }
   await page.close();
@@ -140,27 +201,58 @@ test('/board/ with no parameters shows the first served host, and several sites 
   const { page } = await watchedPage(1280, 720);
   await page.goto(`${endpoint.url}/board/`);
   await boardReady(page);
-  const sources = await page.evaluate(() => [...document.querySelectorAll('main [src]')].map((el) => (el as unknown as { getAttribute(name: string): string }).getAttribute('src')));
-  assert.ok(sources.length === 4 && sources.every((src) => src.includes('host=example.com') && !src.includes(' ')), sources.join(' | '));
+  const sources = await page.evaluate(() =>
+    [...document.querySelectorAll('main [src]')].map((el) =>
+      (el as unknown as { getAttribute(name: string): string }).getAttribute('src'),
+    ),
+  );
+  assert.ok(
+    sources.length === 4 && sources.every((src) => src.includes('host=example.com') && !src.includes(' ')),
+    sources.join(' | '),
+  );
   await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org`);
   await boardReady(page);
   // One list asks both sites, and every row names its own. (Which site's pages lead depends on
   // the hour: each simulated site's audience follows its own time zone's day.)
-  const lists = await page.evaluate(() => [...document.querySelectorAll('main top-pages')].map((el) => {
-    const root = (el as unknown as { shadowRoot: { querySelectorAll(s: string): ArrayLike<{ querySelector(s: string): { textContent: string } | null }> } }).shadowRoot;
-    return { src: (el as unknown as { getAttribute(name: string): string }).getAttribute('src'), sites: Array.from(root.querySelectorAll('[part=row]'), (row) => row.querySelector('[part=site]')?.textContent ?? '') };
-  }));
+  const lists = await page.evaluate(() =>
+    [...document.querySelectorAll('main top-pages')].map((el) => {
+      const root = (
+        el as unknown as {
+          shadowRoot: {
+            querySelectorAll(
+              s: string,
+            ): ArrayLike<{ querySelector(s: string): { textContent: string } | null }>;
+          };
+        }
+      ).shadowRoot;
+      return {
+        src: (el as unknown as { getAttribute(name: string): string }).getAttribute('src'),
+        sites: Array.from(
+          root.querySelectorAll('[part=row]'),
+          (row) => row.querySelector('[part=site]')?.textContent ?? '',
+        ),
+      };
+    }),
+  );
   assert.equal(lists.length, 1);
   const [{ src, sites }] = lists as [{ src: string; sites: string[] }];
-  assert.deepEqual(src.split(' ').map((url) => new URL(url, endpoint.url).searchParams.get('host')), ['example.com', 'news.example.org']);
-  assert.ok(sites.length > 0 && sites.every((site) => /(^|: )(example\.com|news\.example\.org)$/.test(site)), `rows name their sites: ${sites.join(', ')}`);
+  assert.deepEqual(
+    src.split(' ').map((url) => new URL(url, endpoint.url).searchParams.get('host')),
+    ['example.com', 'news.example.org'],
+  );
+  assert.ok(
+    sites.length > 0 && sites.every((site) => /(^|: )(example\.com|news\.example\.org)$/.test(site)),
+    `rows name their sites: ${sites.join(', ')}`,
+  );
   await page.close();
 });
 
 test('URL parameters are checked and shown as text only: unknown values named, hosts not served left out', async () => {
   const { page, cspMessages, consoleErrors } = await watchedPage(1280, 720);
   const hostile = encodeURIComponent('<img src=x onerror=alert(1)>');
-  await page.goto(`${endpoint.url}/board/?title=${hostile}&sites=evil.example,example.com&theme=${hostile}&rotate=2&${hostile}=1`);
+  await page.goto(
+    `${endpoint.url}/board/?title=${hostile}&sites=evil.example,example.com&theme=${hostile}&rotate=2&${hostile}=1`,
+  );
   await boardReady(page);
   const seen = await page.evaluate(() => ({
     title: document.querySelector('#title')!.textContent,
@@ -217,16 +309,35 @@ test('rotates between the network and each site, each view already live when it 
   // ready on a busy machine: a turn seen must be the clock's doing, not the wait's.
   await page.clock.install();
   await page.goto(`${endpoint.url}/board/?sites=example.com,news.example.org&rotate=${ROTATE_S}`);
-  const shown = () => page.evaluate(() => [...document.querySelectorAll('main .view')].filter((view) => !(view as unknown as { hidden: boolean }).hidden).map((view) => (view as unknown as { dataset: { sites: string } }).dataset.sites));
+  const shown = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('main .view')]
+        .filter((view) => !(view as unknown as { hidden: boolean }).hidden)
+        .map((view) => (view as unknown as { dataset: { sites: string } }).dataset.sites),
+    );
   await boardReady(page);
   assert.deepEqual(await shown(), ['example.com news.example.org']);
-  assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { wakeLocksAsked: string[] }).wakeLocksAsked), ['screen']);
+  assert.deepEqual(
+    await page.evaluate(() => (globalThis as unknown as { wakeLocksAsked: string[] }).wakeLocksAsked),
+    ['screen'],
+  );
   await page.clock.fastForward(ROTATE_S * 1000);
   // Well under the rotation's period: the turn comes from the clock moved, not from waiting.
-  await page.waitForFunction(() => [...document.querySelectorAll('main .view')].findIndex((view) => !(view as unknown as { hidden: boolean }).hidden) === 1, undefined, { timeout: 5_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('main .view')].findIndex(
+        (view) => !(view as unknown as { hidden: boolean }).hidden,
+      ) === 1,
+    undefined,
+    { timeout: 5_000 },
+  );
   assert.deepEqual(await shown(), ['example.com']);
   assert.equal(await page.evaluate(() => document.querySelector('#scope')!.textContent), 'example.com');
-  const turnedTo = await page.evaluate(() => [...document.querySelectorAll('main .view:not([hidden]) *')].filter((el) => el.matches(':state(ready)')).length);
+  const turnedTo = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('main .view:not([hidden]) *')].filter((el) => el.matches(':state(ready)'))
+        .length,
+  );
   assert.ok(turnedTo >= 4, `the view turned to shows data at once: ${turnedTo} cards ready`);
   await page.close();
 });
@@ -241,7 +352,11 @@ test('recovers by itself when the cache comes back after a restart', async () =>
   await boardReady(page);
   await first.close();
   await page.clock.fastForward(3_000);
-  await page.waitForFunction(() => [...document.querySelectorAll('main live-counter')].every((el) => el.matches(':state(stale)')), undefined, { timeout: RECOVERY_TIMEOUT_MS });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('main live-counter')].every((el) => el.matches(':state(stale)')),
+    undefined,
+    { timeout: RECOVERY_TIMEOUT_MS },
+  );
   const second = await serve(settings(port), createLogger('silent'));
   try {
     // Past the longest backoff: the next poll finds the cache back.

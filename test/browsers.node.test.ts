@@ -42,7 +42,10 @@ test('Firefox ESR 140 is refused with the upgrade to make; a recent one passes',
     const [outdated, ...more] = await outdatedEngines(['firefox']);
     assert.equal(more.length, 0);
     assert.equal(outdated!.engine, 'firefox');
-    assert.match(outdated!.hint, /^firefox 140 is older than the \d+ our test tooling drives: upgrade it \(Debian: `sudo apt-get update && sudo apt-get install firefox-esr`\)/);
+    assert.match(
+      outdated!.hint,
+      /^firefox 140 is older than the \d+ our test tooling drives: upgrade it \(Debian: `sudo apt-get update && sudo apt-get install firefox-esr`\)/,
+    );
   });
   const recent = fakeBinary('firefox-999', 'Mozilla Firefox 999.0esr');
   await withEnv('FIREFOX_PATH', recent, async () => assert.deepEqual(await outdatedEngines(['firefox']), []));
@@ -50,5 +53,7 @@ test('Firefox ESR 140 is refused with the upgrade to make; a recent one passes',
 
 test('a Chromium that does not say its version, and WebKit, are not judged', async () => {
   const silent = fakeBinary('chromium-silent', '');
-  await withEnv('CHROME_PATH', silent, async () => assert.deepEqual(await outdatedEngines(['chromium', 'webkit']), []));
+  await withEnv('CHROME_PATH', silent, async () =>
+    assert.deepEqual(await outdatedEngines(['chromium', 'webkit']), []),
+  );
 });

@@ -19,26 +19,67 @@ function entry(age: number | undefined, fresh: number, more: Partial<EntryState>
 describe('decide: what a lookup does with a key', () => {
   const rows: [string, EntryState, ReturnType<typeof decide>][] = [
     ['fresh copy: a hit', entry(1000, 2000), { kind: 'hit' }],
-    ['fresh copy, even in backoff: a hit', entry(1000, 1, { retryAt: NOW + 5000, failures: 2 }), { kind: 'hit' }],
+    [
+      'fresh copy, even in backoff: a hit',
+      entry(1000, 1, { retryAt: NOW + 5000, failures: 2 }),
+      { kind: 'hit' },
+    ],
     ['fresh until now exactly: no longer a hit', entry(3000, 0), { kind: 'refill' }],
     ['stale copy one interval old: answered stale while it refills', entry(4000, -1000), { kind: 'refill' }],
     ['stale copy past two intervals: waits for first paint', entry(6001, -3001), { kind: 'first-paint' }],
     ['stale copy at two intervals exactly: no wait yet', entry(6000, -3000), { kind: 'refill' }],
-    ['old copy of a failing key: no first-paint wait', entry(10_000, -7000, { failures: 1 }), { kind: 'refill' }],
+    [
+      'old copy of a failing key: no first-paint wait',
+      entry(10_000, -7000, { failures: 1 }),
+      { kind: 'refill' },
+    ],
     ['old raw-data copy: no first-paint wait', entry(10_000, -7000, { live: false }), { kind: 'refill' }],
-    ['stale copy in backoff: stale for the upstream error', entry(4000, -1000, { retryAt: NOW + 500 }), { kind: 'stale', detail: 'upstream-error' }],
-    ['stale copy in backoff after an unreadable answer', entry(4000, -1000, { retryAt: NOW + 500, invalid: true }), { kind: 'stale', detail: 'upstream-invalid' }],
-    ['stale copy while the host cools down: rate-limited first', entry(4000, -1000, { retryAt: NOW + 500, cooldownUntil: NOW + 9000 }), { kind: 'stale', detail: 'rate-limited' }],
-    ['old copy in backoff: stale, not the first-paint wait', entry(10_000, -7000, { retryAt: NOW + 1 }), { kind: 'stale', detail: 'upstream-error' }],
+    [
+      'stale copy in backoff: stale for the upstream error',
+      entry(4000, -1000, { retryAt: NOW + 500 }),
+      { kind: 'stale', detail: 'upstream-error' },
+    ],
+    [
+      'stale copy in backoff after an unreadable answer',
+      entry(4000, -1000, { retryAt: NOW + 500, invalid: true }),
+      { kind: 'stale', detail: 'upstream-invalid' },
+    ],
+    [
+      'stale copy while the host cools down: rate-limited first',
+      entry(4000, -1000, { retryAt: NOW + 500, cooldownUntil: NOW + 9000 }),
+      { kind: 'stale', detail: 'rate-limited' },
+    ],
+    [
+      'old copy in backoff: stale, not the first-paint wait',
+      entry(10_000, -7000, { retryAt: NOW + 1 }),
+      { kind: 'stale', detail: 'upstream-error' },
+    ],
     ['backoff just over: refills', entry(4000, -1000, { retryAt: NOW }), { kind: 'refill' }],
-    ['copy at the end of the stale window: still served', entry(33_000, -30_000, { failures: 1 }), { kind: 'refill' }],
+    [
+      'copy at the end of the stale window: still served',
+      entry(33_000, -30_000, { failures: 1 }),
+      { kind: 'refill' },
+    ],
     ['copy past the stale window: a fill', entry(33_001, -30_001), { kind: 'fill' }],
     ['no copy: a fill', entry(undefined, 0), { kind: 'fill' }],
-    ['no copy, in backoff: unavailable until it ends', entry(undefined, 0, { retryAt: NOW + 1500 }), { kind: 'unavailable', retryAfterMs: 1500 }],
-    ['no copy, host cooling down longer than the backoff: the later wins', entry(undefined, 0, { retryAt: NOW + 1500, cooldownUntil: NOW + 60_000 }), { kind: 'unavailable', retryAfterMs: 60_000 }],
-    ['copy past the stale window, in backoff: unavailable', entry(40_000, -37_000, { retryAt: NOW + 200 }), { kind: 'unavailable', retryAfterMs: 200 }],
+    [
+      'no copy, in backoff: unavailable until it ends',
+      entry(undefined, 0, { retryAt: NOW + 1500 }),
+      { kind: 'unavailable', retryAfterMs: 1500 },
+    ],
+    [
+      'no copy, host cooling down longer than the backoff: the later wins',
+      entry(undefined, 0, { retryAt: NOW + 1500, cooldownUntil: NOW + 60_000 }),
+      { kind: 'unavailable', retryAfterMs: 60_000 },
+    ],
+    [
+      'copy past the stale window, in backoff: unavailable',
+      entry(40_000, -37_000, { retryAt: NOW + 200 }),
+      { kind: 'unavailable', retryAfterMs: 200 },
+    ],
   ];
-  for (const [name, state, expected] of rows) test(name, () => assert.deepEqual(decide(state, NOW, WINDOWS), expected));
+  for (const [name, state, expected] of rows)
+    test(name, () => assert.deepEqual(decide(state, NOW, WINDOWS), expected));
 });
 
 describe('staleDetail: why a copy is served stale', () => {
@@ -47,8 +88,13 @@ describe('staleDetail: why a copy is served stale', () => {
     ['a fill waits for a budget slot', { waitingForBudget: true }, 'budget'],
     ['the key backs off', { retryAt: NOW + 1, waitingForBudget: true }, 'upstream-error'],
     ['the key backs off after an unreadable answer', { retryAt: NOW + 1, invalid: true }, 'upstream-invalid'],
-    ['the host cools down, whatever the key does', { cooldownUntil: NOW + 1, retryAt: NOW + 1, invalid: true }, 'rate-limited'],
+    [
+      'the host cools down, whatever the key does',
+      { cooldownUntil: NOW + 1, retryAt: NOW + 1, invalid: true },
+      'rate-limited',
+    ],
     ['a cooldown that ended is no reason', { cooldownUntil: NOW, retryAt: NOW }, 'refreshing'],
   ];
-  for (const [name, more, expected] of rows) test(name, () => assert.equal(staleDetail(entry(4000, -1000, more), NOW), expected));
+  for (const [name, more, expected] of rows)
+    test(name, () => assert.equal(staleDetail(entry(4000, -1000, more), NOW), expected));
 });

@@ -52,7 +52,10 @@ async function collectReports(): Promise<string> {
 }
 
 before(async () => {
-  const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-cdn.mjs'], {
+    cwd: new URL('..', import.meta.url),
+    encoding: 'utf8',
+  });
   assert.equal(built.status, 0, `CDN build failed:\n${built.stderr}`);
   reportUri = await collectReports();
   server = await startCmsExample(0, { reportUri });
@@ -70,7 +73,10 @@ function describeReport(report: CspReport): string {
 async function waitForReport(matches: (report: CspReport) => boolean): Promise<void> {
   const deadline = Date.now() + REPORT_TIMEOUT_MS;
   while (!reports.some(matches)) {
-    if (Date.now() > deadline) throw new Error(`no such CSP report within ${REPORT_TIMEOUT_MS} ms; got: ${reports.map(describeReport).join('; ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no such CSP report within ${REPORT_TIMEOUT_MS} ms; got: ${reports.map(describeReport).join('; ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -81,9 +87,13 @@ async function waitForReport(matches: (report: CspReport) => boolean): Promise<v
  * everything the page did before. (It logs a console error: check the console before.)
  */
 async function violationsOf(page: EnginePage, url: string): Promise<string[]> {
-  await page.evaluate(`fetch(${JSON.stringify(`${SENTINEL_ORIGIN}/sentinel`)}).then(() => 'fetched', () => 'blocked')`);
+  await page.evaluate(
+    `fetch(${JSON.stringify(`${SENTINEL_ORIGIN}/sentinel`)}).then(() => 'fetched', () => 'blocked')`,
+  );
   const fromPage = (report: CspReport) => report['document-uri'] === url;
-  const isSentinel = (report: CspReport) => (report['blocked-uri'] ?? '').startsWith(SENTINEL_ORIGIN) && !/^\d/.test((report['blocked-uri'] ?? '').slice(SENTINEL_ORIGIN.length));
+  const isSentinel = (report: CspReport) =>
+    (report['blocked-uri'] ?? '').startsWith(SENTINEL_ORIGIN) &&
+    !/^\d/.test((report['blocked-uri'] ?? '').slice(SENTINEL_ORIGIN.length));
   await waitForReport((report) => fromPage(report) && isSentinel(report));
   return reports.filter((report) => fromPage(report) && !isSentinel(report)).map(describeReport);
 }
@@ -113,7 +123,10 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     return { page, url };
   }
 
-  for (const [path, tags] of [['/', ALL_TAGS], ['/theming.html', ['live-counter', 'referrer-bars']]] as const) {
+  for (const [path, tags] of [
+    ['/', ALL_TAGS],
+    ['/theming.html', ['live-counter', 'referrer-bars']],
+  ] as const) {
     it(`${path} renders its elements with no violation`, async (t) => {
       const { page, url } = await visit(path);
       await page.waitFor(everyElementReady(tags), RENDER_TIMEOUT_MS);
@@ -123,10 +136,12 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     });
   }
 
-  it('one element\'s CDN file registers that element only', async (t) => {
+  it("one element's CDN file registers that element only", async (t) => {
     const { page, url } = await visit('/one-element.html');
     await page.waitFor(everyElementReady(['live-counter']), RENDER_TIMEOUT_MS);
-    const defined = await page.evaluate<string[]>(`${JSON.stringify(ALL_TAGS)}.filter((name) => customElements.get(name))`);
+    const defined = await page.evaluate<string[]>(
+      `${JSON.stringify(ALL_TAGS)}.filter((name) => customElements.get(name))`,
+    );
     assert.deepEqual(defined, ['live-counter']);
     await assertNoConsoleErrors(t, page);
     assert.deepEqual(await violationsOf(page, url), []);
@@ -137,13 +152,19 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     const { page, url } = await visit('/article.html');
     await page.waitFor(everyElementReady(['live-counter']), RENDER_TIMEOUT_MS);
     const toppagesRequests = `performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/live/toppages/')).length`;
-    assert.equal(await page.evaluate<number>(toppagesRequests), 0, 'no request from the footer\'s list before the reader scrolls');
+    assert.equal(
+      await page.evaluate<number>(toppagesRequests),
+      0,
+      "no request from the footer's list before the reader scrolls",
+    );
     const tools = `[...document.querySelector('top-pages').shadowRoot.querySelectorAll('[part=freeze], [part=expand]')].length`;
     await page.evaluate(`document.querySelector('top-pages').scrollIntoView()`);
     await page.waitFor(everyElementReady(['live-counter', 'top-pages']), RENDER_TIMEOUT_MS);
-    assert.ok(await page.evaluate<number>(toppagesRequests) >= 1);
-    assert.equal(await page.evaluate<number>(tools), 0, 'no editors\' tools on a public page');
-    const defined = await page.evaluate<string[]>(`${JSON.stringify(ALL_TAGS)}.filter((name) => customElements.get(name))`);
+    assert.ok((await page.evaluate<number>(toppagesRequests)) >= 1);
+    assert.equal(await page.evaluate<number>(tools), 0, "no editors' tools on a public page");
+    const defined = await page.evaluate<string[]>(
+      `${JSON.stringify(ALL_TAGS)}.filter((name) => customElements.get(name))`,
+    );
     assert.deepEqual(defined, ['live-counter', 'top-pages']);
     await assertNoConsoleErrors(t, page);
     assert.deepEqual(await violationsOf(page, url), []);
@@ -153,11 +174,16 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
   it('a language file beside the all-in-one file: the elements speak it, right to left, with no violation', async (t) => {
     const { page, url } = await visit('/arabic.html');
     await page.waitFor(everyElementReady(['live-counter', 'top-pages', 'referrer-bars']), RENDER_TIMEOUT_MS);
-    const seen = await page.evaluate<string[][]>(`[...document.querySelectorAll('live-counter, top-pages')].map((el) => {
+    const seen = await page.evaluate<
+      string[][]
+    >(`[...document.querySelectorAll('live-counter, top-pages')].map((el) => {
       const card = el.shadowRoot.querySelector('[part=base]');
       return [card.getAttribute('dir'), card.querySelector('[part=label]').textContent];
     })`);
-    assert.deepEqual(seen, [['rtl', 'الموجودون على الموقع الآن'], ['rtl', 'الصفحات الأكثر قراءة الآن']]);
+    assert.deepEqual(seen, [
+      ['rtl', 'الموجودون على الموقع الآن'],
+      ['rtl', 'الصفحات الأكثر قراءة الآن'],
+    ]);
     await assertNoConsoleErrors(t, page);
     assert.deepEqual(await violationsOf(page, url), []);
     await page.close();
@@ -167,7 +193,10 @@ describeEachEngine('CDN files on the CMS example under a strict CSP', (_engine, 
     const { page, url } = await visit('/');
     await page.evaluate(`document.body.setAttribute('style', 'outline: 1px solid red')`);
     const seen = await violationsOf(page, url);
-    assert.ok(seen.some((text) => text.startsWith('style-src')), `a style-attribute violation is reported: ${seen.join('; ')}`);
+    assert.ok(
+      seen.some((text) => text.startsWith('style-src')),
+      `a style-attribute violation is reported: ${seen.join('; ')}`,
+    );
     await page.close();
   });
 });
@@ -180,7 +209,9 @@ test('every CDN file is self-contained: no import of any other module', async ()
     assert.deepEqual(errors, [], `${file} parses`);
     const imported = [
       ...module.staticImports.map((entry) => entry.moduleRequest.value),
-      ...module.staticExports.flatMap((entry) => entry.entries.flatMap((one) => (one.moduleRequest ? [one.moduleRequest.value] : []))),
+      ...module.staticExports.flatMap((entry) =>
+        entry.entries.flatMap((one) => (one.moduleRequest ? [one.moduleRequest.value] : [])),
+      ),
     ];
     assert.deepEqual(imported, [], `${file} imports other modules`);
     assert.equal(module.dynamicImports.length, 0, `${file} imports modules on demand`);

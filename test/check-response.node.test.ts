@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { checkResponse, Failure, readDifferences, readResponse, registerShape, ROUTE_NAMES, routes, type RouteName } from '../src/api/index.ts';
+import {
+  checkResponse,
+  Failure,
+  readDifferences,
+  readResponse,
+  registerShape,
+  ROUTE_NAMES,
+  routes,
+  type RouteName,
+} from '../src/api/index.ts';
 import { RESPONSE_SHAPES } from '../src/api/response-shapes.ts';
 import { responseShapesSource } from '../scripts/generate-response-shapes.ts';
 import { mutate, seededRandom } from './helpers/mutations.ts';
@@ -52,7 +61,11 @@ describe('readResponse reads as the zod schemas do', () => {
       const value = readResponse(route, valid);
       assert.ok(!(value instanceof Failure));
       assert.deepEqual(value, zodReading(route, valid).value);
-      assert.deepEqual(readDifferences(RESPONSE_SHAPES[route], valid).differences, [], 'the simulator sends nothing that is dropped');
+      assert.deepEqual(
+        readDifferences(RESPONSE_SHAPES[route], valid).differences,
+        [],
+        'the simulator sends nothing that is dropped',
+      );
       const next = seededRandom(SEED * 7919 + route.length);
       let dropped = 0;
       for (let trial = 0; trial < 400; trial++) {
@@ -61,11 +74,17 @@ describe('readResponse reads as the zod schemas do', () => {
         const ours = readResponse(route, body);
         const usable = !(ours instanceof Failure);
         const where = `seed ${SEED}, trial ${trial}, ${description}`;
-        assert.equal(usable, zod.ok, `${where}: zod ${zod.ok ? 'accepts' : 'refuses'}, readResponse does not`);
+        assert.equal(
+          usable,
+          zod.ok,
+          `${where}: zod ${zod.ok ? 'accepts' : 'refuses'}, readResponse does not`,
+        );
         const reported = readDifferences(RESPONSE_SHAPES[route], body);
         assert.equal(reported.ok, usable, `${where}: the reporting walk reads as the quiet one`);
-        if (usable) assert.deepEqual(JSON.parse(JSON.stringify(ours)), zod.value, `${where}: both keep the same value`);
-        if (usable && reported.ok) assert.deepEqual(reported.value, ours, `${where}: the reporting walk keeps the same value`);
+        if (usable)
+          assert.deepEqual(JSON.parse(JSON.stringify(ours)), zod.value, `${where}: both keep the same value`);
+        if (usable && reported.ok)
+          assert.deepEqual(reported.value, ours, `${where}: the reporting walk keeps the same value`);
         if (usable && reported.differences.length > 0) dropped++;
       }
       assert.ok(dropped > 50, `mutations must exercise dropping (${dropped} bodies had something dropped)`);
@@ -84,21 +103,49 @@ describe('reading leniently', () => {
   const histogram = { breaks: [1, 2], num_values: 3, median: 1, hist: [1, 1, 1], avg: 1.2, sum: 3.6 };
 
   it('drops an unusable list entry, naming the path, and keeps the rest', () => {
-    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', title: 'A' }, { title: 'no path' }, { path: '/c' }] });
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, {
+      pages: [{ path: '/a', title: 'A' }, { title: 'no path' }, { path: '/c' }],
+    });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { pages: [{ path: '/a', title: 'A' }, { path: '/c' }] });
-    assert.deepEqual(reading.differences, [{
-      path: '$.pages[1].path', pattern: '$.pages[].path', kind: 'missing', expected: 'string', found: 'absent', essential: true, dropped: '$.pages[1]', entry: true,
-    }]);
+    assert.deepEqual(reading.differences, [
+      {
+        path: '$.pages[1].path',
+        pattern: '$.pages[].path',
+        kind: 'missing',
+        expected: 'string',
+        found: 'absent',
+        essential: true,
+        dropped: '$.pages[1]',
+        entry: true,
+      },
+    ]);
   });
 
   it('drops an optional field of another type, as if missing', () => {
-    const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: [{ path: '/a', stats: { people: '12', visits: 3 } }] });
+    const reading = readDifferences(RESPONSE_SHAPES.toppages, {
+      pages: [{ path: '/a', stats: { people: '12', visits: 3 } }],
+    });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { pages: [{ path: '/a', stats: { visits: 3 } }] });
-    assert.deepEqual(reading.differences.map(({ path, expected, found, dropped, entry }) => ({ path, expected, found, dropped, entry })), [
-      { path: '$.pages[0].stats.people', expected: 'number', found: 'string', dropped: '$.pages[0].stats.people', entry: false },
-    ]);
+    assert.deepEqual(
+      reading.differences.map(({ path, expected, found, dropped, entry }) => ({
+        path,
+        expected,
+        found,
+        dropped,
+        entry,
+      })),
+      [
+        {
+          path: '$.pages[0].stats.people',
+          expected: 'number',
+          found: 'string',
+          dropped: '$.pages[0].stats.people',
+          entry: false,
+        },
+      ],
+    );
   });
 
   it('accepts histograms sent whole, as {avg} alone or as a bare number', () => {
@@ -119,9 +166,16 @@ describe('reading leniently', () => {
 
   it('keeps unknown fields unchanged, and names them only when asked (doctor)', () => {
     const body = { pages: [{ path: '/a', future: { x: 1 } }], next: 'cursor' };
-    assert.deepEqual(readDifferences(RESPONSE_SHAPES.toppages, body), { ok: true, value: body, differences: [] });
+    assert.deepEqual(readDifferences(RESPONSE_SHAPES.toppages, body), {
+      ok: true,
+      value: body,
+      differences: [],
+    });
     const all = readDifferences(RESPONSE_SHAPES.toppages, body, { all: true });
-    assert.deepEqual(all.differences.filter((d) => d.kind === 'unknown').map((d) => d.path), ['$.pages[0].future', '$.next']);
+    assert.deepEqual(
+      all.differences.filter((d) => d.kind === 'unknown').map((d) => d.path),
+      ['$.pages[0].future', '$.next'],
+    );
     const missing = all.differences.filter((d) => d.kind === 'missing');
     assert.ok(missing.some((d) => d.path === '$.pages[0].title' && !d.essential && d.addedBy === undefined));
     assert.ok(missing.some((d) => d.path === '$.pages[0].type' && d.addedBy === 'types'));
@@ -130,13 +184,29 @@ describe('reading leniently', () => {
   it('names the path, the type expected and the type found of what refuses a body', () => {
     const reading = readDifferences(RESPONSE_SHAPES.toppages, { pages: { a: 1 } });
     assert.equal(reading.ok, false);
-    assert.deepEqual(!reading.ok && reading.problem, { path: '$.pages', pattern: '$.pages', kind: 'type', expected: 'array', found: 'object', essential: true });
+    assert.deepEqual(!reading.ok && reading.problem, {
+      path: '$.pages',
+      pattern: '$.pages',
+      kind: 'type',
+      expected: 'array',
+      found: 'object',
+      essential: true,
+    });
     const missing = readDifferences(RESPONSE_SHAPES.quickstats, { data: { metrics: {} } });
-    assert.deepEqual(!missing.ok && missing.problem, { path: '$.data.stats', pattern: '$.data.stats', kind: 'missing', expected: 'object', found: 'absent', essential: true });
+    assert.deepEqual(!missing.ok && missing.problem, {
+      path: '$.data.stats',
+      pattern: '$.data.stats',
+      kind: 'missing',
+      expected: 'object',
+      found: 'absent',
+      essential: true,
+    });
   });
 
   it('drops an unusable map entry under a key the data chose, its pattern without the key', () => {
-    const reading = readDifferences(RESPONSE_SHAPES.referrers, { referrers: { 'google.com': 3, 'bad.example': '3', '': 2 } });
+    const reading = readDifferences(RESPONSE_SHAPES.referrers, {
+      referrers: { 'google.com': 3, 'bad.example': '3', '': 2 },
+    });
     assert.ok(reading.ok);
     assert.deepEqual(reading.value, { referrers: { 'google.com': 3, '': 2 } });
     assert.equal(reading.differences[0]!.path, '$.referrers["bad.example"]');

@@ -7,23 +7,34 @@ import { text } from './helpers/browser-states.ts';
 
 /** The element classes pulse-widgets/classes exports. */
 const elementClasses = Object.entries(classes as Record<string, unknown>).filter(
-  (entry): entry is [string, CustomElementConstructor] => typeof entry[1] === 'function' && entry[1].prototype instanceof PulseElement,
+  (entry): entry is [string, CustomElementConstructor] =>
+    typeof entry[1] === 'function' && entry[1].prototype instanceof PulseElement,
 );
 
 describe('pulse-widgets/classes', () => {
   failOnLitWarnings();
 
   it('exports every element class and registers none of them', () => {
-    expect(elementClasses.map(([name]) => name)).to.include.members(['LiveCounter', 'TopPages', 'GeoList', 'ReferrerBars', 'HeadlineTests']);
-    for (const [name, element] of elementClasses) expect(customElements.getName(element), name).to.equal(null);
-    for (const tag of ['live-counter', 'top-pages', 'geo-list', 'referrer-bars', 'headline-tests']) expect(customElements.get(tag), tag).to.equal(undefined);
+    expect(elementClasses.map(([name]) => name)).to.include.members([
+      'LiveCounter',
+      'TopPages',
+      'GeoList',
+      'ReferrerBars',
+      'HeadlineTests',
+    ]);
+    for (const [name, element] of elementClasses)
+      expect(customElements.getName(element), name).to.equal(null);
+    for (const tag of ['live-counter', 'top-pages', 'geo-list', 'referrer-bars', 'headline-tests'])
+      expect(customElements.get(tag), tag).to.equal(undefined);
   });
 
   it('lets an app register a subclass under its own name', async () => {
     customElements.define('my-counter', class extends LiveCounter {});
     const { clock } = freshHub(() => reply(clock, quickstats(1234)));
     const received: unknown[] = [];
-    const el = await fixture<LiveCounter>(html`<my-counter src=${URLS.quickstats} @pulse-data=${(event: PulseDataEvent) => received.push(event.data)}></my-counter>`);
+    const el = await fixture<LiveCounter>(
+      html`<my-counter src=${URLS.quickstats} @pulse-data=${(event: PulseDataEvent) => received.push(event.data)}></my-counter>`,
+    );
     await settle();
     await el.updateComplete;
     expect(el).to.be.instanceOf(LiveCounter);

@@ -15,7 +15,12 @@ import { createCacheHandler, createLogger, type CacheHandler } from '../src/serv
 import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { API_KEY } from './helpers/cache-harness.node.ts';
 import { describeEachEngine, type Engine } from './helpers/engines.node.ts';
-import { jsonResponse, startFakeUpstream, validBody, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+import {
+  jsonResponse,
+  startFakeUpstream,
+  validBody,
+  type FakeUpstream,
+} from './helpers/fake-upstream.node.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Each engine's page polls a site of its own. */
@@ -25,7 +30,8 @@ const pathOf = (engine: Engine) => `/live/quickstats/v4/?host=${hostOf(engine)}`
 const POLLS = 4;
 const POLLS_TIMEOUT_MS = 20_000;
 /** Checked by hand: even `cache: 'force-cache'` of a max-age=60 answer goes to the network. */
-const WEBKIT_NO_HTTP_CACHE = 'MiniBrowser runs WebDriver sessions in an ephemeral data store, which has no HTTP cache: every poll is a plain GET';
+const WEBKIT_NO_HTTP_CACHE =
+  'MiniBrowser runs WebDriver sessions in an ephemeral data store, which has no HTTP cache: every poll is a plain GET';
 
 interface Seen {
   method: string;
@@ -48,7 +54,15 @@ async function bundleLiveCounter(): Promise<string> {
     configFile: false,
     root: ROOT,
     logLevel: 'silent',
-    build: { write: false, minify: false, lib: { entry: `${ROOT}src/elements/live-counter/live-counter.ts`, formats: ['es'], fileName: 'live-counter' } },
+    build: {
+      write: false,
+      minify: false,
+      lib: {
+        entry: `${ROOT}src/elements/live-counter/live-counter.ts`,
+        formats: ['es'],
+        fileName: 'live-counter',
+      },
+    },
   });
   const [{ output: chunks }] = output as [Rolldown.RolldownOutput];
   return chunks[0].code;
@@ -63,17 +77,31 @@ before(async () => {
   let cacheUrl = '';
   pageServer = await listen(async (request) => {
     const { pathname } = new URL(request.url);
-    if (pathname === '/live-counter.js') return new Response(script, { headers: { 'content-type': 'text/javascript' } });
+    if (pathname === '/live-counter.js')
+      return new Response(script, { headers: { 'content-type': 'text/javascript' } });
     const engine = ENGINES.find((name) => pathname === `/${name}`);
     if (!engine) return new Response(null, { status: 404 });
     const html = `<!doctype html><html lang="en"><title>Cross-origin poll</title><script type="module" src="/live-counter.js"></script>
       <main><live-counter src="${cacheUrl}${pathOf(engine)}"></live-counter></main>`;
     return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
   });
-  cache = createCacheHandler({ upstream: upstream.url, apiKey: API_KEY, hosts: ENGINES.map(hostOf), allowedOrigins: [pageServer.url], logger: createLogger('silent') });
+  cache = createCacheHandler({
+    upstream: upstream.url,
+    apiKey: API_KEY,
+    hosts: ENGINES.map(hostOf),
+    allowedOrigins: [pageServer.url],
+    logger: createLogger('silent'),
+  });
   cacheServer = await listen(async (request) => {
     const response = await cache.handle(request);
-    seen.push({ method: request.method, url: request.url, origin: request.headers.get('origin'), ifNoneMatch: request.headers.get('if-none-match'), status: response.status, at: Date.now() });
+    seen.push({
+      method: request.method,
+      url: request.url,
+      origin: request.headers.get('origin'),
+      ifNoneMatch: request.headers.get('if-none-match'),
+      status: response.status,
+      at: Date.now(),
+    });
     return response;
   });
   cacheUrl = cacheServer.url;
@@ -94,40 +122,66 @@ async function gets(engine: Engine, count: number): Promise<Seen[]> {
   const deadline = Date.now() + POLLS_TIMEOUT_MS;
   const got = () => seenOf(engine).filter(({ method }) => method === 'GET');
   while (got().length < count) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${count} GETs within ${POLLS_TIMEOUT_MS} ms: ${JSON.stringify(seenOf(engine))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `fewer than ${count} GETs within ${POLLS_TIMEOUT_MS} ms: ${JSON.stringify(seenOf(engine))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return got();
 }
 
-describeEachEngine('a cross-origin poll', (engine, browser) => {
-  it('is one GET, no preflight, revalidated by the browser cache and answered 304', async (t) => {
-    const page = await browser().newPage();
-    await page.goto(`${pageServer.url}/${engine}`);
-    await page.waitFor(`document.querySelector('live-counter').matches(':state(ready)')`, POLLS_TIMEOUT_MS);
-    const polls = await gets(engine, POLLS);
+describeEachEngine(
+  'a cross-origin poll',
+  (engine, browser) => {
+    it('is one GET, no preflight, revalidated by the browser cache and answered 304', async (t) => {
+      const page = await browser().newPage();
+      await page.goto(`${pageServer.url}/${engine}`);
+      await page.waitFor(`document.querySelector('live-counter').matches(':state(ready)')`, POLLS_TIMEOUT_MS);
+      const polls = await gets(engine, POLLS);
 
-    assert.deepEqual(seenOf(engine).filter(({ method }) => method !== 'GET'), [], 'no preflight (OPTIONS) nor any other method');
-    assert.ok(polls.every(({ origin, url }) => origin === pageServer.url && url === `${cacheServer.url}${pathOf(engine)}`), 'every GET is the cross-origin poll');
-    // One request per poll. The polls after the first follow the 3 s grid of the cache's fills
-    // (the second may come at once: the first answer can be late on a busy machine), so the GETs
-    // span at least POLLS - 2 ticks, 6 s; two requests a poll would fit in one tick, 3 s. Load
-    // only makes polls later, never earlier.
-    const gaps = polls.slice(1).map((poll, index) => poll.at - polls[index]!.at);
-    assert.ok(polls.at(-1)!.at - polls[0]!.at >= (POLLS - 2.5) * LIVE_TTL_MS, `one request per poll: ms between GETs ${gaps}`);
-    assert.equal(polls[0]!.status, 200);
-    await t.test('each poll after the first is the browser cache\'s revalidation, answered 304', { skip: engine === 'webkit' ? WEBKIT_NO_HTTP_CACHE : false }, () => {
-      for (const [index, poll] of polls.entries()) {
-        if (index === 0) continue;
-        assert.ok(poll.ifNoneMatch, `the browser made poll ${index + 1} conditional: ${JSON.stringify(poll)}`);
-        assert.equal(poll.status, 304, `poll ${index + 1} was answered 304`);
-      }
-    });
-    const state = await page.evaluate<string>(`(() => {
+      assert.deepEqual(
+        seenOf(engine).filter(({ method }) => method !== 'GET'),
+        [],
+        'no preflight (OPTIONS) nor any other method',
+      );
+      assert.ok(
+        polls.every(
+          ({ origin, url }) => origin === pageServer.url && url === `${cacheServer.url}${pathOf(engine)}`,
+        ),
+        'every GET is the cross-origin poll',
+      );
+      // One request per poll. The polls after the first follow the 3 s grid of the cache's fills
+      // (the second may come at once: the first answer can be late on a busy machine), so the GETs
+      // span at least POLLS - 2 ticks, 6 s; two requests a poll would fit in one tick, 3 s. Load
+      // only makes polls later, never earlier.
+      const gaps = polls.slice(1).map((poll, index) => poll.at - polls[index]!.at);
+      assert.ok(
+        polls.at(-1)!.at - polls[0]!.at >= (POLLS - 2.5) * LIVE_TTL_MS,
+        `one request per poll: ms between GETs ${gaps}`,
+      );
+      assert.equal(polls[0]!.status, 200);
+      await t.test(
+        "each poll after the first is the browser cache's revalidation, answered 304",
+        { skip: engine === 'webkit' ? WEBKIT_NO_HTTP_CACHE : false },
+        () => {
+          for (const [index, poll] of polls.entries()) {
+            if (index === 0) continue;
+            assert.ok(
+              poll.ifNoneMatch,
+              `the browser made poll ${index + 1} conditional: ${JSON.stringify(poll)}`,
+            );
+            assert.equal(poll.status, 304, `poll ${index + 1} was answered 304`);
+          }
+        },
+      );
+      const state = await page.evaluate<string>(`(() => {
       const el = document.querySelector('live-counter');
       return ['ready', 'stale', 'error'].filter((name) => el.matches(':state(' + name + ')')).join() + ' ' + el.shadowRoot.textContent.replace(/\\s+/g, ' ');
     })()`);
-    assert.match(state, /^ready .*1/, `the counter still shows the data: ${state}`);
-    await page.close();
-  });
-}, { concurrently: true });
+      assert.match(state, /^ready .*1/, `the counter still shows the data: ${state}`);
+      await page.close();
+    });
+  },
+  { concurrently: true },
+);

@@ -48,7 +48,11 @@ let baseUrl: string;
 
 before(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'pulse-demo-'));
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  const build = spawnSync(
+    'npx',
+    ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(build.status, 0, build.stderr);
   // In demo mode a PULSE_API_KEY becomes the simulator's key: a known value we can look for.
   cli = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', outDir], {
@@ -59,7 +63,10 @@ before(async () => {
   cli.stdout!.on('data', (chunk) => (output += chunk));
   cli.stderr!.on('data', (chunk) => (output += chunk));
   baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start within ${CLI_START_MS / 1000} s: ${output}`)), CLI_START_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`CLI did not start within ${CLI_START_MS / 1000} s: ${output}`)),
+      CLI_START_MS,
+    );
     const look = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
@@ -93,7 +100,9 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     // Watch two ticks of the 3 s clock after the first data arrived.
     const watchFrom = await page.evaluate<number>('performance.now()');
     await page.waitFor(twoTicksSince(watchFrom), 2 * TWO_TICKS_MS);
-    const dataRequests = await page.evaluate<{ url: string; at: number }[]>(`performance.getEntriesByType('resource')
+    const dataRequests = await page.evaluate<
+      { url: string; at: number }[]
+    >(`performance.getEntriesByType('resource')
       .filter((entry) => ['/live/', '/mab/'].some((prefix) => new URL(entry.name).pathname.startsWith(prefix)))
       .map((entry) => ({ url: entry.name, at: entry.startTime }))`);
     const watched = dataRequests.filter(({ at }) => at >= watchFrom);
@@ -106,8 +115,14 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
       url: new URL(el.getAttribute('src'), location.href).href,
       states: ['ready', 'empty', 'stale', 'error', 'loading'].filter((name) => el.matches(':state(' + name + ')')),
     }))`);
-    const backingOff = new Set(cardStates.filter(({ states }) => states.includes('stale') || states.includes('error')).map(({ url }) => url));
-    const perUrl = Object.fromEntries(polled.map((url) => [url, watched.filter((request) => request.url === url).length]));
+    const backingOff = new Set(
+      cardStates
+        .filter(({ states }) => states.includes('stale') || states.includes('error'))
+        .map(({ url }) => url),
+    );
+    const perUrl = Object.fromEntries(
+      polled.map((url) => [url, watched.filter((request) => request.url === url).length]),
+    );
     const context = `${JSON.stringify(perUrl)}, backing off: ${[...backingOff].join(' ') || 'none'}`;
     assert.ok(distinct.size < cards, `cards share URLs: ${distinct.size} URLs for ${cards} cards`);
     for (const [url, count] of Object.entries(perUrl)) {
@@ -117,23 +132,36 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     assert.ok(backingOff.size < polled.length, `the page kept polling: ${context}`);
     assert.ok(!output.includes(API_KEY), 'the key reached the CLI output');
 
-    await t.test('the key is in nothing the browser received', { skip: page.received ? false : WEBKIT_BLIND }, async () => {
-      const everything = await Promise.all(page.received!);
-      assert.ok(everything.length > 0);
-      for (const text of everything) assert.ok(!text.includes(API_KEY), 'the key reached the browser');
-    });
+    await t.test(
+      'the key is in nothing the browser received',
+      { skip: page.received ? false : WEBKIT_BLIND },
+      async () => {
+        const everything = await Promise.all(page.received!);
+        assert.ok(everything.length > 0);
+        for (const text of everything) assert.ok(!text.includes(API_KEY), 'the key reached the browser');
+      },
+    );
     await assertNoConsoleErrors(t, page);
     await page.close();
   });
 
   it('shows a full day against its typical band on first load (history backfilled from the simulator)', async () => {
-    const history = await (await fetch(`${baseUrl}/history/v1/?host=example.com&metric=people&range=today`)).json() as {
-      values: (number | null)[]; typical: { weeks: number; median: (number | null)[]; low: (number | null)[] };
+    const history = (await (
+      await fetch(`${baseUrl}/history/v1/?host=example.com&metric=people&range=today`)
+    ).json()) as {
+      values: (number | null)[];
+      typical: { weeks: number; median: (number | null)[]; low: (number | null)[] };
     };
     assert.equal(history.typical.weeks, 4);
-    assert.ok(history.typical.median.every((value) => value !== null), 'a band for every minute of the day');
+    assert.ok(
+      history.typical.median.every((value) => value !== null),
+      'a band for every minute of the day',
+    );
     // The minute that turned since the start may not be recorded yet; every minute before it is there.
-    assert.ok(history.values.slice(0, -1).every((value) => value !== null), 'every minute since local midnight');
+    assert.ok(
+      history.values.slice(0, -1).every((value) => value !== null),
+      'every minute since local midnight',
+    );
 
     const page = await browser().newPage();
     await page.goto(`${baseUrl}/`);
@@ -145,9 +173,15 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
       summary: ${chart}.querySelector('[part=summary]').textContent,
     })`);
     assert.match(drawn.band, /^M.*Z$/);
-    assert.ok(drawn.line.split('L').length >= history.values.length - 1, 'today\'s line runs through every minute so far');
+    assert.ok(
+      drawn.line.split('L').length >= history.values.length - 1,
+      "today's line runs through every minute so far",
+    );
     // Shares under 1 % keep one decimal (formatShare): "0.6% below".
-    assert.match(drawn.summary, /people now, (about the same as|\d+(\.\d)?% (above|below)) a typical \w+day at /);
+    assert.match(
+      drawn.summary,
+      /people now, (about the same as|\d+(\.\d)?% (above|below)) a typical \w+day at /,
+    );
     await page.close();
   });
 });

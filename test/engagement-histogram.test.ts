@@ -10,14 +10,47 @@ import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/br
 import { quickstats, URLS } from './helpers/browser-fixtures.ts';
 import { describeCommonBehaviour } from './helpers/browser-states.ts';
 
-const ENGAGED_TIME: FullHistogram = { breaks: [0, 15, 30, 45, 60, 120, 180, 240, 300, 600, 900], hist: [1, 2, 3, 4, 5, 6, 4, 3, 1, 0, 0, 1], median: 52.5, avg: 89, sum: 2670, num_values: 30 };
-const SCROLL: FullHistogram = { breaks: [0, 1, 2, 3, 4, 5, 6, 7, 8], hist: [1, 2, 3, 3, 2, 1, 1, 1, 0, 1], median: 2.5, avg: 3.2, sum: 48, num_values: 15 };
-const DOMLOAD: FullHistogram = { breaks: [1000, 2000, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 30000], hist: [1, 4, 5, 3, 1, 1, 0, 0, 0, 0, 0], median: 2500, avg: 2400, sum: 36000, num_values: 15 };
-const VISIT: FullHistogram = { breaks: [1, 2, 3, 4, 5, 6, 10, 15, 30], hist: [2, 3, 6, 7, 6, 4, 2, 1, 0, 1], median: 3.5, avg: 3.95, sum: 126, num_values: 32 };
+const ENGAGED_TIME: FullHistogram = {
+  breaks: [0, 15, 30, 45, 60, 120, 180, 240, 300, 600, 900],
+  hist: [1, 2, 3, 4, 5, 6, 4, 3, 1, 0, 0, 1],
+  median: 52.5,
+  avg: 89,
+  sum: 2670,
+  num_values: 30,
+};
+const SCROLL: FullHistogram = {
+  breaks: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+  hist: [1, 2, 3, 3, 2, 1, 1, 1, 0, 1],
+  median: 2.5,
+  avg: 3.2,
+  sum: 48,
+  num_values: 15,
+};
+const DOMLOAD: FullHistogram = {
+  breaks: [1000, 2000, 3000, 4000, 5000, 7500, 10000, 15000, 20000, 30000],
+  hist: [1, 4, 5, 3, 1, 1, 0, 0, 0, 0, 0],
+  median: 2500,
+  avg: 2400,
+  sum: 36000,
+  num_values: 15,
+};
+const VISIT: FullHistogram = {
+  breaks: [1, 2, 3, 4, 5, 6, 10, 15, 30],
+  hist: [2, 3, 6, 7, 6, 4, 2, 1, 0, 1],
+  median: 3.5,
+  avg: 3.95,
+  sum: 126,
+  num_values: 32,
+};
 
 function withHistograms(): QuickstatsResponse {
   const body = quickstats(30);
-  Object.assign(body.data.stats, { engaged_time: ENGAGED_TIME, scroll: SCROLL, domload: DOMLOAD, visit: VISIT });
+  Object.assign(body.data.stats, {
+    engaged_time: ENGAGED_TIME,
+    scroll: SCROLL,
+    domload: DOMLOAD,
+    visit: VISIT,
+  });
   return body;
 }
 
@@ -27,7 +60,10 @@ async function histogram(attributes = '', src: string = URLS.quickstats) {
   root.innerHTML = `<engagement-histogram src="${src}" ${attributes}></engagement-histogram>`;
   const el = root.firstElementChild as EngagementHistogram;
   await settleElements(root);
-  const all = (selector: string) => [...el.shadowRoot!.querySelectorAll(selector)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const all = (selector: string) =>
+    [...el.shadowRoot!.querySelectorAll(selector)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   return { el, all };
 }
 
@@ -48,10 +84,15 @@ describe('<engagement-histogram>', () => {
     expect(el.shadowRoot!.querySelectorAll('[part=column]')).to.have.length(12);
     expect(all('[part=summary] li')).to.deep.equal(['Median 52.5 sec', 'Average 1.5 min', '30 values']);
     expect(all('[part=axis] span')).to.deep.equal(['0 sec', 'over 15 min']);
-    const at = (part: string) => Number(el.shadowRoot!.querySelector<HTMLElement>(`[part=${part}]`)!.style.getPropertyValue('--pulse-at'));
+    const at = (part: string) =>
+      Number(
+        el.shadowRoot!.querySelector<HTMLElement>(`[part=${part}]`)!.style.getPropertyValue('--pulse-at'),
+      );
     expect(at('median-marker')).to.be.closeTo((4 + 7.5 / 15) / 12, 0.001);
     expect(at('average-marker')).to.be.closeTo((5 + 29 / 60) / 12, 0.001);
-    const heights = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=column]')].map((column) => column.style.getPropertyValue('--pulse-height'));
+    const heights = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=column]')].map((column) =>
+      column.style.getPropertyValue('--pulse-height'),
+    );
     expect(heights[5]).to.equal('1.0000');
   });
 
@@ -59,7 +100,11 @@ describe('<engagement-histogram>', () => {
     const { el, all } = await histogram();
     const table = el.shadowRoot!.querySelector('table')!;
     expect(table.classList.contains('visually-hidden')).to.equal(true);
-    expect(all('tbody tr').slice(0, 3)).to.deep.equal(['0 sec 1 3%', '0 sec – 15 sec 2 7%', '15 sec – 30 sec 3 10%']);
+    expect(all('tbody tr').slice(0, 3)).to.deep.equal([
+      '0 sec 1 3%',
+      '0 sec – 15 sec 2 7%',
+      '15 sec – 30 sec 3 10%',
+    ]);
     expect(all('tbody tr').at(-1)).to.equal('over 15 min 1 3%');
     const toggle = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=toggle]')!;
     expect(toggle.getAttribute('aria-expanded')).to.equal('false');
@@ -73,7 +118,18 @@ describe('<engagement-histogram>', () => {
 
   it('labels scroll in 10 % steps, quickstats domload in seconds from milliseconds, and visits in minutes', async () => {
     const { el, all } = await histogram('histogram="scroll"');
-    expect(all('tbody th')).to.deep.equal(['0%', '0% – 10%', '10% – 20%', '20% – 30%', '30% – 40%', '40% – 50%', '50% – 60%', '60% – 70%', '70% – 80%', 'over 80%']);
+    expect(all('tbody th')).to.deep.equal([
+      '0%',
+      '0% – 10%',
+      '10% – 20%',
+      '20% – 30%',
+      '30% – 40%',
+      '40% – 50%',
+      '50% – 60%',
+      '60% – 70%',
+      '70% – 80%',
+      'over 80%',
+    ]);
     expect(all('[part=summary] li')[0]).to.equal('Median 25%');
     el.histogram = 'domload';
     await el.updateComplete;
@@ -101,7 +157,13 @@ describe('<engagement-histogram>', () => {
 
 /** The words of an element in French, for the bucket labels alone (a bare host: nothing renders). */
 function frenchOf(parent: HTMLElement): LocalizeController {
-  const host = Object.assign(document.createElement('span'), { lang: 'fr', addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
+  const host = Object.assign(document.createElement('span'), {
+    lang: 'fr',
+    addController() {},
+    removeController() {},
+    requestUpdate() {},
+    updateComplete: Promise.resolve(true),
+  });
   parent.append(host);
   return new LocalizeController(host, engagementHistogramTerms);
 }

@@ -13,7 +13,10 @@ async function geoList(body = topGeo(), attributes = '', lang = 'en') {
   root.innerHTML = `<geo-list src="${URLS.geo}" ${attributes}></geo-list>`;
   const el = root.firstElementChild as GeoList;
   await settleElements(root);
-  const column = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const column = (part: string) =>
+    [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   const next = async (body: ReturnType<typeof topGeo>) => {
     feed.body = body;
     await clock.toNextTick();
@@ -39,7 +42,9 @@ describe('<geo-list>', () => {
     expect(column('name')).to.deep.equal(['United States', 'France', 'Germany']);
     expect(column('count')).to.deep.equal(['50 visitors', '30 visitors', '20 visitors']);
     expect(column('share')).to.deep.equal(['25%', '15%', '10%']);
-    const fills = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=bar-fill]')].map((fill) => fill.style.getPropertyValue('--pulse-fill'));
+    const fills = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=bar-fill]')].map((fill) =>
+      fill.style.getPropertyValue('--pulse-fill'),
+    );
     expect(fills).to.deep.equal(['0.25', '0.15', '0.1']);
   });
 

@@ -5,7 +5,15 @@ import { csvCell, experimentsCsv, groupExperiments } from '../src/elements/headl
 import '../src/index.ts';
 import { headlineTestsTerms } from '../src/locales/en.ts';
 import type { HeadlineTests } from '../src/index.ts';
-import { failOnLitWarnings, type FakeClock, freshHub, reply, setPageHidden, settleElements, type Handler } from './helpers/browser-fakes.ts';
+import {
+  failOnLitWarnings,
+  type FakeClock,
+  freshHub,
+  reply,
+  setPageHidden,
+  settleElements,
+  type Handler,
+} from './helpers/browser-fakes.ts';
 import { describeCommonBehaviour, states, text } from './helpers/browser-states.ts';
 
 const SRC = '/mab/htapi/v1/experiments/raw_data/?host=example.com';
@@ -13,15 +21,45 @@ const RANGE = 'start="2025-06-01" end="2025-06-07" tz="Europe/Paris"';
 
 function variant(experiment: string, id: string, extra: Partial<RawDataRecord> = {}): RawDataRecord {
   return {
-    experiment_id: experiment, status: 'completed', type: 'headline', model: 'thompson_sampling', host: 'example.com',
-    domain: 'example.com', path: `example.com/news/${experiment}`, location: 'homepage', specific_location: null,
-    exp_metadata: null, winning_variant: 'v1', convergence_type: 'probability', value_remaining: '0.01', valid: 'true',
-    content_type: 'headline', content: `Headline ${experiment} ${id}`, variant_id: id, variant_metadata: null,
-    sections: ['News'], created_at: '2025-06-02T09:00:00.000Z', archived_at: null, activated_at: '2025-06-02T09:05:00.000Z',
-    completed_at: '2025-06-03T09:00:00.000Z', total_outcomes: 300, total_failures: 5000, outcome_last_received_at: null,
-    num_outcomes: 150, num_variants: 2, strategy_last_updated_at: null, engagement_mean: 40, ctr_mean: 0.05,
-    engaged_clicks_mean: 0.03, probability: 0.5, payout_coefficients: [1], priors: [1, 1], engagement_intervals: [38, 42],
-    ctr_intervals: [0.04, 0.06], engaged_click_intervals: [0.02, 0.04], outcome_counts: [150, 2500, 90],
+    experiment_id: experiment,
+    status: 'completed',
+    type: 'headline',
+    model: 'thompson_sampling',
+    host: 'example.com',
+    domain: 'example.com',
+    path: `example.com/news/${experiment}`,
+    location: 'homepage',
+    specific_location: null,
+    exp_metadata: null,
+    winning_variant: 'v1',
+    convergence_type: 'probability',
+    value_remaining: '0.01',
+    valid: 'true',
+    content_type: 'headline',
+    content: `Headline ${experiment} ${id}`,
+    variant_id: id,
+    variant_metadata: null,
+    sections: ['News'],
+    created_at: '2025-06-02T09:00:00.000Z',
+    archived_at: null,
+    activated_at: '2025-06-02T09:05:00.000Z',
+    completed_at: '2025-06-03T09:00:00.000Z',
+    total_outcomes: 300,
+    total_failures: 5000,
+    outcome_last_received_at: null,
+    num_outcomes: 150,
+    num_variants: 2,
+    strategy_last_updated_at: null,
+    engagement_mean: 40,
+    ctr_mean: 0.05,
+    engaged_clicks_mean: 0.03,
+    probability: 0.5,
+    payout_coefficients: [1],
+    priors: [1, 1],
+    engagement_intervals: [38, 42],
+    ctr_intervals: [0.04, 0.06],
+    engaged_click_intervals: [0.02, 0.04],
+    outcome_counts: [150, 2500, 90],
     ...extra,
   };
 }
@@ -46,7 +84,10 @@ interface Mount {
   hidden?: boolean;
 }
 
-async function headlineTests(handler: ClockedHandler, { attributes = RANGE, src = SRC, wait = true, hidden = false }: Mount = {}) {
+async function headlineTests(
+  handler: ClockedHandler,
+  { attributes = RANGE, src = SRC, wait = true, hidden = false }: Mount = {},
+) {
   const { clock, server } = freshHub((request) => handler(request, clock));
   if (hidden) setPageHidden(true);
   const root = fixtureSync(html`<div lang="en"></div>`);
@@ -54,7 +95,10 @@ async function headlineTests(handler: ClockedHandler, { attributes = RANGE, src 
   const el = root.firstElementChild as HeadlineTests;
   if (wait) await settleElements(root);
   else await el.updateComplete;
-  const all = (selector: string) => [...el.shadowRoot!.querySelectorAll(selector)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const all = (selector: string) =>
+    [...el.shadowRoot!.querySelectorAll(selector)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   const settled = async () => {
     await settleElements(root);
     await el.updateComplete;
@@ -80,7 +124,12 @@ describe('<headline-tests>', () => {
     expect(states(el)).to.deep.equal(['ready']);
     expect(server.count()).to.equal(1);
     const query = new URL(server.requests[0]!.url).searchParams;
-    expect(Object.fromEntries(query)).to.deep.equal({ host: 'example.com', start: '2025-06-01', end: '2025-06-07', tz: 'Europe/Paris' });
+    expect(Object.fromEntries(query)).to.deep.equal({
+      host: 'example.com',
+      start: '2025-06-01',
+      end: '2025-06-07',
+      tz: 'Europe/Paris',
+    });
     await clock.toNextTick();
     await clock.advance(60_000);
     expect(server.count()).to.equal(1);
@@ -90,14 +139,32 @@ describe('<headline-tests>', () => {
   it('says when the range has no test, and passes on a refusal of the cache in its words', async () => {
     const empty = await headlineTests((_request, clock) => reply(clock, { status: 'success', data: [] }));
     expect(text(empty.el)).to.contain('No headline tests in this range.');
-    const { el } = await headlineTests((_request, clock) => reply(clock, { error: { code: 'bad_param', message: 'tz must be an Olson time zone such as Europe/Paris', param: 'tz' } }, { status: 400 }), { attributes: 'tz="Mars/Olympus"' });
+    const { el } = await headlineTests(
+      (_request, clock) =>
+        reply(
+          clock,
+          {
+            error: {
+              code: 'bad_param',
+              message: 'tz must be an Olson time zone such as Europe/Paris',
+              param: 'tz',
+            },
+          },
+          { status: 400 },
+        ),
+      { attributes: 'tz="Mars/Olympus"' },
+    );
     expect(states(el)).to.deep.equal(['error']);
-    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('tz must be an Olson time zone such as Europe/Paris');
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal(
+      'tz must be an Olson time zone such as Europe/Paris',
+    );
   });
 
   it('tries a failed load again after a growing delay, keeping its error in view, and never retries a refusal', async () => {
     let failing = 2;
-    const { el, clock, server, settled } = await headlineTests((_request, clock) => (failing-- > 0 ? reply(clock, {}, { status: 503 }) : reply(clock, rawData())));
+    const { el, clock, server, settled } = await headlineTests((_request, clock) =>
+      failing-- > 0 ? reply(clock, {}, { status: 503 }) : reply(clock, rawData()),
+    );
     expect(states(el)).to.deep.equal(['error']);
     await clock.advance(2999);
     expect(server.count()).to.equal(1);
@@ -114,28 +181,48 @@ describe('<headline-tests>', () => {
     await clock.advance(120_000);
     expect(server.count()).to.equal(3);
 
-    const refused = await headlineTests((_request, clock) => reply(clock, { error: { code: 'forbidden', message: 'host not allowed', param: 'host' } }, { status: 403 }));
+    const refused = await headlineTests((_request, clock) =>
+      reply(
+        clock,
+        { error: { code: 'forbidden', message: 'host not allowed', param: 'host' } },
+        { status: 403 },
+      ),
+    );
     await refused.clock.advance(120_000);
     expect(refused.server.count()).to.equal(1);
   });
 
   it('is stale only past the cache lifetime of raw data', async () => {
-    const fresh = await headlineTests((_request, clock) => reply(clock, rawData(), { age: RAW_DATA_TTL_MS - 1000 }));
+    const fresh = await headlineTests((_request, clock) =>
+      reply(clock, rawData(), { age: RAW_DATA_TTL_MS - 1000 }),
+    );
     expect(states(fresh.el)).to.deep.equal(['ready']);
-    const old = await headlineTests((_request, clock) => reply(clock, rawData(), { age: RAW_DATA_TTL_MS + 30_000 }));
+    const old = await headlineTests((_request, clock) =>
+      reply(clock, rawData(), { age: RAW_DATA_TTL_MS + 30_000 }),
+    );
     expect(states(old.el)).to.deep.equal(['ready', 'stale']);
-    expect(old.el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Out of date: last updated 1 min/);
+    expect(old.el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(
+      /^Out of date: last updated 1 min/,
+    );
   });
 
   it('groups variants under their test, with status, winner, CTR and engagement with intervals, and probability', async () => {
     const { el, all } = await headlineTests((_request, clock) => reply(clock, rawData(2)));
-    expect(all('[part=summary]')).to.deep.equal(['2 tests, 4 variants, Jun 1, 2025 to Jun 7, 2025 (Europe/Paris)']);
+    expect(all('[part=summary]')).to.deep.equal([
+      '2 tests, 4 variants, Jun 1, 2025 to Jun 7, 2025 (Europe/Paris)',
+    ]);
     expect(all('[part=headline]')).to.deep.equal(['Headline e1 v0', 'Headline e2 v0']);
-    expect(all('[part=meta]')[0]).to.equal('Completed Headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1');
-    expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=link]')!.href).to.equal('https://example.com/news/e1');
+    expect(all('[part=meta]')[0]).to.equal(
+      'Completed Headline Created Jun 2, 2025 Completed Jun 3, 2025 example.com/news/e1',
+    );
+    expect(el.shadowRoot!.querySelector<HTMLAnchorElement>('[part=link]')!.href).to.equal(
+      'https://example.com/news/e1',
+    );
     const table = el.shadowRoot!.querySelector('[part=variants]')!;
     expect(table.getAttribute('aria-labelledby')).to.equal('experiment-0');
-    const rows = [...table.querySelectorAll('tbody tr')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim());
+    const rows = [...table.querySelectorAll('tbody tr')].map((row) =>
+      row.textContent!.replace(/\s+/g, ' ').trim(),
+    );
     expect(rows).to.deep.equal([
       'Headline e1 v0 v0 4% 3.5% – 4.5% 40 38 – 42 10%',
       'Headline e1 v1 v1 Winner 6% 5.5% – 6.5% 40 38 – 42 90%',
@@ -147,8 +234,15 @@ describe('<headline-tests>', () => {
 
   it('aborts the load in progress when an attribute changes, and shows only the newest range', async () => {
     // Like a real fetch, the held request ends only when it is aborted.
-    const held = (request: Request) => new Promise<Response>((_resolve, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
-    const { el, server, settled } = await headlineTests((request, clock) => (request.url.includes('start=2025-06-01') ? held(request) : reply(clock, rawData(3))), { wait: false });
+    const held = (request: Request) =>
+      new Promise<Response>((_resolve, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+      );
+    const { el, server, settled } = await headlineTests(
+      (request, clock) =>
+        request.url.includes('start=2025-06-01') ? held(request) : reply(clock, rawData(3)),
+      { wait: false },
+    );
     await el.updateComplete;
     expect(server.count()).to.equal(1);
     el.start = '2025-06-05';
@@ -163,11 +257,24 @@ describe('<headline-tests>', () => {
   });
 
   it('defaults to the last 7 days in the time zone when neither attributes nor src give a range', async () => {
-    const { server } = await headlineTests((_request, clock) => reply(clock, rawData()), { attributes: 'tz="UTC"' });
+    const { server } = await headlineTests((_request, clock) => reply(clock, rawData()), {
+      attributes: 'tz="UTC"',
+    });
     const query = new URL(server.requests[0]!.url).searchParams;
-    expect([query.get('start'), query.get('end'), query.get('tz')]).to.deep.equal(['2024-12-26', '2025-01-01', 'UTC']);
-    const fromSrc = await headlineTests((_request, clock) => reply(clock, rawData()), { attributes: '', src: `${SRC}&start=2025-02-01&end=2025-02-02&tz=Asia/Tokyo` });
-    expect(Object.fromEntries(new URL(fromSrc.server.requests[0]!.url).searchParams)).to.include({ start: '2025-02-01', end: '2025-02-02', tz: 'Asia/Tokyo' });
+    expect([query.get('start'), query.get('end'), query.get('tz')]).to.deep.equal([
+      '2024-12-26',
+      '2025-01-01',
+      'UTC',
+    ]);
+    const fromSrc = await headlineTests((_request, clock) => reply(clock, rawData()), {
+      attributes: '',
+      src: `${SRC}&start=2025-02-01&end=2025-02-02&tz=Asia/Tokyo`,
+    });
+    expect(Object.fromEntries(new URL(fromSrc.server.requests[0]!.url).searchParams)).to.include({
+      start: '2025-02-01',
+      end: '2025-02-02',
+      tz: 'Asia/Tokyo',
+    });
   });
 
   it('shows 25 tests a page, with pagination controls that keep focus and announce the page', async () => {
@@ -201,7 +308,12 @@ describe('<headline-tests>', () => {
 
   it('renders hostile headlines, paths and ids as text, and links only http(s) pages', async () => {
     const hostile = rawData(1);
-    hostile.data[0] = { ...hostile.data[0]!, content: '<img src=x onerror=alert(1)>', variant_id: '"><script>alert(1)</script>', path: 'javascript:alert(1)' };
+    hostile.data[0] = {
+      ...hostile.data[0]!,
+      content: '<img src=x onerror=alert(1)>',
+      variant_id: '"><script>alert(1)</script>',
+      path: 'javascript:alert(1)',
+    };
     const { el, all } = await headlineTests((_request, clock) => reply(clock, hostile));
     expect(all('[part=headline]')).to.deep.equal(['<img src=x onerror=alert(1)>']);
     expect(el.shadowRoot!.querySelectorAll('img, script')).to.have.length(0);
@@ -218,15 +330,24 @@ describe('<headline-tests>', () => {
     expect(link.href).to.match(/^blob:/);
     const csv = await (await fetch(link.href)).text();
     const lines = csv.replace(/^\ufeff/, '').split('\r\n');
-    expect(lines[0]).to.equal('"Experiment ID","Status","Type","Path","Created","Completed","Winning variant","Variant ID","Headline","CTR mean","CTR low","CTR high","Engagement mean","Engagement low","Engagement high","Probability best"');
-    expect(lines[1]).to.contain(`"v0","'=HYPERLINK(""http://evil.example"",""click"")",0.04,0.035,0.045,40,38,42,0.1`);
+    expect(lines[0]).to.equal(
+      '"Experiment ID","Status","Type","Path","Created","Completed","Winning variant","Variant ID","Headline","CTR mean","CTR low","CTR high","Engagement mean","Engagement low","Engagement high","Probability best"',
+    );
+    expect(lines[1]).to.contain(
+      `"v0","'=HYPERLINK(""http://evil.example"",""click"")",0.04,0.035,0.045,40,38,42,0.1`,
+    );
     expect(lines).to.have.length(4);
     el.remove();
-    await fetch(link.href).then(() => expect.fail('the object URL is released on disconnect'), () => undefined);
+    await fetch(link.href).then(
+      () => expect.fail('the object URL is released on disconnect'),
+      () => undefined,
+    );
   });
 
   it('works on a video@ host like any other', async () => {
-    const { el, server } = await headlineTests((_request, clock) => reply(clock, rawData(1)), { src: '/mab/htapi/v1/experiments/raw_data/?host=video@example.com' });
+    const { el, server } = await headlineTests((_request, clock) => reply(clock, rawData(1)), {
+      src: '/mab/htapi/v1/experiments/raw_data/?host=video@example.com',
+    });
     expect(states(el)).to.deep.equal(['ready']);
     expect(new URL(server.requests[0]!.url).searchParams.get('host')).to.equal('video@example.com');
   });
@@ -234,16 +355,25 @@ describe('<headline-tests>', () => {
 
 describe('headline-tests CSV and grouping', () => {
   it('quotes text, doubles quotes and neutralises formula starts', () => {
-    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'plain', 'a "b"'].map((cell) => csvCell(cell))).to.deep.equal([
-      `"'=1+1"`, `"'+1"`, `"'-1"`, `"'@SUM(A1)"`, `"'\tx"`, '"plain"', '"a ""b"""',
+    expect(
+      ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', 'plain', 'a "b"'].map((cell) => csvCell(cell)),
+    ).to.deep.equal([`"'=1+1"`, `"'+1"`, `"'-1"`, `"'@SUM(A1)"`, `"'\tx"`, '"plain"', '"a ""b"""']);
+    expect([0.5, -2, null, undefined, Number.NaN].map((cell) => csvCell(cell))).to.deep.equal([
+      '0.5',
+      '-2',
+      '',
+      '',
+      '',
     ]);
-    expect([0.5, -2, null, undefined, Number.NaN].map((cell) => csvCell(cell))).to.deep.equal(['0.5', '-2', '', '', '']);
   });
 
   it('groups rows by experiment in the order sent, and writes one CSV row per variant', () => {
     const rows = [variant('b', 'v0'), variant('a', 'v0'), variant('b', 'v1')];
     const experiments = groupExperiments(rows);
-    expect(experiments.map((experiment) => [experiment.id, experiment.variants.length])).to.deep.equal([['b', 2], ['a', 1]]);
+    expect(experiments.map((experiment) => [experiment.id, experiment.variants.length])).to.deep.equal([
+      ['b', 2],
+      ['a', 1],
+    ]);
     expect(experimentsCsv(experiments, headlineTestsTerms.testsCsvHeaders).split('\r\n')).to.have.length(5);
   });
 });

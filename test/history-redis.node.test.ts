@@ -18,7 +18,11 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
   }
 }
 
-describe('history on a real redis-server', { skip: REDIS_BINARY ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it' }, () => {
+describe('history on a real redis-server', {
+  skip: REDIS_BINARY
+    ? false
+    : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
+}, () => {
   let redis: RedisProcess;
   let upstream: FakeUpstream;
   const clock = manualClock(Date.UTC(2026, 10, 23, 14, 5));
@@ -27,7 +31,10 @@ describe('history on a real redis-server', { skip: REDIS_BINARY ? false : 'redis
   before(async () => {
     redis = await startRedis();
     upstream = await startFakeUpstream();
-    upstream.respond = (_request, _call, index) => jsonResponse({ data: { metrics: {}, host_metadata: { subdomain_handling: false }, stats: { people: 500 + index } } });
+    upstream.respond = (_request, _call, index) =>
+      jsonResponse({
+        data: { metrics: {}, host_metadata: { subdomain_handling: false }, stats: { people: 500 + index } },
+      });
   });
   after(async () => {
     await Promise.all(open.map((harness) => harness.close()));
@@ -36,15 +43,32 @@ describe('history on a real redis-server', { skip: REDIS_BINARY ? false : 'redis
   });
 
   async function instances(count: number): Promise<Harness[]> {
-    const started = await Promise.all(Array.from({ length: count }, () => startHarness({
-      redisUrl: redis.url, redisPrefix: 'history-test:', instances: count, clientLimit: 0, now: clock.now,
-      // The upstream timeout runs on real time: short (200 ms), a busy machine's answers missed it
-      // and no minute was recorded. Nothing here is about timeouts, and the TTL (which the
-      // timeout must stay under) runs on the manual clock, moved a minute per sample.
-      liveTtlMs: 20_000, upstreamTimeoutMs: 10_000, history: { record: false },
-    }, upstream)));
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startHarness(
+          {
+            redisUrl: redis.url,
+            redisPrefix: 'history-test:',
+            instances: count,
+            clientLimit: 0,
+            now: clock.now,
+            // The upstream timeout runs on real time: short (200 ms), a busy machine's answers missed it
+            // and no minute was recorded. Nothing here is about timeouts, and the TTL (which the
+            // timeout must stay under) runs on the manual clock, moved a minute per sample.
+            liveTtlMs: 20_000,
+            upstreamTimeoutMs: 10_000,
+            history: { record: false },
+          },
+          upstream,
+        ),
+      ),
+    );
     open.push(...started);
-    await until(async () => (await Promise.all(started.map((harness) => harness.cache.history.online()))).every(Boolean), 'every instance’s history connected to Redis');
+    await until(
+      async () =>
+        (await Promise.all(started.map((harness) => harness.cache.history.online()))).every(Boolean),
+      'every instance’s history connected to Redis',
+    );
     return started;
   }
 
@@ -60,12 +84,24 @@ describe('history on a real redis-server', { skip: REDIS_BINARY ? false : 'redis
     const calls = upstream.calls.length;
     for (let minute = 0; minute < 3; minute++) {
       const recorded = await Promise.all(pair.map((harness) => harness.cache.history.recordMinute()));
-      assert.equal(recorded[0]! + recorded[1]!, 2, `minute ${minute}: one sample per host, ${recorded.join(' + ')}`);
+      assert.equal(
+        recorded[0]! + recorded[1]!,
+        2,
+        `minute ${minute}: one sample per host, ${recorded.join(' + ')}`,
+      );
       clock.advance(MINUTE_MS);
     }
-    assert.equal(upstream.calls.length - calls, 6, 'one upstream call per host per minute for both instances');
+    assert.equal(
+      upstream.calls.length - calls,
+      6,
+      'one upstream call per host per minute for both instances',
+    );
     clock.advance(2000);
-    const [a, b] = await Promise.all(pair.map(async (harness) => (await harness.get('/history/v1/?host=example.com')).json() as HistoryResponse));
+    const [a, b] = await Promise.all(
+      pair.map(
+        async (harness) => (await harness.get('/history/v1/?host=example.com')).json() as HistoryResponse,
+      ),
+    );
     assert.deepEqual(a!.values, b!.values);
     assert.equal(a!.values.filter((value) => value !== null).length, 3);
     await stop(pair);
@@ -74,7 +110,11 @@ describe('history on a real redis-server', { skip: REDIS_BINARY ? false : 'redis
   test('restarting every instance keeps the history (it lives in Redis)', async () => {
     const [fresh] = await instances(1);
     const body = (await fresh!.get('/history/v1/?host=news.example.org&range=24h')).json() as HistoryResponse;
-    assert.equal(body.values.filter((value) => value !== null).length, 1, 'three minutes recorded earlier fall into one 5-minute point');
+    assert.equal(
+      body.values.filter((value) => value !== null).length,
+      1,
+      'three minutes recorded earlier fall into one 5-minute point',
+    );
     const today = (await fresh!.get('/history/v1/?host=news.example.org')).json() as HistoryResponse;
     assert.equal(today.values.filter((value) => value !== null).length, 3);
     assert.ok(today.values.filter((value): value is number => value !== null).every((value) => value >= 500));

@@ -8,7 +8,12 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkShape, HISTORY_METRICS, historyResponseSchema, type HistoryResponse } from '../src/api/index.ts';
+import {
+  checkShape,
+  HISTORY_METRICS,
+  historyResponseSchema,
+  type HistoryResponse,
+} from '../src/api/index.ts';
 import { HISTORY_SHAPE } from '../src/api/response-shapes.ts';
 import { FileStore } from '../src/history/file-store.ts';
 import { MINUTE_MS, DAY_MS, METRIC_COUNT } from '../src/history/samples.ts';
@@ -43,14 +48,26 @@ describe('the typical band', () => {
     const store = new MemoryStore();
     // Week k before: the five minutes 14:05–14:09 hold 100k + minute (so 101..104, 201..204, …).
     for (let week = 1; week <= 4; week++) {
-      for (let minute = 0; minute < 5; minute++) await store.record('example.com', MONDAY_1405 - week * WEEK_MS + minute * MINUTE_MS, row(100 * week + minute));
+      for (let minute = 0; minute < 5; minute++)
+        await store.record(
+          'example.com',
+          MONDAY_1405 - week * WEEK_MS + minute * MINUTE_MS,
+          row(100 * week + minute),
+        );
     }
     // Something on a Sunday at the same time must not count.
     await store.record('example.com', MONDAY_1405 - DAY_MS, row(9999));
     const now = MONDAY_1405 + 4 * MINUTE_MS + 30_000;
-    const answer = await buildHistory(store, { host: 'example.com', metric: 'people', range: '24h' }, 'UTC', now);
+    const answer = await buildHistory(
+      store,
+      { host: 'example.com', metric: 'people', range: '24h' },
+      'UTC',
+      now,
+    );
     const point = (MONDAY_1405 - answer.start) / (5 * MINUTE_MS);
-    const pool = [100, 101, 102, 103, 104, 200, 201, 202, 203, 204, 300, 301, 302, 303, 304, 400, 401, 402, 403, 404];
+    const pool = [
+      100, 101, 102, 103, 104, 200, 201, 202, 203, 204, 300, 301, 302, 303, 304, 400, 401, 402, 403, 404,
+    ];
     assert.equal(answer.typical.weeks, 4);
     assert.equal(answer.typical.median[point], percentile(pool, 0.5));
     assert.equal(answer.typical.low[point], Math.round(percentile(pool, 0.1) * 10) / 10);
@@ -58,13 +75,22 @@ describe('the typical band', () => {
     // The points before and after hold nothing: gaps, not zeros.
     assert.equal(answer.typical.median[point - 1], null);
     assert.equal(answer.typical.median.length, point + 1, 'the range ends with the current five minutes');
-    assert.equal(answer.values.every((value) => value === null), true);
+    assert.equal(
+      answer.values.every((value) => value === null),
+      true,
+    );
   });
 
   it('says how many weeks it stands on when fewer than four have data', async () => {
     const store = new MemoryStore();
-    for (const week of [1, 3]) await store.record('example.com', MONDAY_1405 - week * WEEK_MS, row(50 * week));
-    const answer = await buildHistory(store, { host: 'example.com', metric: 'people', range: 'today' }, 'UTC', MONDAY_1405 + 10 * MINUTE_MS);
+    for (const week of [1, 3])
+      await store.record('example.com', MONDAY_1405 - week * WEEK_MS, row(50 * week));
+    const answer = await buildHistory(
+      store,
+      { host: 'example.com', metric: 'people', range: 'today' },
+      'UTC',
+      MONDAY_1405 + 10 * MINUTE_MS,
+    );
     assert.equal(answer.typical.weeks, 2);
     const point = (MONDAY_1405 - answer.start) / MINUTE_MS;
     // A 1-minute point pools two minutes either side: only 14:05 holds data, in weeks 1 and 3.
@@ -77,14 +103,24 @@ describe('the typical band', () => {
     const bucket = Math.floor(MONDAY_1405 / (5 * MINUTE_MS)) * 5 * MINUTE_MS;
     await store.record('example.com', bucket, row(10));
     await store.record('example.com', bucket + 3 * MINUTE_MS, row(20));
-    const answer = await buildHistory(store, { host: 'example.com', metric: 'people', range: '24h' }, 'UTC', bucket + 4 * MINUTE_MS);
+    const answer = await buildHistory(
+      store,
+      { host: 'example.com', metric: 'people', range: '24h' },
+      'UTC',
+      bucket + 4 * MINUTE_MS,
+    );
     assert.equal(answer.values.at(-1), 15);
     assert.equal(answer.values.at(-2), null);
     assert.equal(answer.typical.weeks, 0);
   });
 
   it('today starts at local midnight of the host and the band covers the whole day', async () => {
-    const answer = await buildHistory(new MemoryStore(), { host: 'example.com', metric: 'people', range: 'today' }, 'America/New_York', MONDAY_1405);
+    const answer = await buildHistory(
+      new MemoryStore(),
+      { host: 'example.com', metric: 'people', range: 'today' },
+      'America/New_York',
+      MONDAY_1405,
+    );
     assert.equal(answer.start, Date.UTC(2026, 10, 23, 5, 0));
     assert.equal(answer.stepSeconds, 60);
     assert.equal(answer.values.length, (MONDAY_1405 - answer.start) / MINUTE_MS + 1);
@@ -127,9 +163,12 @@ describe('the simulator backfill', () => {
   it('splits people into every recorded metric, and knows only the hosts it serves', () => {
     const from = Date.UTC(2026, 10, 20, 13);
     const people = simulator.history('example.com', 'people', from, 1)![0]!;
-    const parts = ['read', 'write', 'idle'].map((metric) => simulator.history('example.com', metric as 'read', from, 1)![0]!);
+    const parts = ['read', 'write', 'idle'].map(
+      (metric) => simulator.history('example.com', metric as 'read', from, 1)![0]!,
+    );
     assert.ok(Math.abs(parts.reduce((a, b) => a + b) - people) <= 2);
-    for (const metric of HISTORY_METRICS) assert.ok(simulator.history('example.com', metric, from, 1)![0]! >= 0, metric);
+    for (const metric of HISTORY_METRICS)
+      assert.ok(simulator.history('example.com', metric, from, 1)![0]! >= 0, metric);
     assert.equal(simulator.history('elsewhere.com', 'people', from, 1), undefined);
     assert.equal(simulator.timeZone('example.com'), 'Etc/GMT+5');
   });
@@ -157,10 +196,14 @@ describe('the file log under PULSE_DATA_DIR', () => {
     const dir = tempDir();
     const t = Date.UTC(2026, 10, 23, 23, 58);
     let { store } = await FileStore.open(dir, t);
-    for (let minute = 0; minute < 4; minute++) assert.equal(await store.record('example.com', t + minute * MINUTE_MS, row(minute + 1)), true);
+    for (let minute = 0; minute < 4; minute++)
+      assert.equal(await store.record('example.com', t + minute * MINUTE_MS, row(minute + 1)), true);
     assert.equal(await store.record('example.com', t, row(99)), false, 'a minute is recorded once');
     await store.close();
-    assert.deepEqual(readdirSync(join(dir, 'history', 'example.com')).sort(), ['2026-11-23.log', '2026-11-24.log']);
+    assert.deepEqual(readdirSync(join(dir, 'history', 'example.com')).sort(), [
+      '2026-11-23.log',
+      '2026-11-24.log',
+    ]);
 
     const reopened = await FileStore.open(dir, t + 5 * MINUTE_MS);
     store = reopened.store;
@@ -221,15 +264,30 @@ describe('/history/v1/ on the cache endpoint', () => {
 
   /** Quickstats whose `people` is the upstream call's number, with platforms. */
   const counting = (_request: Request, _call: unknown, index: number) =>
-    jsonResponse({ data: { metrics: {}, host_metadata: { subdomain_handling: false }, stats: { people: 100 + index, read: 60, new: 7, search: 12, platform: { d: 40, m: 60 } } } });
+    jsonResponse({
+      data: {
+        metrics: {},
+        host_metadata: { subdomain_handling: false },
+        stats: { people: 100 + index, read: 60, new: 7, search: 12, platform: { d: 40, m: 60 } },
+      },
+    });
 
   /**
    * On a virtual clock: timeouts, backoffs and the recorder's retries happen where a test moves
    * the clock, not when a busy machine is slow (a 200 ms real upstream timeout once left a gap).
    * Folding is off unless asked for: a fold group gathers for a moment before its call.
    */
-  async function start(history: Record<string, unknown>, clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5)), fold = false) {
-    const harness = await startHarness({ clock, fold, history: { record: false, ...history }, allowedOrigins: ['https://pages.example'] });
+  async function start(
+    history: Record<string, unknown>,
+    clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5)),
+    fold = false,
+  ) {
+    const harness = await startHarness({
+      clock,
+      fold,
+      history: { record: false, ...history },
+      allowedOrigins: ['https://pages.example'],
+    });
     harness.upstream.respond = counting;
     harnesses.push(harness);
     return { harness, clock };
@@ -242,7 +300,11 @@ describe('/history/v1/ on the cache endpoint', () => {
     const before = harness.upstream.calls.length;
     assert.equal(await harness.cache.history.recordMinute(), 2);
     const sampled = harness.upstream.calls.slice(before).map((call) => call.url.searchParams.get('host'));
-    assert.deepEqual(sampled, ['news.example.org'], 'example.com reused the widget’s fill; only the other host cost a call');
+    assert.deepEqual(
+      sampled,
+      ['news.example.org'],
+      'example.com reused the widget’s fill; only the other host cost a call',
+    );
     assert.equal(await harness.cache.history.recordMinute(), 0, 'the same minute is not recorded twice');
     await clock.advance(MINUTE_MS);
     assert.equal(await harness.cache.history.recordMinute(), 2);
@@ -251,7 +313,9 @@ describe('/history/v1/ on the cache endpoint', () => {
     assert.equal(reply.status, 200);
     const body = reply.json() as HistoryResponse;
     assert.deepEqual(body.values.slice(-2), [100, 102]);
-    const platform = (await harness.get('/history/v1/?host=example.com&metric=platform_m')).json() as HistoryResponse;
+    const platform = (
+      await harness.get('/history/v1/?host=example.com&metric=platform_m')
+    ).json() as HistoryResponse;
     assert.deepEqual(platform.values.slice(-2), [60, 60]);
   });
 
@@ -264,8 +328,14 @@ describe('/history/v1/ on the cache endpoint', () => {
     assert.equal(await settleWhileMoving(clock, harness.cache.history.recordMinute(), 1000), 2);
     const sampled = harness.upstream.calls.slice(before).map((call) => call.url.searchParams.get('host'));
     // Its own call, once a minute, took a slot the refresh plan had given a polled query.
-    assert.deepEqual(sampled, ['news.example.org'], 'example.com derived from the widget’s wide fill; only the other host cost a call');
-    const body = (await harness.get('/history/v1/?host=example.com&metric=people&range=today')).json() as HistoryResponse;
+    assert.deepEqual(
+      sampled,
+      ['news.example.org'],
+      'example.com derived from the widget’s wide fill; only the other host cost a call',
+    );
+    const body = (
+      await harness.get('/history/v1/?host=example.com&metric=people&range=today')
+    ).json() as HistoryResponse;
     assert.equal(body.values.at(-1), 100 + before - 1, 'the minute holds the wide fill’s people');
   });
 
@@ -307,7 +377,11 @@ describe('/history/v1/ on the cache endpoint', () => {
     const second = await start({ dataDir: dir }, first.clock);
     const body = (await second.harness.get('/history/v1/?host=example.com')).json() as HistoryResponse;
     assert.equal(body.values.at(-11), 100);
-    assert.equal(body.values.filter((value) => value !== null).length, 1, 'the 10 minutes the endpoint was down stay gaps');
+    assert.equal(
+      body.values.filter((value) => value !== null).length,
+      1,
+      'the 10 minutes the endpoint was down stay gaps',
+    );
   });
 
   it('follows every rule of the other routes: validation, allowlist, ETag/304, CORS, gzip, cache', async () => {
@@ -328,31 +402,52 @@ describe('/history/v1/ on the cache endpoint', () => {
     await refused('host=elsewhere.com', 403, 'host');
     assert.equal((await harness.get('/history/v1/?host=example.com', { method: 'POST' })).status, 405);
 
-    const first = await harness.get('/history/v1?host=example.com', { headers: { origin: 'https://pages.example', 'accept-encoding': 'gzip' } });
+    const first = await harness.get('/history/v1?host=example.com', {
+      headers: { origin: 'https://pages.example', 'accept-encoding': 'gzip' },
+    });
     assert.equal(first.status, 200);
     assert.equal(first.headers.get('access-control-allow-origin'), 'https://pages.example');
     assert.match(first.cacheStatus, /fwd=miss/);
     const etag = first.headers.get('etag')!;
-    const raw = await fetch(`${harness.url}/history/v1/?host=example.com`, { headers: { 'accept-encoding': 'gzip' } });
+    const raw = await fetch(`${harness.url}/history/v1/?host=example.com`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
     assert.equal(raw.headers.get('content-encoding'), 'gzip');
-    assert.equal((JSON.parse(await raw.text()) as HistoryResponse).host, 'example.com', 'fetch inflates the stored gzip');
+    assert.equal(
+      (JSON.parse(await raw.text()) as HistoryResponse).host,
+      'example.com',
+      'fetch inflates the stored gzip',
+    );
     const again = await harness.get('/history/v1/?host=example.com', { headers: { 'if-none-match': etag } });
     assert.equal(again.status, 304);
     assert.match(again.cacheStatus, /hit/);
     assert.match(again.headers.get('cache-control')!, /max-age=\d+/);
     await clock.advance(MINUTE_MS);
-    assert.match((await harness.get('/history/v1/?host=example.com')).cacheStatus, /hit/, 'kept until the recorder has written the new minute');
+    assert.match(
+      (await harness.get('/history/v1/?host=example.com')).cacheStatus,
+      /hit/,
+      'kept until the recorder has written the new minute',
+    );
     await clock.advance(2000);
-    assert.match((await harness.get('/history/v1/?host=example.com')).cacheStatus, /fwd=miss/, 'recomputed once the minute is recorded');
+    assert.match(
+      (await harness.get('/history/v1/?host=example.com')).cacheStatus,
+      /fwd=miss/,
+      'recomputed once the minute is recorded',
+    );
   });
 });
 
 describe('history settings', () => {
   it('reads PULSE_DATA_DIR and PULSE_HOST_TZ, and refuses a zone that does not exist', () => {
-    const result = readSettings(['serve', '--host-tz', 'example.com=Europe/Paris,America/New_York'], { PULSE_DATA_DIR: '/var/lib/pulse' });
+    const result = readSettings(['serve', '--host-tz', 'example.com=Europe/Paris,America/New_York'], {
+      PULSE_DATA_DIR: '/var/lib/pulse',
+    });
     assert.ok('settings' in result);
     assert.equal(result.settings.dataDir, '/var/lib/pulse');
-    assert.deepEqual(result.settings.hostTimeZones, { 'example.com': 'Europe/Paris', '*': 'America/New_York' });
+    assert.deepEqual(result.settings.hostTimeZones, {
+      'example.com': 'Europe/Paris',
+      '*': 'America/New_York',
+    });
     const bad = readSettings(['serve'], { PULSE_HOST_TZ: 'example.com=Mars/Olympus' });
     assert.ok('errors' in bad);
     assert.match(bad.errors[0]!, /PULSE_HOST_TZ \(--host-tz\)/);

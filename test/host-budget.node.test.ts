@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { clockWithNow } from '../src/runtime/clock.ts';
-import { aloneHoldMs, BudgetClosedError, HostBudget, WindowSlots, type SlotAnswer } from '../src/server/budget/host-budget.ts';
+import {
+  aloneHoldMs,
+  BudgetClosedError,
+  HostBudget,
+  WindowSlots,
+  type SlotAnswer,
+} from '../src/server/budget/host-budget.ts';
 import { SharedSlots } from '../src/server/budget/shared-slots.ts';
 import type { SharedTier } from '../src/server/tier/shared-tier.ts';
 import { Coordinator } from '../src/server/workers/coordinator.ts';
@@ -25,7 +31,11 @@ function grantsAt(slots: WindowSlots, at: number, asks: number): number {
 describe('window slots', () => {
   test('a cold host may burst to 9 in one window; a share without a burst never does', () => {
     assert.equal(grantsAt(new WindowSlots(3, 1000, 9), T0 + 300, 20), 9);
-    assert.equal(grantsAt(new WindowSlots(1, 50), T0 + 10, 5), 1, 'an instance\'s share of a shared budget: no burst');
+    assert.equal(
+      grantsAt(new WindowSlots(1, 50), T0 + 10, 5),
+      1,
+      "an instance's share of a shared budget: no burst",
+    );
   });
 
   test('greedy callers every 10 ms for three minutes: never more than 183 in any sliding minute', () => {
@@ -34,7 +44,10 @@ describe('window slots', () => {
     for (let at = T0; at < T0 + 180_000; at += 10) {
       while (slots.take('example.com', at).granted) sent.push(at);
     }
-    assert.ok(maxInSlidingWindow(sent, 60_000) <= 183, `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`);
+    assert.ok(
+      maxInSlidingWindow(sent, 60_000) <= 183,
+      `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`,
+    );
     assert.ok(sent.length >= 3 * 180 - 9, `${sent.length}: the budget is spent, not starved`);
   });
 
@@ -46,9 +59,12 @@ describe('window slots', () => {
 });
 
 describe('going alone after a burst', () => {
-  test('aloneHoldMs: nothing while the minute went at the windows\' rate, a burst waited out', () => {
+  test("aloneHoldMs: nothing while the minute went at the windows' rate, a burst waited out", () => {
     const steady = Array.from({ length: 180 }, (_, index) => T0 + Math.floor(index / 3) * 1000);
-    const burst = [...Array(21).fill(T0), ...Array.from({ length: 90 }, (_, index) => T0 + 1000 + Math.floor(index / 3) * 1000)];
+    const burst = [
+      ...Array(21).fill(T0),
+      ...Array.from({ length: 90 }, (_, index) => T0 + 1000 + Math.floor(index / 3) * 1000),
+    ];
     const cases: [name: string, sent: number[], now: number, expected: number][] = [
       ['no calls', [], T0, 0],
       ['3 a window for a minute', steady, T0 + 60_000, 0],
@@ -56,19 +72,26 @@ describe('going alone after a burst', () => {
       ['a burst of 21 half a minute ago, then 3 a window', burst, T0 + 31_000, 5000],
       ['the same burst, a minute on', burst, T0 + 61_000, 0],
     ];
-    for (const [name, sent, now, expected] of cases) assert.equal(aloneHoldMs(sent, now, 3, 1000), expected, name);
+    for (const [name, sent, now, expected] of cases)
+      assert.equal(aloneHoldMs(sent, now, 3, 1000), expected, name);
   });
 
   test('three instances lose the tier half a minute after a cold burst: never more than 183 in a sliding minute', async () => {
     const { logger } = capturedLogger('silent');
     let now = T0;
     let up = true;
-    const coordinator = new Coordinator(1 << 20, clockWithNow(() => now));
+    const coordinator = new Coordinator(
+      1 << 20,
+      clockWithNow(() => now),
+    );
     const tier = {
       get online() {
         return up;
       },
-      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) => (up ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result : undefined),
+      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
+        up
+          ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
+          : undefined,
     } as unknown as SharedTier;
     const instances = [0, 1, 2].map(() => new SharedSlots(tier, 3, 1000, 9, 3, logger));
     const sent: number[] = [];
@@ -86,21 +109,42 @@ describe('going alone after a burst', () => {
     }
     assert.equal(sent.filter((at) => at === T0).length, 9, 'the cold burst');
     // Without the hold: 237.
-    assert.ok(maxInSlidingWindow(sent, 60_000) <= 183, `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`);
+    assert.ok(
+      maxInSlidingWindow(sent, 60_000) <= 183,
+      `${maxInSlidingWindow(sent, 60_000)} in one sliding minute`,
+    );
   });
 });
 
 describe('host budget', () => {
   test('a video@ host counts against its site, as the service counts it: one budget and one cooldown for both', async () => {
     const now = T0 + 100;
-    const budget = new HostBudget(new WindowSlots(3, 1000), clockWithNow(() => now));
+    const budget = new HostBudget(
+      new WindowSlots(3, 1000),
+      clockWithNow(() => now),
+    );
     const granted: string[] = [];
-    for (const host of ['example.com', 'video@example.com', 'example.com', 'video@example.com', 'news.example.org']) {
-      budget.acquire(host, () => true).then(() => granted.push(host), () => undefined);
+    for (const host of [
+      'example.com',
+      'video@example.com',
+      'example.com',
+      'video@example.com',
+      'news.example.org',
+    ]) {
+      budget
+        .acquire(host, () => true)
+        .then(
+          () => granted.push(host),
+          () => undefined,
+        );
     }
     await turn();
     await turn();
-    assert.deepEqual(granted.sort(), ['example.com', 'example.com', 'news.example.org', 'video@example.com'], 'three a window for example.com, whichever of its hosts asks; another site has its own');
+    assert.deepEqual(
+      granted.sort(),
+      ['example.com', 'example.com', 'news.example.org', 'video@example.com'],
+      'three a window for example.com, whichever of its hosts asks; another site has its own',
+    );
     budget.cooldown('video@example.com', now + 5000);
     assert.equal(budget.cooldownUntil('example.com'), now + 5000);
     assert.equal(budget.cooldownUntil('news.example.org'), 0);
@@ -111,15 +155,24 @@ describe('host budget', () => {
     const { logger, logs } = capturedLogger('debug');
     // A worker's tier: closing it answers every question under way with "offline", as IpcTier does.
     let answer: (slot: SlotAnswer | undefined) => void = () => undefined;
-    const tier = { takeSlot: () => new Promise<SlotAnswer | undefined>((resolve) => (answer = resolve)) } as unknown as SharedTier;
-    const budget = new HostBudget(new SharedSlots(tier, 3, 1000, 9, 3, logger), clockWithNow(() => T0));
+    const tier = {
+      takeSlot: () => new Promise<SlotAnswer | undefined>((resolve) => (answer = resolve)),
+    } as unknown as SharedTier;
+    const budget = new HostBudget(
+      new SharedSlots(tier, 3, 1000, 9, 3, logger),
+      clockWithNow(() => T0),
+    );
     const acquired = budget.acquire('example.com', () => true);
     await turn();
     budget.close();
     answer(undefined);
     await assert.rejects(acquired, BudgetClosedError);
     await turn();
-    assert.deepEqual(logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'), [], 'a slot taken alone would count a call the closing instance never makes');
+    assert.deepEqual(
+      logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'),
+      [],
+      'a slot taken alone would count a call the closing instance never makes',
+    );
   });
 
   test('new queries queue behind established ones and take only the slots the plan leaves', async () => {
@@ -132,17 +185,40 @@ describe('host budget', () => {
       return { slots: 3 - reserved(windowStart), windowStart, windowEnd: windowStart + 1000 };
     });
     const grants: { kind: string; at: number }[] = [];
-    const ask = (kind: 'new' | 'established') => budget.acquire('example.com', () => true, undefined, () => kind === 'established').then((at) => grants.push({ kind, at: at! }), () => undefined);
+    const ask = (kind: 'new' | 'established') =>
+      budget
+        .acquire(
+          'example.com',
+          () => true,
+          undefined,
+          () => kind === 'established',
+        )
+        .then(
+          (at) => grants.push({ kind, at: at! }),
+          () => undefined,
+        );
     // Twenty new queries first, then the six established refills, all at the start of the tick.
     for (let index = 0; index < 20; index += 1) void ask('new');
     for (let index = 0; index < 6; index += 1) void ask('established');
     await clock.runUntil(T0 + 2999);
     const second = (at: number) => Math.floor((at - T0) / 1000);
     // The first new query was granted as it came (the first second is not reserved); every one queued after it waits behind the established ones.
-    assert.deepEqual(grants.filter(({ kind }) => kind === 'established').map(({ at }) => second(at)), [0, 0, 1, 1, 1, 2], 'established first, whatever came before them');
-    assert.deepEqual(grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)), [0], 'the next two seconds are reserved');
+    assert.deepEqual(
+      grants.filter(({ kind }) => kind === 'established').map(({ at }) => second(at)),
+      [0, 0, 1, 1, 1, 2],
+      'established first, whatever came before them',
+    );
+    assert.deepEqual(
+      grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)),
+      [0],
+      'the next two seconds are reserved',
+    );
     await clock.runUntil(T0 + 3999);
-    assert.deepEqual(grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)), [0, 3, 3, 3], 'the next unreserved second: three');
+    assert.deepEqual(
+      grants.filter(({ kind }) => kind === 'new').map(({ at }) => second(at)),
+      [0, 3, 3, 3],
+      'the next unreserved second: three',
+    );
     budget.close();
   });
 
@@ -153,7 +229,14 @@ describe('host budget', () => {
       return { slots: 0, windowStart, windowEnd: windowStart + 1000 };
     });
     const granted: number[] = [];
-    void budget.acquire('example.com', () => true, undefined, () => false).catch(() => undefined);
+    void budget
+      .acquire(
+        'example.com',
+        () => true,
+        undefined,
+        () => false,
+      )
+      .catch(() => undefined);
     await clock.runUntil(T0 + 400);
     void budget.acquire('example.com', () => true).then((at) => granted.push(at!));
     await clock.runUntil(T0 + 400);

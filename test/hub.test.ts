@@ -2,7 +2,16 @@ import { expect, fixture, fixtureSync, html } from '@open-wc/testing';
 import { getHub, replaceEqualDeep, type PollSnapshot } from '../src/client/index.ts';
 import '../src/index.ts';
 import type { LiveCounter, PulseDataEvent, PulseErrorEvent } from '../src/index.ts';
-import { deferred, failOnLitWarnings, freshHub, reply, setOnline, setPageHidden, settle, settleElements } from './helpers/browser-fakes.ts';
+import {
+  deferred,
+  failOnLitWarnings,
+  freshHub,
+  reply,
+  setOnline,
+  setPageHidden,
+  settle,
+  settleElements,
+} from './helpers/browser-fakes.ts';
 import { bodiesByRoute, quickstats, URLS } from './helpers/browser-fixtures.ts';
 
 const QUICKSTATS = new URL(URLS.quickstats, document.baseURI).href;
@@ -68,10 +77,12 @@ describe('the poll hub', () => {
     const body = bodiesByRoute({});
     const { clock, server } = freshHub((request) => reply(clock, body(request.url)));
     const root = fixtureSync(html`<div>
-      ${[1, 2, 3].map(() => html`<live-counter src=${URLS.quickstats}></live-counter>
+      ${[1, 2, 3].map(
+        () => html`<live-counter src=${URLS.quickstats}></live-counter>
         <top-pages src=${URLS.toppages}></top-pages>
         <geo-list src=${URLS.geo}></geo-list>
-        <referrer-bars src=${URLS.referrers}></referrer-bars>`)}
+        <referrer-bars src=${URLS.referrers}></referrer-bars>`,
+      )}
     </div>`);
     await settleElements(root);
     expect(server.count()).to.equal(4);
@@ -143,7 +154,10 @@ describe('the poll hub', () => {
   it('honours Retry-After', async () => {
     let calls = 0;
     const { clock, server } = freshHub(() =>
-      ++calls === 2 ? new Response(null, { status: 429, headers: { 'Retry-After': '20' } }) : reply(clock, quickstats(5)));
+      ++calls === 2
+        ? new Response(null, { status: 429, headers: { 'Retry-After': '20' } })
+        : reply(clock, quickstats(5)),
+    );
     const { last, stop } = watch();
     await settle();
     await clock.toNextTick();
@@ -173,7 +187,9 @@ describe('the poll hub', () => {
     let calls = 0;
     // What fetch returns when the browser's cache got a 304: the stored answer, same ETag. The
     // body here would not validate, so the test fails if the hub read it again.
-    const { clock, server } = freshHub(() => (++calls === 1 ? reply(clock, quickstats(5), { etag: '"v1"' }) : reply(clock, null, { etag: '"v1"' })));
+    const { clock, server } = freshHub(() =>
+      ++calls === 1 ? reply(clock, quickstats(5), { etag: '"v1"' }) : reply(clock, null, { etag: '"v1"' }),
+    );
     const { snapshots, last, stop } = watch();
     await settle();
     const data = last().data;
@@ -217,7 +233,9 @@ describe('the poll hub', () => {
   });
 
   it('delivers a body without the optional values it cannot use', async () => {
-    const { clock } = freshHub(() => reply(clock, { data: { stats: { people: 'many', read: 3, future: { x: 1 } } } }));
+    const { clock } = freshHub(() =>
+      reply(clock, { data: { stats: { people: 'many', read: 3, future: { x: 1 } } } }),
+    );
     const { last, stop } = watch();
     await settle();
     expect(last().error).to.equal(undefined);
@@ -250,9 +268,11 @@ describe('the poll hub', () => {
 
   it('reads the age of the data from Age, which a revalidated answer keeps current while its Last-Modified stays the first one', async () => {
     let calls = 0;
-    const { clock } = freshHub(() => (++calls === 1
-      ? reply(clock, quickstats(5), { etag: '"v1"', headers: { Age: '0' } })
-      : reply(clock, null, { etag: '"v1"', age: 30_000, headers: { Age: '1' } })));
+    const { clock } = freshHub(() =>
+      ++calls === 1
+        ? reply(clock, quickstats(5), { etag: '"v1"', headers: { Age: '0' } })
+        : reply(clock, null, { etag: '"v1"', age: 30_000, headers: { Age: '1' } }),
+    );
     const { last, stop } = watch();
     await settle();
     for (let tick = 0; tick < 10; tick++) await clock.toNextTick();
@@ -277,7 +297,9 @@ describe('the poll hub with elements', () => {
 
   it('keeps the subscription of an element moved in the DOM, without refetching', async () => {
     const { clock, server } = freshHub(() => reply(clock, quickstats(5)));
-    const root = fixtureSync(html`<div><section id="a"><live-counter src=${URLS.quickstats}></live-counter></section><section id="b"></section></div>`);
+    const root = fixtureSync(
+      html`<div><section id="a"><live-counter src=${URLS.quickstats}></live-counter></section><section id="b"></section></div>`,
+    );
     await settleElements(root);
     const el = root.querySelector('live-counter')!;
     root.querySelector('#b')!.append(el);
@@ -331,8 +353,12 @@ describe('the poll hub with elements', () => {
 
   it('ignores a late response for a src that was replaced', async () => {
     const held = deferred<Response>();
-    const { clock } = freshHub((request) => (request.url.includes('late.example') ? held.promise : reply(clock, quickstats(7))));
-    const el = await fixture<LiveCounter>(html`<live-counter src="/live/quickstats/v4/?host=late.example"></live-counter>`);
+    const { clock } = freshHub((request) =>
+      request.url.includes('late.example') ? held.promise : reply(clock, quickstats(7)),
+    );
+    const el = await fixture<LiveCounter>(
+      html`<live-counter src="/live/quickstats/v4/?host=late.example"></live-counter>`,
+    );
     const seen: PulseDataEvent[] = [];
     el.addEventListener('pulse-data', (event) => seen.push(event));
     el.src = URLS.quickstats;
@@ -341,7 +367,9 @@ describe('the poll hub with elements', () => {
     await settle();
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part=value]')!.textContent).to.equal('7');
-    expect(seen.map((event) => (event.data as ReturnType<typeof quickstats>).data.stats.people)).to.deep.equal([7]);
+    expect(
+      seen.map((event) => (event.data as ReturnType<typeof quickstats>).data.stats.people),
+    ).to.deep.equal([7]);
   });
 });
 

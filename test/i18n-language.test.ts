@@ -23,7 +23,8 @@ import { quickstats, topGeo, URLS } from './helpers/browser-fixtures.ts';
 type Element = PulseElement<unknown>;
 
 /** "vor 2 Sek.", "il y a 5 s": how the engine's Intl says an age (its data differs a little between engines). */
-const ago = (lang: string, seconds: number) => new Intl.RelativeTimeFormat(lang, { numeric: 'auto', style: 'short' }).format(-seconds, 'second');
+const ago = (lang: string, seconds: number) =>
+  new Intl.RelativeTimeFormat(lang, { numeric: 'auto', style: 'short' }).format(-seconds, 'second');
 /** A sentence's end, once ("vor 2 Sek." ends with its abbreviation's period). */
 const period = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
@@ -61,14 +62,18 @@ describe('the language of an element', () => {
     browserLanguage(undefined);
   });
 
-  it('is its own lang first, then the nearest ancestor\'s, then <html>\'s, then the browser\'s', async () => {
+  it("is its own lang first, then the nearest ancestor's, then <html>'s, then the browser's", async () => {
     document.documentElement.lang = 'es';
     browserLanguage('nl-NL');
-    const root = await counters(`<div lang="fr"><live-counter lang="de" src="${URLS.quickstats}"></live-counter><live-counter src="${URLS.quickstats}"></live-counter></div>
+    const root =
+      await counters(`<div lang="fr"><live-counter lang="de" src="${URLS.quickstats}"></live-counter><live-counter src="${URLS.quickstats}"></live-counter></div>
       <live-counter src="${URLS.quickstats}"></live-counter>`);
     const [own, ancestor, page] = [...root.querySelectorAll('live-counter')] as Element[];
     expect([label(own!), value(own!)]).to.deep.equal([de.counterPeople, '1.234.567']);
-    expect([label(ancestor!), value(ancestor!)]).to.deep.equal([fr.counterPeople, new Intl.NumberFormat('fr').format(1234567)]);
+    expect([label(ancestor!), value(ancestor!)]).to.deep.equal([
+      fr.counterPeople,
+      new Intl.NumberFormat('fr').format(1234567),
+    ]);
     expect(label(page!)).to.equal('Personas en el sitio ahora');
     document.documentElement.removeAttribute('lang');
     await rendered(root);
@@ -78,7 +83,7 @@ describe('the language of an element', () => {
     expect(label(page!)).to.equal(en.counterPeople);
   });
 
-  it('crosses shadow roots to find an ancestor\'s lang, and follows its changes there', async () => {
+  it("crosses shadow roots to find an ancestor's lang, and follows its changes there", async () => {
     const { clock } = freshHub(() => reply(clock, quickstats(42)));
     const outer = fixtureSync(html`<section lang="ja"></section>`);
     const inner = document.createElement('div');
@@ -105,7 +110,9 @@ describe('the language of an element', () => {
   });
 
   it('is English throughout for a language without a translation, and says so to assistive technology', async () => {
-    const root = await counters(`<live-counter lang="sv" src="${URLS.quickstats}"></live-counter><live-counter lang="en-GB" src="${URLS.quickstats}"></live-counter>`);
+    const root = await counters(
+      `<live-counter lang="sv" src="${URLS.quickstats}"></live-counter><live-counter lang="en-GB" src="${URLS.quickstats}"></live-counter>`,
+    );
     const [swedish, british] = [...root.children] as Element[];
     expect([label(swedish!), value(swedish!)]).to.deep.equal([en.counterPeople, '1,234,567']);
     expect(card(swedish!).getAttribute('lang')).to.equal('en');
@@ -134,28 +141,39 @@ describe('the language of an element', () => {
     expect(label(el)).to.equal('Homoj en la retejo nun');
   });
 
-  it('formats what the browser\'s Intl names in the same language: relative time, countries', async () => {
+  it("formats what the browser's Intl names in the same language: relative time, countries", async () => {
     const { clock } = freshHub(() => reply(clock, topGeo({ DE: 5 }), { age: 5000 }));
     const root = fixtureSync(html`<div lang="fr"><geo-list src=${URLS.geo}></geo-list></div>`);
     await settleElements(root);
     const el = root.firstElementChild as Element;
     expect(el.shadowRoot!.querySelector('[part=name]')!.textContent).to.equal('Allemagne');
-    expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.equal(`Mis à jour ${ago('fr', 5)}.`);
+    expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.equal(
+      `Mis à jour ${ago('fr', 5)}.`,
+    );
   });
 });
 
 describe('values the catalog names', () => {
-  it('summary-stats names new and returning visitors and the empty value in the element\'s language', async () => {
-    const { clock } = freshHub(() => reply(clock, { new: { type: 'string', data: { 1: 5, 0: 3 } }, referrer: { type: 'string', data: { '': 4 } } }));
-    const root = fixtureSync(html`<div lang="de"><summary-stats src="/live/summary/v3/?host=example.com&keys=new,referrer"></summary-stats></div>`);
+  it("summary-stats names new and returning visitors and the empty value in the element's language", async () => {
+    const { clock } = freshHub(() =>
+      reply(clock, {
+        new: { type: 'string', data: { 1: 5, 0: 3 } },
+        referrer: { type: 'string', data: { '': 4 } },
+      }),
+    );
+    const root = fixtureSync(
+      html`<div lang="de"><summary-stats src="/live/summary/v3/?host=example.com&keys=new,referrer"></summary-stats></div>`,
+    );
     await settleElements(root);
-    const values = [...root.firstElementChild!.shadowRoot!.querySelectorAll('[part=value]')].map((cell) => cell.textContent);
+    const values = [...root.firstElementChild!.shadowRoot!.querySelectorAll('[part=value]')].map(
+      (cell) => cell.textContent,
+    );
     expect(values).to.deep.equal([de.loyaltyNew, de.loyaltyReturning, de.summaryNoValue]);
   });
 });
 
 describe('the updated line', () => {
-  it('ages once a second in the element\'s language, without rendering the element again', async () => {
+  it("ages once a second in the element's language, without rendering the element again", async () => {
     const { clock } = freshHub(() => reply(clock, quickstats(42)));
     const root = fixtureSync(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
     await settleElements(root);
@@ -183,8 +201,18 @@ describe('the updated line', () => {
 
 describe('plural forms', () => {
   /** A term of `lang` for each count, through a bare controller host in that language. */
-  function forms(lang: string, counts: number[], say: (localize: LocalizeController, count: number) => string): string[] {
-    const host = Object.assign(document.createElement('span'), { lang, addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
+  function forms(
+    lang: string,
+    counts: number[],
+    say: (localize: LocalizeController, count: number) => string,
+  ): string[] {
+    const host = Object.assign(document.createElement('span'), {
+      lang,
+      addController() {},
+      removeController() {},
+      requestUpdate() {},
+      updateComplete: Promise.resolve(true),
+    });
     document.body.append(host);
     const localize = new LocalizeController(host, { ...cardTerms, ...summaryStatsTerms });
     try {
@@ -193,37 +221,68 @@ describe('plural forms', () => {
       host.remove();
     }
   }
-  const visitors = (localize: LocalizeController, count: number) => `${localize.count(count)} ${localize.term('visitorsUnit', localize.count(count))}`;
-  const values = (localize: LocalizeController, count: number) => localize.term('summaryOtherValues', localize.count(count));
+  const visitors = (localize: LocalizeController, count: number) =>
+    `${localize.count(count)} ${localize.term('visitorsUnit', localize.count(count))}`;
+  const values = (localize: LocalizeController, count: number) =>
+    localize.term('summaryOtherValues', localize.count(count));
 
   it('English: one and other, by the number as shown', () => {
-    expect(forms('en', [1, 2, 0, 1.5, 1.04], visitors)).to.deep.equal(['1 visitor', '2 visitors', '0 visitors', '1.5 visitors', '1 visitor']);
+    expect(forms('en', [1, 2, 0, 1.5, 1.04], visitors)).to.deep.equal([
+      '1 visitor',
+      '2 visitors',
+      '0 visitors',
+      '1.5 visitors',
+      '1 visitor',
+    ]);
     expect(forms('en', [1, 7], values)).to.deep.equal(['1 other value', '7 other values']);
   });
 
   it('Polish: one, few, many and other', () => {
-    expect(forms('pl', [1, 2, 5, 22, 1.5], values)).to.deep.equal(['1 inna wartość', '2 inne wartości', '5 innych wartości', '22 inne wartości', '1,5 innej wartości']);
+    expect(forms('pl', [1, 2, 5, 22, 1.5], values)).to.deep.equal([
+      '1 inna wartość',
+      '2 inne wartości',
+      '5 innych wartości',
+      '22 inne wartości',
+      '1,5 innej wartości',
+    ]);
   });
 
   it('Arabic: zero, one, two, few, many and other', () => {
     const arabic = forms('ar', [0, 1, 2, 3, 11, 100], values);
     const digits = (count: number) => new Intl.NumberFormat('ar').format(count);
-    expect(arabic).to.deep.equal(['لا قيم أخرى', 'قيمة أخرى واحدة', 'قيمتان أخريان', `${digits(3)} قيم أخرى`, `${digits(11)} قيمة أخرى`, `${digits(100)} قيمة أخرى`]);
+    expect(arabic).to.deep.equal([
+      'لا قيم أخرى',
+      'قيمة أخرى واحدة',
+      'قيمتان أخريان',
+      `${digits(3)} قيم أخرى`,
+      `${digits(11)} قيمة أخرى`,
+      `${digits(100)} قيمة أخرى`,
+    ]);
   });
 
   it('French: 0 and 1 are singular, a million takes "de"', () => {
-    expect(forms('fr', [0, 1, 2, 1_000_000], visitors).map((text) => text.replace(/\s/g, ' '))).to.deep.equal(['0 visiteur', '1 visiteur', '2 visiteurs', '1 000 000 de visiteurs']);
+    expect(forms('fr', [0, 1, 2, 1_000_000], visitors).map((text) => text.replace(/\s/g, ' '))).to.deep.equal(
+      ['0 visiteur', '1 visiteur', '2 visiteurs', '1 000 000 de visiteurs'],
+    );
   });
 
   it('Japanese: one form for every count', () => {
-    expect(forms('ja', [1, 2, 5], values)).to.deep.equal(['その他の値 1件', 'その他の値 2件', 'その他の値 5件']);
+    expect(forms('ja', [1, 2, 5], values)).to.deep.equal([
+      'その他の値 1件',
+      'その他の値 2件',
+      'その他の値 5件',
+    ]);
   });
 
   it('are right in the elements: "1 other value", "1 visitor"', async () => {
     const { clock } = freshHub(() => reply(clock, { referrer: { type: 'string', data: { a: 5, b: 3 } } }));
-    const root = fixtureSync(html`<div lang="en"><summary-stats src="/live/summary/v3/?host=example.com&keys=referrer" max="1"></summary-stats></div>`);
+    const root = fixtureSync(
+      html`<div lang="en"><summary-stats src="/live/summary/v3/?host=example.com&keys=referrer" max="1"></summary-stats></div>`,
+    );
     await settleElements(root);
-    expect(root.firstElementChild!.shadowRoot!.querySelector('tr.other th')!.textContent).to.equal('1 other value');
+    expect(root.firstElementChild!.shadowRoot!.querySelector('tr.other th')!.textContent).to.equal(
+      '1 other value',
+    );
   });
 });
 
@@ -231,17 +290,26 @@ describe('Arabic, right to left', () => {
   failOnLitWarnings();
 
   const TAGS = {
-    'live-counter': 'quickstats', 'top-pages': 'toppages', 'geo-list': 'top_geo', 'referrer-bars': 'referrers', 'traffic-sources': 'quickstats',
-    'platform-split': 'quickstats', 'engagement-histogram': 'quickstats', 'summary-stats': 'summary', 'headline-tests': 'raw_data',
+    'live-counter': 'quickstats',
+    'top-pages': 'toppages',
+    'geo-list': 'top_geo',
+    'referrer-bars': 'referrers',
+    'traffic-sources': 'quickstats',
+    'platform-split': 'quickstats',
+    'engagement-histogram': 'quickstats',
+    'summary-stats': 'summary',
+    'headline-tests': 'raw_data',
   } as const;
 
   async function arabicPage(attributes = 'lang="ar"') {
     const { clock } = freshHub((request) => storyFetch(request.url, { signal: request.signal }));
     const root = fixtureSync(html`<div></div>`);
-    root.innerHTML = `<div ${attributes}>${Object.entries(TAGS).map(([tag, route]) => {
-      const query: Record<string, string> = route === 'summary' ? { keys: 'time_spent,referrer' } : {};
-      return `<${tag} src="${storySrc(route, query)}"${tag === 'headline-tests' ? ' tz="UTC" page-size="2"' : ''}></${tag}>`;
-    }).join('')}</div>`;
+    root.innerHTML = `<div ${attributes}>${Object.entries(TAGS)
+      .map(([tag, route]) => {
+        const query: Record<string, string> = route === 'summary' ? { keys: 'time_spent,referrer' } : {};
+        return `<${tag} src="${storySrc(route, query)}"${tag === 'headline-tests' ? ' tz="UTC" page-size="2"' : ''}></${tag}>`;
+      })
+      .join('')}</div>`;
     await settleElements(root);
     // A second answer, for the live counter's delta and sparkline.
     await clock.toNextTick();

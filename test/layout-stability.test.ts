@@ -22,7 +22,10 @@ const ELEMENTS = [
   '<top-pages src="/live/toppages/v3/?host=down.example&amp;limit=5"></top-pages>',
 ];
 
-const WORDS = 'the of council budget vote across river town new record heat summer storm live updates minister talks'.split(' ');
+const WORDS =
+  'the of council budget vote across river town new record heat summer storm live updates minister talks'.split(
+    ' ',
+  );
 
 /** A small seeded generator (mulberry32): the same data on every run and in every engine. */
 function seeded(seed: number): () => number {
@@ -38,14 +41,35 @@ function seeded(seed: number): () => number {
 /** The bodies of one poll: counts anywhere from 0 to millions, titles of 1 to 40 words, up to 12 pages. */
 function bodiesFor(random: () => number) {
   const count = () => Math.floor(10 ** (random() * 7));
-  const title = () => Array.from({ length: 1 + Math.floor(random() * 40) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
-  const pages = Array.from({ length: Math.floor(random() * 13) }, (_, index) => ({ ...page(`/p${index}`, count()), title: title() }));
+  const title = () =>
+    Array.from(
+      { length: 1 + Math.floor(random() * 40) },
+      () => WORDS[Math.floor(random() * WORDS.length)],
+    ).join(' ');
+  const pages = Array.from({ length: Math.floor(random() * 13) }, (_, index) => ({
+    ...page(`/p${index}`, count()),
+    title: title(),
+  }));
   const counter: QuickstatsResponse = quickstats(count());
   return {
     quickstats: counter,
     toppages: toppages(...pages.sort((a, b) => (b.stats?.people ?? 0) - (a.stats?.people ?? 0))),
-    geo: topGeo(Object.fromEntries(Array.from({ length: Math.floor(random() * 8) }, (_, index) => [['US', 'FR', 'DE', 'GB', 'ES', 'IT', 'BR', 'IN'][index]!, count()]))),
-    referrers: referrers(Object.fromEntries(Array.from({ length: Math.floor(random() * 8) }, () => [`${title().replaceAll(' ', '-')}.example`, count()]))),
+    geo: topGeo(
+      Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 8) }, (_, index) => [
+          ['US', 'FR', 'DE', 'GB', 'ES', 'IT', 'BR', 'IN'][index]!,
+          count(),
+        ]),
+      ),
+    ),
+    referrers: referrers(
+      Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 8) }, () => [
+          `${title().replaceAll(' ', '-')}.example`,
+          count(),
+        ]),
+      ),
+    ),
   };
 }
 
@@ -60,10 +84,12 @@ function boxes(root: Element): string[] {
 /** Each row's box, by element and row: `element.row` → `y height`. */
 function rowBoxes(root: Element): Map<string, string> {
   const found = new Map<string, string>();
-  [...root.children].forEach((el, index) => el.shadowRoot!.querySelectorAll('[part=row], [part=item]').forEach((row, at) => {
-    const { y, height } = row.getBoundingClientRect();
-    found.set(`${index}.${at}`, `${y} ${height}`);
-  }));
+  [...root.children].forEach((el, index) =>
+    el.shadowRoot!.querySelectorAll('[part=row], [part=item]').forEach((row, at) => {
+      const { y, height } = row.getBoundingClientRect();
+      found.set(`${index}.${at}`, `${y} ${height}`);
+    }),
+  );
   return found;
 }
 
@@ -78,15 +104,29 @@ describe('layout stability: the box of an element never changes with its data', 
     const { clock } = freshHub(async (request) => {
       await first.promise;
       const url = request.url;
-      if (failing || url.includes('down.example')) return reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: 503 });
-      const body = url.includes('/quickstats/') ? bodies.quickstats : url.includes('/toppages/') ? bodies.toppages : url.includes('/top_geo/') ? bodies.geo : bodies.referrers;
+      if (failing || url.includes('down.example'))
+        return reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: 503 });
+      const body = url.includes('/quickstats/')
+        ? bodies.quickstats
+        : url.includes('/toppages/')
+          ? bodies.toppages
+          : url.includes('/top_geo/')
+            ? bodies.geo
+            : bodies.referrers;
       return reply(clock, body);
     });
     const root = fixtureSync(html`<div lang="en" style="inline-size: 340px"></div>`);
     root.innerHTML = ELEMENTS.join('');
-    await Promise.all([...root.children].map((el) => (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete));
+    await Promise.all(
+      [...root.children].map(
+        (el) => (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete,
+      ),
+    );
     const before = boxes(root);
-    expect(before.every((box) => !box.endsWith(' 0')), before.join('\n')).to.equal(true);
+    expect(
+      before.every((box) => !box.endsWith(' 0')),
+      before.join('\n'),
+    ).to.equal(true);
 
     first.resolve();
     await settleElements(root);

@@ -41,7 +41,9 @@ class FakeViewport {
 /** An article: `elements` one screen-full of text apart, the first at the top. */
 function article(elements: readonly string[]): HTMLElement {
   const root = fixtureSync<HTMLElement>(html`<div lang="en"></div>`);
-  root.innerHTML = elements.map((element) => `${element}<p style="block-size: ${SCREENS}">Text of the article.</p>`).join('');
+  root.innerHTML = elements
+    .map((element) => `${element}<p style="block-size: ${SCREENS}">Text of the article.</p>`)
+    .join('');
   return root;
 }
 

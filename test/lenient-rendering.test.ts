@@ -36,17 +36,30 @@ const CASES: readonly Case[] = [
   { tag: 'platform-split', route: 'quickstats', path: QUICKSTATS },
   { tag: 'engagement-histogram', route: 'quickstats', path: QUICKSTATS, attributes: 'show-table' },
   { tag: 'traffic-chart', route: 'quickstats', path: QUICKSTATS },
-  { tag: 'top-pages', route: 'toppages', path: '/live/toppages/v3/', attributes: 'columns="sections authors engaged-time sources referrers platform loyalty type now-on"' },
+  {
+    tag: 'top-pages',
+    route: 'toppages',
+    path: '/live/toppages/v3/',
+    attributes: 'columns="sections authors engaged-time sources referrers platform loyalty type now-on"',
+  },
   { tag: 'summary-stats', route: 'summary', path: '/live/summary/v3/' },
   { tag: 'referrer-bars', route: 'referrers', path: '/live/referrers/v3/' },
   { tag: 'geo-list', route: 'top_geo', path: '/live/top_geo/v1/' },
-  { tag: 'headline-tests', route: 'raw_data', path: '/mab/htapi/v1/experiments/raw_data/', attributes: 'start="2026-01-01" end="2026-11-01" tz="Europe/Paris"', oneShot: true },
+  {
+    tag: 'headline-tests',
+    route: 'raw_data',
+    path: '/mab/htapi/v1/experiments/raw_data/',
+    attributes: 'start="2026-01-01" end="2026-11-01" tz="Europe/Paris"',
+    oneShot: true,
+  },
 ];
 
 /** What the element shows and says: its text, and the words in its attributes (labels, titles). */
 function shownWords(el: Element): string {
   const root = el.shadowRoot!;
-  const attributes = [...root.querySelectorAll('*')].flatMap((node) => ['aria-label', 'title', 'alt', 'aria-valuetext'].map((name) => node.getAttribute(name) ?? ''));
+  const attributes = [...root.querySelectorAll('*')].flatMap((node) =>
+    ['aria-label', 'title', 'alt', 'aria-valuetext'].map((name) => node.getAttribute(name) ?? ''),
+  );
   return `${root.textContent ?? ''} ${attributes.join(' ')}`;
 }
 
@@ -57,9 +70,12 @@ describe('every element renders every mutated body', () => {
     it(`<${tag}>: ${TRIALS} mutations of the simulator's ${route} body (seed ${SEED})`, async () => {
       const body = simulatorBody(route);
       let current: unknown = body;
-      const { clock } = freshHub((request) => reply(clock, request.url.includes('/history/v1/') ? historyDay() : current));
+      const { clock } = freshHub((request) =>
+        reply(clock, request.url.includes('/history/v1/') ? historyDay() : current),
+      );
       const errors: string[] = [];
-      const onError = (event: ErrorEvent | PromiseRejectionEvent) => errors.push(String('reason' in event ? event.reason : event.message));
+      const onError = (event: ErrorEvent | PromiseRejectionEvent) =>
+        errors.push(String('reason' in event ? event.reason : event.message));
       window.addEventListener('error', onError);
       window.addEventListener('unhandledrejection', onError);
       const mount = async () => {
@@ -85,7 +101,10 @@ describe('every element renders every mutated body', () => {
           await el.updateComplete;
           const words = shownWords(el).replace(/\s+/g, ' ');
           const wrong = WRONG_TEXT.exec(words);
-          expect(wrong && words.slice(Math.max(0, wrong.index - 60), wrong.index + 20), `${where}: shows ${wrong?.[0]}`).to.equal(null);
+          expect(
+            wrong && words.slice(Math.max(0, wrong.index - 60), wrong.index + 20),
+            `${where}: shows ${wrong?.[0]}`,
+          ).to.equal(null);
           expect(errors, where).to.deep.equal([]);
           if (trial === AXE_TRIAL) await expect(el, where).to.be.accessible();
         }

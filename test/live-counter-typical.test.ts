@@ -7,9 +7,16 @@ import { historyDay } from './helpers/history-fixtures.ts';
 const words = (node: Element) => (node.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /** A counter answered 1,180 people now, and `history` for `/history/v1/`. */
-async function counter(attributes: Record<string, string>, history: () => Response | undefined = () => undefined) {
+async function counter(
+  attributes: Record<string, string>,
+  history: () => Response | undefined = () => undefined,
+) {
   const feed = { people: 1180 };
-  const made = freshHub((request) => (request.url.includes('/history/v1/') ? history() ?? reply(made.clock, historyDay({ value: (minute) => 800 + minute % 7 })) : reply(made.clock, quickstats(feed.people))));
+  const made = freshHub((request) =>
+    request.url.includes('/history/v1/')
+      ? (history() ?? reply(made.clock, historyDay({ value: (minute) => 800 + (minute % 7) })))
+      : reply(made.clock, quickstats(feed.people)),
+  );
   const el = document.createElement('live-counter');
   el.setAttribute('src', URLS.quickstats);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
@@ -36,7 +43,9 @@ describe('<live-counter compare="typical">', () => {
     const sparkline = part('sparkline')!;
     // 721 minutes since midnight plus the live figure.
     expect(sparkline.querySelector('polyline')!.getAttribute('points')!.split(' ')).to.have.length(722);
-    expect(sparkline.getAttribute('aria-label')).to.equal('Today since midnight: from 800 to 1,180 now, lowest 800, highest 1,180.');
+    expect(sparkline.getAttribute('aria-label')).to.equal(
+      'Today since midnight: from 800 to 1,180 now, lowest 800, highest 1,180.',
+    );
   });
 
   it('asks for no history at all without compare', async () => {
@@ -47,7 +56,10 @@ describe('<live-counter compare="typical">', () => {
   });
 
   it('keeps its own sparkline and says nothing of a typical day when history cannot be had', async () => {
-    const { el, server, part, clock, feed } = await counter({ compare: 'typical' }, () => new Response(null, { status: 404 }));
+    const { el, server, part, clock, feed } = await counter(
+      { compare: 'typical' },
+      () => new Response(null, { status: 404 }),
+    );
     feed.people = 1200;
     await clock.toNextTick();
     await el.updateComplete;

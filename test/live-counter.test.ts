@@ -38,24 +38,44 @@ describe('<live-counter>', () => {
   });
 
   it('says, in its language, that the service sent an answer that could not be read (502 upstream_invalid)', async () => {
-    const { clock } = freshHub(() => Response.json({ error: { code: 'upstream_invalid', message: 'The analytics service answered, but its answer could not be read.' } }, { status: 502 }));
-    const root = fixtureSync(html`<div><live-counter lang="en" src=${URLS.quickstats}></live-counter><live-counter lang="de" src=${URLS.quickstats}></live-counter></div>`);
+    const { clock } = freshHub(() =>
+      Response.json(
+        {
+          error: {
+            code: 'upstream_invalid',
+            message: 'The analytics service answered, but its answer could not be read.',
+          },
+        },
+        { status: 502 },
+      ),
+    );
+    const root = fixtureSync(
+      html`<div><live-counter lang="en" src=${URLS.quickstats}></live-counter><live-counter lang="de" src=${URLS.quickstats}></live-counter></div>`,
+    );
     await settleElements(root);
     await clock.toNextTick();
-    const [english, german] = [...root.querySelectorAll('live-counter')].map((el) => el.shadowRoot!.querySelector('[part=error]')!.textContent!.trim());
+    const [english, german] = [...root.querySelectorAll('live-counter')].map((el) =>
+      el.shadowRoot!.querySelector('[part=error]')!.textContent!.trim(),
+    );
     expect(english).to.equal('The analytics service sent an answer that could not be read (HTTP 502).');
-    expect(german).to.equal('Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP 502).');
+    expect(german).to.equal(
+      'Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP 502).',
+    );
   });
 
   it('shows "—" and says "no data" for a figure the answer lacks, never 0', async () => {
     const body = quickstats(12);
     delete (body.data.stats as Record<string, unknown>).read;
     const { clock } = freshHub(() => reply(clock, body));
-    const root = fixtureSync(html`<div lang="en"><live-counter metric="read" src=${URLS.quickstats}></live-counter></div>`);
+    const root = fixtureSync(
+      html`<div lang="en"><live-counter metric="read" src=${URLS.quickstats}></live-counter></div>`,
+    );
     await settleElements(root);
     const el = root.querySelector('live-counter')!;
     expect(states(el)).to.include('ready');
-    expect(el.shadowRoot!.querySelector('[part=value]')!.textContent!.replace(/\s+/g, '')).to.equal('—nodata');
+    expect(el.shadowRoot!.querySelector('[part=value]')!.textContent!.replace(/\s+/g, '')).to.equal(
+      '—nodata',
+    );
     await expect(el).to.be.accessible();
   });
 
@@ -63,7 +83,9 @@ describe('<live-counter>', () => {
     const { next, part } = await counter();
     expect(part('delta')).to.equal(null);
     await next(112);
-    expect(part('delta')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('▲ 12 up 12 since the previous update');
+    expect(part('delta')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+      '▲ 12 up 12 since the previous update',
+    );
     expect(part('delta')!.querySelector('[aria-hidden=true]')!.textContent).to.equal('▲ 12');
     await next(100);
     expect(part('delta')!.textContent).to.contain('down 12 since the previous update');
@@ -76,7 +98,9 @@ describe('<live-counter>', () => {
     for (const people of [20, 5, 30]) await next(people);
     const sparkline = part('sparkline')!;
     expect(sparkline.getAttribute('role')).to.equal('img');
-    expect(sparkline.getAttribute('aria-label')).to.equal('Trend over the last 3 updates: from 20 to 30, lowest 5, highest 30.');
+    expect(sparkline.getAttribute('aria-label')).to.equal(
+      'Trend over the last 3 updates: from 20 to 30, lowest 5, highest 30.',
+    );
     expect(sparkline.querySelector('polyline')!.getAttribute('points')!.split(' ')).to.have.length(3);
   });
 
@@ -161,6 +185,8 @@ describe('<live-counter>', () => {
       console.warn = warn;
     }
     expect(customElements.get('live-counter')).to.equal(LiveCounter);
-    expect(warnings).to.deep.equal(['pulse-widgets: <live-counter> is already defined on this page; keeping the first definition.']);
+    expect(warnings).to.deep.equal([
+      'pulse-widgets: <live-counter> is already defined on this page; keeping the first definition.',
+    ]);
   });
 });

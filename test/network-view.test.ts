@@ -20,8 +20,15 @@ function network(bodies: Record<string, unknown>) {
   const { clock, server } = freshHub((request) => {
     const url = new URL(request.url);
     const route = url.pathname.replace(/^\/api/, '');
-    const body = feed.bodies[url.searchParams.get('path') ? `${url.searchParams.get('host')} ${route}` : url.searchParams.get('host')!];
-    return typeof body === 'number' ? reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: body }) : reply(clock, body);
+    const body =
+      feed.bodies[
+        url.searchParams.get('path')
+          ? `${url.searchParams.get('host')} ${route}`
+          : url.searchParams.get('host')!
+      ];
+    return typeof body === 'number'
+      ? reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: body })
+      : reply(clock, body);
   });
   return { clock, server, feed };
 }
@@ -33,8 +40,10 @@ async function mount<T extends HTMLElement>(markup: string): Promise<T> {
   return root.firstElementChild as T;
 }
 
-const all = (el: HTMLElement, selector: string) => [...el.shadowRoot!.querySelectorAll(selector)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
-const states = (el: HTMLElement) => ['ready', 'partial', 'error', 'stale'].filter((state) => el.matches(`:state(${state})`));
+const all = (el: HTMLElement, selector: string) =>
+  [...el.shadowRoot!.querySelectorAll(selector)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+const states = (el: HTMLElement) =>
+  ['ready', 'partial', 'error', 'stale'].filter((state) => el.matches(`:state(${state})`));
 
 describe('network view: several sites in one element', () => {
   failOnLitWarnings();
@@ -44,7 +53,9 @@ describe('network view: several sites in one element', () => {
       [A]: toppages(page('/x', 30, { host: A }), page('/y', 5, { host: A })),
       [B]: toppages(page('/x', 40, { host: B })),
     });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A, B)}" site-names='{"b.example":"<b>Bee</b>"}'></top-pages>`);
+    const el = await mount<TopPages>(
+      `<top-pages src="${src('/live/toppages/v3/', A, B)}" site-names='{"b.example":"<b>Bee</b>"}'></top-pages>`,
+    );
     expect(server.count()).to.equal(2);
     expect(all(el, '[part=link]')).to.deep.equal(['Story /x', 'Story /x', 'Story /y']);
     expect(all(el, '[part=site]')).to.deep.equal(['Site: <b>Bee</b>', 'Site: a.example', 'Site: a.example']);
@@ -58,7 +69,9 @@ describe('network view: several sites in one element', () => {
   it('shows a site icon only when configured on this origin', async () => {
     network({ [A]: toppages(page('/x', 3)), [B]: toppages(page('/z', 2)) });
     const icons = JSON.stringify({ [A]: '/docs/images/theming.png', [B]: 'https://tracker.invalid/b.png' });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A, B)}" site-icons='${icons}'></top-pages>`);
+    const el = await mount<TopPages>(
+      `<top-pages src="${src('/live/toppages/v3/', A, B)}" site-icons='${icons}'></top-pages>`,
+    );
     const images = [...el.shadowRoot!.querySelectorAll('img')];
     expect(images.map((img) => new URL(img.src).pathname)).to.deep.equal(['/docs/images/theming.png']);
     expect(images[0]!.alt).to.equal('');
@@ -66,11 +79,15 @@ describe('network view: several sites in one element', () => {
 
   it('<live-counter>, <referrer-bars> and <geo-list> add up their sites', async () => {
     network({ [A]: quickstats(10), [B]: quickstats(32) });
-    const counter = await mount<LiveCounter>(`<live-counter src="${src('/live/quickstats/v4/', A, B)}"></live-counter>`);
+    const counter = await mount<LiveCounter>(
+      `<live-counter src="${src('/live/quickstats/v4/', A, B)}"></live-counter>`,
+    );
     expect(all(counter, '[part=value]')).to.deep.equal(['42']);
 
     network({ [A]: referrers({ 'google.com': 4, 't.co': 1 }), [B]: referrers({ 'google.com': 6 }) });
-    const bars = await mount<ReferrerBars>(`<referrer-bars src="${src('/live/referrers/v3/', A, B)}"></referrer-bars>`);
+    const bars = await mount<ReferrerBars>(
+      `<referrer-bars src="${src('/live/referrers/v3/', A, B)}"></referrer-bars>`,
+    );
     expect(all(bars, '[part=name]')).to.deep.equal(['Google', 'X (Twitter)']);
     expect(all(bars, '[part=count]')).to.deep.equal(['10 visitors', '1 visitor']);
 
@@ -82,7 +99,9 @@ describe('network view: several sites in one element', () => {
 
   it('one failing site makes the merge partial, named and announced, keeping its last data', async () => {
     const { clock, feed } = network({ [A]: quickstats(10), [B]: quickstats(32) });
-    const counter = await mount<LiveCounter>(`<live-counter src="${src('/live/quickstats/v4/', A, B)}"></live-counter>`);
+    const counter = await mount<LiveCounter>(
+      `<live-counter src="${src('/live/quickstats/v4/', A, B)}"></live-counter>`,
+    );
     const errors: string[] = [];
     counter.addEventListener('pulse-error', (event) => errors.push(event.error.message));
     feed.bodies = { [A]: quickstats(12), [B]: 503 };
@@ -112,9 +131,11 @@ describe('network view: several sites in one element', () => {
     expect(text(failed)).to.contain('unavailable');
   });
 
-  it('waits for every site before the first merge, so a late site\'s pages are not called new', async () => {
+  it("waits for every site before the first merge, so a late site's pages are not called new", async () => {
     const late = deferred<Response>();
-    const { clock } = freshHub((request) => (request.url.includes(B) ? late.promise : reply(clock, toppages(page('/a', 10)))));
+    const { clock } = freshHub((request) =>
+      request.url.includes(B) ? late.promise : reply(clock, toppages(page('/a', 10))),
+    );
     const root = fixtureSync(html`<div lang="en"></div>`);
     root.innerHTML = `<top-pages src="${src('/live/toppages/v3/', A, B)}"></top-pages>`;
     const el = root.firstElementChild as TopPages;
@@ -131,7 +152,9 @@ describe('network view: several sites in one element', () => {
 
   it('refuses several addresses on an element that shows one site', async () => {
     network({ [A]: quickstats(1) });
-    const el = await mount<HTMLElement>(`<traffic-sources src="${src('/live/quickstats/v4/', A, B)}"></traffic-sources>`);
+    const el = await mount<HTMLElement>(
+      `<traffic-sources src="${src('/live/quickstats/v4/', A, B)}"></traffic-sources>`,
+    );
     expect(text(el)).to.contain('src takes one address');
   });
 });
@@ -141,7 +164,9 @@ describe('freeze', () => {
 
   it('holds the rows still while polling goes on, counts what waits, and applies the latest on resume', async () => {
     const { clock, server, feed } = network({ [A]: toppages(page('/a', 30), page('/b', 20)) });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" tools="freeze"></top-pages>`);
+    const el = await mount<TopPages>(
+      `<top-pages src="${src('/live/toppages/v3/', A)}" tools="freeze"></top-pages>`,
+    );
     const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=freeze-button]')!;
     expect(button.getAttribute('aria-pressed')).to.equal('false');
     button.focus();
@@ -173,18 +198,26 @@ describe('freeze', () => {
     el.src = src('/live/toppages/v3/', B);
     await settleElements(el.parentElement!);
     expect(all(el, '[part=title] a')).to.deep.equal(['Story /q']);
-    expect(el.shadowRoot!.querySelector('[part=freeze-button]')!.getAttribute('aria-pressed')).to.equal('false');
+    expect(el.shadowRoot!.querySelector('[part=freeze-button]')!.getAttribute('aria-pressed')).to.equal(
+      'false',
+    );
   });
 
   it('is on the lists (referrer-bars, geo-list) but not on the counter', async () => {
     network({ [A]: referrers() });
-    const bars = await mount<ReferrerBars>(`<referrer-bars src="${src('/live/referrers/v3/', A)}" tools="freeze"></referrer-bars>`);
+    const bars = await mount<ReferrerBars>(
+      `<referrer-bars src="${src('/live/referrers/v3/', A)}" tools="freeze"></referrer-bars>`,
+    );
     expect(bars.shadowRoot!.querySelector('[part=freeze-button]')).to.not.equal(null);
     network({ [A]: topGeo() });
-    const geo = await mount<GeoList>(`<geo-list src="${src('/live/top_geo/v1/', A)}" tools="freeze"></geo-list>`);
+    const geo = await mount<GeoList>(
+      `<geo-list src="${src('/live/top_geo/v1/', A)}" tools="freeze"></geo-list>`,
+    );
     expect(geo.shadowRoot!.querySelector('[part=freeze-button]')).to.not.equal(null);
     network({ [A]: quickstats(3) });
-    const counter = await mount<LiveCounter>(`<live-counter src="${src('/live/quickstats/v4/', A)}" tools="freeze"></live-counter>`);
+    const counter = await mount<LiveCounter>(
+      `<live-counter src="${src('/live/quickstats/v4/', A)}" tools="freeze"></live-counter>`,
+    );
     expect(counter.shadowRoot!.querySelector('[part=freeze-button]')).to.equal(null);
   });
 
@@ -212,13 +245,15 @@ describe('drill-down', () => {
     return nested ? text(nested as HTMLElement) : '';
   };
 
-  it('opens a row into its page\'s people, sources, platforms and referrers, polled only while open', async () => {
+  it("opens a row into its page's people, sources, platforms and referrers, polled only while open", async () => {
     const { clock, server } = network({
       [A]: toppages(page('a.example/news/x', 30), page('a.example/y', 10)),
       [`${A} /live/quickstats/v4/`]: pageStats,
       [`${A} /live/referrers/v3/`]: referrers({ 'www.google.com': 12, 't.co': 3 }),
     });
-    const el = await mount<TopPages>(`<top-pages src="/api${src('/live/toppages/v3/', A)}" tools="drill-down"></top-pages>`);
+    const el = await mount<TopPages>(
+      `<top-pages src="/api${src('/live/toppages/v3/', A)}" tools="drill-down"></top-pages>`,
+    );
     const expand = () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!;
     expect(expand().getAttribute('aria-expanded')).to.equal('false');
     expand().focus();
@@ -226,7 +261,10 @@ describe('drill-down', () => {
     await el.updateComplete;
     await settleElements(el.shadowRoot!.querySelector('[part=page-detail]')!);
     expect(expand().getAttribute('aria-expanded')).to.equal('true');
-    const asked = server.requests.slice(1).map((request) => new URL(request.url)).map((url) => `${url.pathname}?${url.searchParams}`);
+    const asked = server.requests
+      .slice(1)
+      .map((request) => new URL(request.url))
+      .map((url) => `${url.pathname}?${url.searchParams}`);
     expect(asked).to.deep.equal([
       '/api/live/quickstats/v4/?host=a.example&path=a.example%2Fnews%2Fx&all_platforms=1',
       '/api/live/referrers/v3/?host=a.example&path=a.example%2Fnews%2Fx&limit=5',
@@ -253,7 +291,9 @@ describe('drill-down', () => {
       [`${A} /live/quickstats/v4/`]: pageStats,
       [`${A} /live/referrers/v3/`]: referrers(),
     });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" max="1" tools="drill-down"></top-pages>`);
+    const el = await mount<TopPages>(
+      `<top-pages src="${src('/live/toppages/v3/', A)}" max="1" tools="drill-down"></top-pages>`,
+    );
     el.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!.click();
     await el.updateComplete;
     await settleElements(el.shadowRoot!.querySelector('[part=page-detail]')!);
@@ -273,8 +313,15 @@ describe('hide-numbers', () => {
   failOnLitWarnings();
 
   it('shows ranks and titles only: no people, bars, numeric columns or drill-down', async () => {
-    network({ [A]: toppages(page('/a', 30, { stats: { people: 30, article: 30, search: 20, num_refs: 4 } }), page('/b', 20)) });
-    const el = await mount<TopPages>(`<top-pages src="${src('/live/toppages/v3/', A)}" hide-numbers columns="sections sources referrers" tools="drill-down"></top-pages>`);
+    network({
+      [A]: toppages(
+        page('/a', 30, { stats: { people: 30, article: 30, search: 20, num_refs: 4 } }),
+        page('/b', 20),
+      ),
+    });
+    const el = await mount<TopPages>(
+      `<top-pages src="${src('/live/toppages/v3/', A)}" hide-numbers columns="sections sources referrers" tools="drill-down"></top-pages>`,
+    );
     expect(all(el, 'th')).to.deep.equal(['Rank', 'Page', 'Sections']);
     expect(el.shadowRoot!.querySelector('[part=people], [part=bar], [part=expand]')).to.equal(null);
     expect(text(el).replace(/Updated.*$/, '')).to.not.match(/\b(30|20)\b/);

@@ -13,7 +13,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What `tsc -p tsconfig.json` reads (the browser code, its tests and stories) and what the template edits. */
-const COPIED = ['src', 'test', 'stories', '.storybook', 'tsconfig.json', 'package.json', 'custom-elements.json', 'docs/usage.md'];
+const COPIED = [
+  'src',
+  'test',
+  'stories',
+  '.storybook',
+  'tsconfig.json',
+  'package.json',
+  'custom-elements.json',
+  'docs/usage.md',
+];
 const LOCALES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ja', 'ar'];
 
 let scratch: string;
@@ -29,14 +38,24 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** As `npm run new:element -- <tag>` runs it: at the root of the tree it writes to. */
 function newElement(tag: string) {
-  return spawnSync(process.execPath, [join(ROOT, 'scripts/new-element.mjs'), tag], { cwd: scratch, encoding: 'utf8' });
+  return spawnSync(process.execPath, [join(ROOT, 'scripts/new-element.mjs'), tag], {
+    cwd: scratch,
+    encoding: 'utf8',
+  });
 }
 
 const read = (path: string) => readFileSync(join(scratch, path), 'utf8');
 
 /** Every file the template may touch, as it is now. */
 function snapshot(): Map<string, string> {
-  const paths = ['src/locales/en.ts', ...LOCALES.map((code) => `src/locales/${code}.ts`), 'package.json', 'src/index.ts', 'src/classes.ts', 'docs/usage.md'];
+  const paths = [
+    'src/locales/en.ts',
+    ...LOCALES.map((code) => `src/locales/${code}.ts`),
+    'package.json',
+    'src/index.ts',
+    'src/classes.ts',
+    'docs/usage.md',
+  ];
   return new Map(paths.map((path) => [path, read(path)]));
 }
 
@@ -61,32 +80,75 @@ test('an element that exists already is refused, and nothing is written', () => 
 test('a new element: its folder, terms in every language, story, test, exports and reference block; the tree type-checks', () => {
   const run = newElement('visitor-gauge');
   assert.equal(run.status, 0, run.stderr);
-  const written = run.stdout.split('\n').filter((line) => line.startsWith('wrote ')).map((line) => line.slice('wrote '.length));
-  assert.deepEqual(written.sort(), [
-    'docs/usage.md', 'package.json', 'src/classes.ts',
-    'src/elements/visitor-gauge/visitor-gauge.component.ts', 'src/elements/visitor-gauge/visitor-gauge.styles.ts', 'src/elements/visitor-gauge/visitor-gauge.ts',
-    'src/index.ts', ...['en', ...LOCALES].map((code) => `src/locales/${code}.ts`), 'stories/visitor-gauge.stories.ts', 'test/visitor-gauge.test.ts',
-  ].sort());
+  const written = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('wrote '))
+    .map((line) => line.slice('wrote '.length));
+  assert.deepEqual(
+    written.sort(),
+    [
+      'docs/usage.md',
+      'package.json',
+      'src/classes.ts',
+      'src/elements/visitor-gauge/visitor-gauge.component.ts',
+      'src/elements/visitor-gauge/visitor-gauge.styles.ts',
+      'src/elements/visitor-gauge/visitor-gauge.ts',
+      'src/index.ts',
+      ...['en', ...LOCALES].map((code) => `src/locales/${code}.ts`),
+      'stories/visitor-gauge.stories.ts',
+      'test/visitor-gauge.test.ts',
+    ].sort(),
+  );
 
   // The class registers nothing; its module does (test/package-exports.node.test.ts's rule).
-  assert.match(read('src/elements/visitor-gauge/visitor-gauge.component.ts'), /export class VisitorGauge extends PulseElement<QuickstatsResponse>/);
+  assert.match(
+    read('src/elements/visitor-gauge/visitor-gauge.component.ts'),
+    /export class VisitorGauge extends PulseElement<QuickstatsResponse>/,
+  );
   assert.doesNotMatch(read('src/elements/visitor-gauge/visitor-gauge.component.ts'), /\.define\(/);
-  assert.match(read('src/elements/visitor-gauge/visitor-gauge.ts'), /VisitorGauge\.define\('visitor-gauge'\)/);
+  assert.match(
+    read('src/elements/visitor-gauge/visitor-gauge.ts'),
+    /VisitorGauge\.define\('visitor-gauge'\)/,
+  );
   assert.match(read('src/locales/en.ts'), /export const visitorGaugeTerms = \{/);
   for (const code of LOCALES) {
     const locale = read(`src/locales/${code}.ts`);
-    assert.match(locale, /visitorGaugeLabel: '[^']+',\n {2}visitorGaugeEmpty: '[^']+',\n {2}visitorGaugeAnnouncement: \(count\) => `[^`]+`,\n\};\n\nregisterTranslation/, code);
+    assert.match(
+      locale,
+      /visitorGaugeLabel: '[^']+',\n {2}visitorGaugeEmpty: '[^']+',\n {2}visitorGaugeAnnouncement: \(count\) => `[^`]+`,\n\};\n\nregisterTranslation/,
+      code,
+    );
     // Translated, not English copies.
     assert.doesNotMatch(locale, /People on the site now|Nobody on the site right now/, code);
   }
   const pkg = JSON.parse(read('package.json')) as { exports: Record<string, unknown> };
-  assert.deepEqual(pkg.exports['./visitor-gauge'], { types: './dist/types/elements/visitor-gauge/visitor-gauge.d.ts', default: './dist/visitor-gauge.js' });
+  assert.deepEqual(pkg.exports['./visitor-gauge'], {
+    types: './dist/types/elements/visitor-gauge/visitor-gauge.d.ts',
+    default: './dist/visitor-gauge.js',
+  });
   const subpaths = Object.keys(pkg.exports);
-  assert.ok(subpaths.indexOf('./traffic-sources') < subpaths.indexOf('./visitor-gauge') && subpaths.indexOf('./visitor-gauge') < subpaths.indexOf('./locales/ar'), 'among the elements, in name order');
-  assert.match(read('src/index.ts'), /import '\.\/elements\/traffic-chart\/traffic-chart\.ts';\nimport '\.\/elements\/visitor-gauge\/visitor-gauge\.ts';/);
-  assert.match(read('src/classes.ts'), /export \{ VisitorGauge \} from '\.\/elements\/visitor-gauge\/visitor-gauge\.component\.ts';\nexport \{ PulseElement/);
-  assert.match(read('docs/usage.md'), /### `<visitor-gauge>`\n\n.+\n\n<!-- cem:visitor-gauge -->\n<!-- \/cem:visitor-gauge -->\n?$/);
+  assert.ok(
+    subpaths.indexOf('./traffic-sources') < subpaths.indexOf('./visitor-gauge') &&
+      subpaths.indexOf('./visitor-gauge') < subpaths.indexOf('./locales/ar'),
+    'among the elements, in name order',
+  );
+  assert.match(
+    read('src/index.ts'),
+    /import '\.\/elements\/traffic-chart\/traffic-chart\.ts';\nimport '\.\/elements\/visitor-gauge\/visitor-gauge\.ts';/,
+  );
+  assert.match(
+    read('src/classes.ts'),
+    /export \{ VisitorGauge \} from '\.\/elements\/visitor-gauge\/visitor-gauge\.component\.ts';\nexport \{ PulseElement/,
+  );
+  assert.match(
+    read('docs/usage.md'),
+    /### `<visitor-gauge>`\n\n.+\n\n<!-- cem:visitor-gauge -->\n<!-- \/cem:visitor-gauge -->\n?$/,
+  );
 
-  const typecheck = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: scratch, encoding: 'utf8' });
+  const typecheck = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'],
+    { cwd: scratch, encoding: 'utf8' },
+  );
   assert.equal(typecheck.status, 0, typecheck.stdout + typecheck.stderr);
 });

@@ -11,7 +11,14 @@ import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
 import { closeAll, startVirtualCache } from './helpers/virtual-cache.node.ts';
 
 test('token bucket: a burst at once, then the rate a minute', () => {
-  const table: [bucket: Bucket | undefined, now: number, perMinute: number, burst: number, after: Bucket, waitMs: number | undefined][] = [
+  const table: [
+    bucket: Bucket | undefined,
+    now: number,
+    perMinute: number,
+    burst: number,
+    after: Bucket,
+    waitMs: number | undefined,
+  ][] = [
     [undefined, 1000, 6, 30, { tokens: 29, at: 1000 }, undefined],
     [{ tokens: 1, at: 0 }, 0, 6, 30, { tokens: 0, at: 0 }, undefined],
     [{ tokens: 0, at: 0 }, 0, 6, 30, { tokens: 0, at: 0 }, 10_000],
@@ -21,7 +28,11 @@ test('token bucket: a burst at once, then the rate a minute', () => {
   ];
   for (const [bucket, now, perMinute, burst, after, waitMs] of table) {
     const taken = takeToken(bucket, now, perMinute, burst);
-    assert.deepEqual(taken, waitMs === undefined ? { bucket: after } : { bucket: after, waitMs }, JSON.stringify({ bucket, now }));
+    assert.deepEqual(
+      taken,
+      waitMs === undefined ? { bucket: after } : { bucket: after, waitMs },
+      JSON.stringify({ bucket, now }),
+    );
   }
 });
 

@@ -31,7 +31,8 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
       upstreamEncodings.push(incoming.headers.get('accept-encoding'));
       if (upstreamDown) return new Response('upstream exploded', { status: 502 });
       const response = await simulator(incoming);
-      if (response.status !== 200 || !incoming.headers.get('accept-encoding')?.includes('gzip')) return response;
+      if (response.status !== 200 || !incoming.headers.get('accept-encoding')?.includes('gzip'))
+        return response;
       const headers = new Headers(response.headers);
       headers.delete('content-length');
       headers.set('content-encoding', 'gzip');
@@ -46,7 +47,11 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
   });
 
   /** Bytes as sent (fetch would unzip them) and every Cache-Control header line. */
-  function rawGet(base: string, target: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; cacheControl: string[]; body: Buffer }> {
+  function rawGet(
+    base: string,
+    target: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; headers: Record<string, unknown>; cacheControl: string[]; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const { hostname, port } = new URL(base);
       request({ hostname, port, path: target, headers }, (res) => {
@@ -54,10 +59,19 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const cacheControl: string[] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() === 'cache-control') cacheControl.push(res.rawHeaders[i + 1]!);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, cacheControl, body: Buffer.concat(chunks) });
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            if (res.rawHeaders[i]!.toLowerCase() === 'cache-control')
+              cacheControl.push(res.rawHeaders[i + 1]!);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            cacheControl,
+            body: Buffer.concat(chunks),
+          });
         });
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
   }
 
@@ -65,7 +79,8 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
     const response = await fetch(`${nginx.url}${pathAndQuery}`, init);
     const text = await response.text();
     assert.ok(!text.includes(API_KEY), 'the key must not appear in a body');
-    for (const [name, value] of response.headers) assert.ok(!value.includes(API_KEY), `the key must not appear in ${name}`);
+    for (const [name, value] of response.headers)
+      assert.ok(!value.includes(API_KEY), `the key must not appear in ${name}`);
     return { response, text };
   }
 
@@ -106,10 +121,18 @@ describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is no
     assert.equal(gzipped.status, 200);
     assert.equal(gzipped.headers['content-encoding'], 'gzip');
     assert.equal(plain.headers['content-encoding'], undefined);
-    assert.deepEqual(JSON.parse(gunzipSync(gzipped.body).toString()), JSON.parse(plain.body.toString()), 'the same answer either way');
+    assert.deepEqual(
+      JSON.parse(gunzipSync(gzipped.body).toString()),
+      JSON.parse(plain.body.toString()),
+      'the same answer either way',
+    );
     assert.deepEqual(upstreamEncodings, ['gzip'], 'one fill, asked for gzip');
     for (const reply of [gzipped, plain]) {
-      assert.equal(reply.cacheControl.length, 1, `one Cache-Control header, got ${JSON.stringify(reply.cacheControl)}`);
+      assert.equal(
+        reply.cacheControl.length,
+        1,
+        `one Cache-Control header, got ${JSON.stringify(reply.cacheControl)}`,
+      );
       assert.equal(reply.cacheControl[0], 'public, max-age=1');
     }
   });

@@ -73,17 +73,27 @@ const DEFINE_CALL = /^\s*[\w.]+\.define\(\s*['"`][a-z]+-/m;
 
 /** The library build (vite.lib.config.ts), in memory. */
 async function buildLibrary(): Promise<RolldownOutput> {
-  const built = await build({ configFile: `${ROOT}vite.lib.config.ts`, root: ROOT, logLevel: 'warn', build: { write: false } });
+  const built = await build({
+    configFile: `${ROOT}vite.lib.config.ts`,
+    root: ROOT,
+    logLevel: 'warn',
+    build: { write: false },
+  });
   return [built].flat()[0] as RolldownOutput;
 }
 
 /** The dist file and declaration file the build makes for an entry. */
 function builtFiles(name: string): { js: string; types: string } {
-  return { js: `./dist/${name}.js`, types: `./dist/types/${LIB_ENTRIES[name]!.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}` };
+  return {
+    js: `./dist/${name}.js`,
+    types: `./dist/types/${LIB_ENTRIES[name]!.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}`,
+  };
 }
 
 test('every library entry has its export, with types, and every export is built', () => {
-  const conditional = Object.entries(pkg.exports).filter((entry): entry is [string, Record<string, string>] => typeof entry[1] === 'object');
+  const conditional = Object.entries(pkg.exports).filter(
+    (entry): entry is [string, Record<string, string>] => typeof entry[1] === 'object',
+  );
   for (const name of ENTRY_NAMES) {
     const { js, types } = builtFiles(name);
     const exported = conditional.find(([, conditions]) => Object.values(conditions).includes(js));
@@ -93,7 +103,11 @@ test('every library entry has its export, with types, and every export is built'
   const built = new Set(ENTRY_NAMES.map((name) => builtFiles(name).js));
   for (const [subpath, conditions] of conditional) {
     for (const [condition, file] of Object.entries(conditions)) {
-      if (condition !== 'types') assert.ok(built.has(file), `${subpath} (${condition}) points at ${file}, which vite.lib.config.ts builds`);
+      if (condition !== 'types')
+        assert.ok(
+          built.has(file),
+          `${subpath} (${condition}) points at ${file}, which vite.lib.config.ts builds`,
+        );
     }
   }
   assert.equal(pkg.types, builtFiles('index').types);
@@ -103,9 +117,17 @@ test('every library entry has its export, with types, and every export is built'
 test('each element folder holds its class and a module that registers it, and has its export, story and test file', () => {
   assert.ok(ELEMENT_ENTRIES.length >= 4, `elements found: ${ELEMENT_ENTRIES}`);
   for (const tag of ELEMENT_ENTRIES) {
-    assert.deepEqual(pkg.exports[`./${tag}`], { types: builtFiles(tag).types, default: builtFiles(tag).js }, `package.json exports ./${tag}`);
+    assert.deepEqual(
+      pkg.exports[`./${tag}`],
+      { types: builtFiles(tag).types, default: builtFiles(tag).js },
+      `package.json exports ./${tag}`,
+    );
     assert.match(readFileSync(`${ROOT}${LIB_ENTRIES[tag]}`, 'utf8'), new RegExp(`\\.define\\('${tag}'\\)`));
-    assert.doesNotMatch(readFileSync(`${ROOT}${componentModule(tag)}`, 'utf8'), DEFINE_CALL, `${componentModule(tag)} registers nothing`);
+    assert.doesNotMatch(
+      readFileSync(`${ROOT}${componentModule(tag)}`, 'utf8'),
+      DEFINE_CALL,
+      `${componentModule(tag)} registers nothing`,
+    );
     assert.ok(existsSync(`${ROOT}stories/${tag}.stories.ts`), `stories/${tag}.stories.ts exists`);
     assert.ok(existsSync(`${ROOT}test/${tag}.test.ts`), `test/${tag}.test.ts exists`);
   }
@@ -116,7 +138,10 @@ test('the root entry registers every element; the classes entry exports every cl
   const classes = importGraph(LIB_ENTRIES.classes!).files;
   for (const tag of ELEMENT_ENTRIES) {
     assert.ok(root.includes(LIB_ENTRIES[tag]!), `${LIB_ENTRIES.index} imports ${LIB_ENTRIES[tag]}`);
-    assert.ok(classes.includes(componentModule(tag)), `${LIB_ENTRIES.classes} exports from ${componentModule(tag)}`);
+    assert.ok(
+      classes.includes(componentModule(tag)),
+      `${LIB_ENTRIES.classes} exports from ${componentModule(tag)}`,
+    );
   }
   const registering = classes.filter((file) => DEFINE_CALL.test(readFileSync(`${ROOT}${file}`, 'utf8')));
   assert.deepEqual(registering, [], `${LIB_ENTRIES.classes} reaches modules that register an element`);
@@ -134,7 +159,10 @@ test('the built classes module, with every chunk it imports, registers nothing (
       chunk.dynamicImports.forEach(visit);
     };
     visit(entry);
-    return output.filter((item) => item.type === 'chunk' && seen.has(item.fileName)).map((item) => (item as { code: string }).code).join('\n');
+    return output
+      .filter((item) => item.type === 'chunk' && seen.has(item.fileName))
+      .map((item) => (item as { code: string }).code)
+      .join('\n');
   };
   assert.doesNotMatch(reachable('classes.js'), DEFINE_CALL);
   assert.match(reachable('top-pages.js'), DEFINE_CALL);
@@ -143,12 +171,17 @@ test('the built classes module, with every chunk it imports, registers nothing (
 test('publishable: not private, the bin is a compiled entry, the framework integrations are exported and packed', () => {
   assert.equal(pkg.private, undefined);
   assert.deepEqual(pkg.bin, { 'pulse-widgets': `./dist/${Object.keys(BIN_ENTRIES)[0]}.js` });
-  for (const source of Object.values(BIN_ENTRIES)) assert.match(source, /^src\/server\//, 'a bin runs server code, never a browser entry');
+  for (const source of Object.values(BIN_ENTRIES))
+    assert.match(source, /^src\/server\//, 'a bin runs server code, never a browser entry');
   // Written by custom-elements-manifest.config.mjs into dist/frameworks/ (`npm run analyze`).
   const config = readFileSync(`${ROOT}custom-elements-manifest.config.mjs`, 'utf8');
   const typeOnly = { './jsx': 'jsx.d.ts', './vue': 'vue.d.ts', './svelte': 'svelte.d.ts' };
   for (const [subpath, file] of Object.entries(typeOnly)) {
-    assert.deepEqual(pkg.exports[subpath], { types: `./dist/frameworks/${file}` }, `package.json exports ${subpath}`);
+    assert.deepEqual(
+      pkg.exports[subpath],
+      { types: `./dist/frameworks/${file}` },
+      `package.json exports ${subpath}`,
+    );
     assert.ok(config.includes(`'${file}'`), `the analyzer config writes ${file}`);
   }
   for (const file of ['vscode.html-custom-data.json', 'vscode.css-custom-data.json', 'web-types.json']) {
@@ -156,7 +189,11 @@ test('publishable: not private, the bin is a compiled entry, the framework integ
     assert.ok(config.includes(`'${file}'`), `the analyzer config writes ${file}`);
   }
   assert.equal(pkg['web-types'], './dist/frameworks/web-types.json');
-  assert.ok(pkg.files.includes('dist') && pkg.files.includes('custom-elements.json') && pkg.files.includes('docs/usage.md'));
+  assert.ok(
+    pkg.files.includes('dist') &&
+      pkg.files.includes('custom-elements.json') &&
+      pkg.files.includes('docs/usage.md'),
+  );
 });
 
 test('the server is exported under the "node" condition only', () => {
@@ -170,10 +207,20 @@ for (const name of browserEntries) {
   test(`browser entry "${name}" (${LIB_ENTRIES[name]}) never reaches server code`, () => {
     const { files, packages } = importGraph(LIB_ENTRIES[name]!);
     const allowed = new Set([...BROWSER_PACKAGES, ...(ALSO_ALLOWED[name] ?? [])]);
-    assert.deepEqual(files.filter((file) => /^src\/(server|runtime)\//.test(file)), [], 'no module under src/server or src/runtime');
+    assert.deepEqual(
+      files.filter((file) => /^src\/(server|runtime)\//.test(file)),
+      [],
+      'no module under src/server or src/runtime',
+    );
     for (const [specifier, importer] of packages) {
-      assert.ok(!specifier.startsWith('node:') && !builtinModules.includes(specifier), `${importer} imports the Node built-in ${specifier}`);
-      assert.ok(allowed.has(packageName(specifier)), `${importer} imports ${specifier}, which entry "${name}" may not ship`);
+      assert.ok(
+        !specifier.startsWith('node:') && !builtinModules.includes(specifier),
+        `${importer} imports the Node built-in ${specifier}`,
+      );
+      assert.ok(
+        allowed.has(packageName(specifier)),
+        `${importer} imports ${specifier}, which entry "${name}" may not ship`,
+      );
     }
   });
 }

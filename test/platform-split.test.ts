@@ -20,7 +20,10 @@ async function platformSplit(body: QuickstatsResponse, attributes = '') {
   root.innerHTML = `<platform-split src="${URLS.quickstats}" ${attributes}></platform-split>`;
   const el = root.firstElementChild as PlatformSplit;
   await settleElements(root);
-  const column = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const column = (part: string) =>
+    [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   const lastQuery = () => new URL(server.requests.at(-1)!.url).searchParams;
   const settled = () => settleElements(root);
   return { el, column, lastQuery, settled };
@@ -46,7 +49,10 @@ describe('<platform-split>', () => {
   });
 
   it('shows those engaging by platform, or new, returning and loyal visitors with loyalty=1', async () => {
-    const { el, column, lastQuery, settled } = await platformSplit(withPlatforms(), 'breakdown="platform_engaged" max="2"');
+    const { el, column, lastQuery, settled } = await platformSplit(
+      withPlatforms(),
+      'breakdown="platform_engaged" max="2"',
+    );
     expect(column('name')).to.deep.equal(['Mobile', 'Desktop']);
     el.breakdown = 'loyalty';
     await settled();

@@ -24,19 +24,31 @@ import { NGINX_BINARY, startNginx } from './helpers/nginx-process.node.ts';
 const PREFIX = '/pulse';
 const LIMIT = 4;
 const HOST = 'example.com';
-const OWN_LIVE_PAGE = 'the newsroom\'s own Live page';
+const OWN_LIVE_PAGE = "the newsroom's own Live page";
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 
 /** A GET as sent and received on the wire (no decompression), from a chosen loopback address. */
-function get(base: string, target: string, { from = '127.0.0.1', headers = {} }: { from?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+function get(
+  base: string,
+  target: string,
+  { from = '127.0.0.1', headers = {} }: { from?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     request({ hostname, port, path: target, headers, localAddress: from, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -45,10 +57,13 @@ const PROXIES = [
   {
     name: 'nginx' as const,
     missing: NGINX_BINARY ? false : 'nginx is not installed (Debian: apt-get install nginx)',
-    start: (config: string, endpoint: string) => startNginx({
-      upstream: endpoint, apiKey: 'unused', hosts: [],
-      site: `server {\n    listen __LISTEN__;\n    location / { default_type text/plain; return 200 "${OWN_LIVE_PAGE}\\n"; }\n${config}\n}\n`,
-    }),
+    start: (config: string, endpoint: string) =>
+      startNginx({
+        upstream: endpoint,
+        apiKey: 'unused',
+        hosts: [],
+        site: `server {\n    listen __LISTEN__;\n    location / { default_type text/plain; return 200 "${OWN_LIVE_PAGE}\\n"; }\n${config}\n}\n`,
+      }),
   },
   {
     name: 'apache' as const,
@@ -64,7 +79,22 @@ describe('proxy-config', () => {
   const reader = () => `127.0.0.${(nextReader += 1)}`;
 
   before(async () => {
-    const result = readSettings(['serve', '--prefix', PREFIX, '--trust-proxy', '127.0.0.1', '--client-limit', String(LIMIT), '--port', '0', '--workers', '1'], {});
+    const result = readSettings(
+      [
+        'serve',
+        '--prefix',
+        PREFIX,
+        '--trust-proxy',
+        '127.0.0.1',
+        '--client-limit',
+        String(LIMIT),
+        '--port',
+        '0',
+        '--workers',
+        '1',
+      ],
+      {},
+    );
     assert.ok('settings' in result, JSON.stringify(result));
     endpoint = await serve(result.settings, createLogger('silent'));
   });
@@ -72,11 +102,20 @@ describe('proxy-config', () => {
   after(() => endpoint?.close());
 
   test('refuses a missing server, an empty prefix and an upstream with a path, in one line', () => {
-    for (const args of [['proxy-config'], ['proxy-config', 'iis'], ['proxy-config', 'nginx', '--prefix', '/'], ['proxy-config', 'nginx', '--upstream', 'http://127.0.0.1:8080/pulse'], ['proxy-config', 'nginx', '--upstream', 'ftp://127.0.0.1']]) {
+    for (const args of [
+      ['proxy-config'],
+      ['proxy-config', 'iis'],
+      ['proxy-config', 'nginx', '--prefix', '/'],
+      ['proxy-config', 'nginx', '--upstream', 'http://127.0.0.1:8080/pulse'],
+      ['proxy-config', 'nginx', '--upstream', 'ftp://127.0.0.1'],
+    ]) {
       const read = readProxyConfigArgs(args);
       assert.ok('error' in read && !read.error.includes('\n'), args.join(' '));
     }
-    assert.deepEqual(readProxyConfigArgs(['proxy-config', 'nginx']), { server: 'nginx', options: { prefix: '/pulse', upstream: new URL('http://127.0.0.1:8080') } });
+    assert.deepEqual(readProxyConfigArgs(['proxy-config', 'nginx']), {
+      server: 'nginx',
+      options: { prefix: '/pulse', upstream: new URL('http://127.0.0.1:8080') },
+    });
   });
 
   for (const proxy of PROXIES) {
@@ -84,7 +123,10 @@ describe('proxy-config', () => {
       let front: { url: string; close(): Promise<void> };
 
       before(async () => {
-        front = await proxy.start(proxyConfig(proxy.name, { prefix: PREFIX, upstream: new URL(endpoint.url) }), endpoint.url);
+        front = await proxy.start(
+          proxyConfig(proxy.name, { prefix: PREFIX, upstream: new URL(endpoint.url) }),
+          endpoint.url,
+        );
       });
 
       after(() => front?.close());
@@ -104,7 +146,7 @@ describe('proxy-config', () => {
           assert.ok(JSON.parse(reply.body.toString()), target);
         }
         const own = await get(front.url, '/live/', { from: reader() });
-        assert.equal(own.status, 200, 'the site\'s /live/');
+        assert.equal(own.status, 200, "the site's /live/");
         assert.equal(own.body.toString(), `${OWN_LIVE_PAGE}\n`);
       });
 
@@ -121,27 +163,47 @@ describe('proxy-config', () => {
         const direct = await get(endpoint.url, target, { from: reader(), headers: gzip });
         assert.equal(viaProxy.headers['content-encoding'], 'gzip');
         assert.equal(viaProxy.headers.etag, direct.headers.etag);
-        assert.deepEqual(JSON.parse(gunzipSync(viaProxy.body).toString()), JSON.parse(gunzipSync(direct.body).toString()));
+        assert.deepEqual(
+          JSON.parse(gunzipSync(viaProxy.body).toString()),
+          JSON.parse(gunzipSync(direct.body).toString()),
+        );
         const plain = await get(front.url, target, { from: reader() });
         assert.equal(plain.headers['content-encoding'], undefined);
-        const revalidated = await get(front.url, target, { from: reader(), headers: { ...gzip, 'if-none-match': String(viaProxy.headers.etag) } });
+        const revalidated = await get(front.url, target, {
+          from: reader(),
+          headers: { ...gzip, 'if-none-match': String(viaProxy.headers.etag) },
+        });
         assert.equal(revalidated.status, 304);
       });
 
       test('readers behind the proxy are counted apart: each has its own limit', async () => {
         const target = `${PREFIX}${routes.top_geo.path}?host=${HOST}`;
         const [first, second] = [reader(), reader()];
-        for (let i = 0; i < LIMIT; i += 1) assert.equal((await get(front.url, target, { from: first })).status, 200);
-        assert.equal((await get(front.url, target, { from: first })).status, 429, 'the first reader is past the limit');
-        for (let i = 0; i < LIMIT; i += 1) assert.equal((await get(front.url, target, { from: second })).status, 200, 'the second reader is not');
+        for (let i = 0; i < LIMIT; i += 1)
+          assert.equal((await get(front.url, target, { from: first })).status, 200);
+        assert.equal(
+          (await get(front.url, target, { from: first })).status,
+          429,
+          'the first reader is past the limit',
+        );
+        for (let i = 0; i < LIMIT; i += 1)
+          assert.equal(
+            (await get(front.url, target, { from: second })).status,
+            200,
+            'the second reader is not',
+          );
       });
 
-      test('a reader\'s own X-Forwarded-For or Forwarded, through the proxy, changes nothing', async () => {
+      test("a reader's own X-Forwarded-For or Forwarded, through the proxy, changes nothing", async () => {
         const from = reader();
         const statuses: number[] = [];
         for (let i = 0; i <= LIMIT; i += 1) {
-          const spoof: Record<string, string> = i % 2 === 0 ? { 'x-forwarded-for': `198.51.100.${i}` } : { forwarded: `for=198.51.100.${i}` };
-          statuses.push((await get(front.url, `${PREFIX}${routes.top_geo.path}?host=${HOST}`, { from, headers: spoof })).status);
+          const spoof: Record<string, string> =
+            i % 2 === 0 ? { 'x-forwarded-for': `198.51.100.${i}` } : { forwarded: `for=198.51.100.${i}` };
+          statuses.push(
+            (await get(front.url, `${PREFIX}${routes.top_geo.path}?host=${HOST}`, { from, headers: spoof }))
+              .status,
+          );
         }
         assert.deepEqual(statuses, [...Array<number>(LIMIT).fill(200), 429]);
       });
@@ -150,7 +212,14 @@ describe('proxy-config', () => {
         const from = reader();
         const statuses: number[] = [];
         for (let i = 0; i <= LIMIT; i += 1) {
-          statuses.push((await get(endpoint.url, `${PREFIX}${routes.top_geo.path}?host=${HOST}`, { from, headers: { 'x-forwarded-for': `198.51.100.${i}` } })).status);
+          statuses.push(
+            (
+              await get(endpoint.url, `${PREFIX}${routes.top_geo.path}?host=${HOST}`, {
+                from,
+                headers: { 'x-forwarded-for': `198.51.100.${i}` },
+              })
+            ).status,
+          );
         }
         assert.deepEqual(statuses, [...Array<number>(LIMIT).fill(200), 429]);
       });

@@ -9,7 +9,8 @@ import { parseQueryShapes, pinned, shapeOf, type QueryShapes } from '../src/serv
 import { readSettings } from '../src/server/config/settings.ts';
 import { closeAll, startVirtualCache } from './helpers/virtual-cache.node.ts';
 
-const PINNED = 'quickstats;toppages?limit&section=Politics|Tech  referrers?limit=5|10 summary?* toppages?author=Ann%20Lee&limit';
+const PINNED =
+  'quickstats;toppages?limit&section=Politics|Tech  referrers?limit=5|10 summary?* toppages?author=Ann%20Lee&limit';
 
 function shapes(text: string): QueryShapes {
   const parsed = parseQueryShapes(text);
@@ -47,7 +48,8 @@ test('a query is answered when one entry of its route allows every parameter it 
     ['summary', 'host=example.com&keys=new,read', { ok: true }],
     ['top_geo', 'host=example.com', { ok: false }],
   ];
-  for (const [route, query, verdict] of table) assert.deepEqual(pinned(pins, route, query), verdict, `${route}?${query}`);
+  for (const [route, query, verdict] of table)
+    assert.deepEqual(pinned(pins, route, query), verdict, `${route}?${query}`);
 });
 
 test('a shape is the route and its parameter names, without host or values', () => {
@@ -65,18 +67,37 @@ test('the endpoint refuses what is not pinned with 403, lists what it was asked,
   ]);
   await v.clock.advance(3000);
   const [quickstats, toppages, author, referrers] = await asked;
-  assert.deepEqual([quickstats!.status, toppages!.status, author!.status, referrers!.status], [200, 200, 403, 403]);
+  assert.deepEqual(
+    [quickstats!.status, toppages!.status, author!.status, referrers!.status],
+    [200, 200, 403, 403],
+  );
   const refusal = JSON.parse(author!.text) as { error: { code: string; param?: string; message: string } };
   assert.equal(refusal.error.code, 'query_not_allowed');
   assert.equal(refusal.error.param, 'author');
   assert.match(refusal.error.message, /toppages\?author&limit/);
-  assert.deepEqual(v.cache.queryShapes(), ['quickstats', 'referrers', 'toppages?author&limit', 'toppages?limit&section']);
-  const page = await createIndexPage({ prefix: '', hosts: ['example.com'], mode: 'Demo mode', shapes: () => v.cache.queryShapes() })(new Request('http://cache.test/'));
-  assert.match(await page.text(), /<pre>PULSE_QUERIES="quickstats referrers toppages\?author&#38;limit toppages\?limit&#38;section"<\/pre>/);
+  assert.deepEqual(v.cache.queryShapes(), [
+    'quickstats',
+    'referrers',
+    'toppages?author&limit',
+    'toppages?limit&section',
+  ]);
+  const page = await createIndexPage({
+    prefix: '',
+    hosts: ['example.com'],
+    mode: 'Demo mode',
+    shapes: () => v.cache.queryShapes(),
+  })(new Request('http://cache.test/'));
+  assert.match(
+    await page.text(),
+    /<pre>PULSE_QUERIES="quickstats referrers toppages\?author&#38;limit toppages\?limit&#38;section"<\/pre>/,
+  );
   await closeAll([v]);
 
   const refused = readSettings(['serve', '--queries', 'toppages?limt'], {});
-  assert.match('errors' in refused ? refused.errors.join('\n') : '', /^queries: toppages has no parameter "limt"/);
+  assert.match(
+    'errors' in refused ? refused.errors.join('\n') : '',
+    /^queries: toppages has no parameter "limt"/,
+  );
   const read = readSettings(['serve'], { PULSE_QUERIES: 'quickstats' });
   assert.equal('settings' in read ? read.settings.queries : undefined, 'quickstats');
 });

@@ -12,7 +12,10 @@ async function referrerBars(body: ReferrersResponse = referrers(), attributes = 
   root.innerHTML = `<referrer-bars src="${URLS.referrers}" ${attributes}></referrer-bars>`;
   const el = root.firstElementChild as ReferrerBars;
   await settleElements(root);
-  const column = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const column = (part: string) =>
+    [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   return { el, column };
 }
 
@@ -29,8 +32,20 @@ describe('<referrer-bars>', () => {
 
   it('names well-known referrers, including dark social, with counts and shares (floats too)', async () => {
     const { column } = await referrerBars();
-    expect(column('name')).to.deep.equal(['Google', 'Dark social (no referrer)', 'X (Twitter)', 'Google News', 'example.org']);
-    expect(column('count')).to.deep.equal(['40 visitors', '25 visitors', '10 visitors', '5 visitors', '2.5 visitors']);
+    expect(column('name')).to.deep.equal([
+      'Google',
+      'Dark social (no referrer)',
+      'X (Twitter)',
+      'Google News',
+      'example.org',
+    ]);
+    expect(column('count')).to.deep.equal([
+      '40 visitors',
+      '25 visitors',
+      '10 visitors',
+      '5 visitors',
+      '2.5 visitors',
+    ]);
     expect(column('share')).to.deep.equal(['48%', '30%', '12%', '6%', '3%']);
   });
 
@@ -48,12 +63,25 @@ describe('<referrer-bars>', () => {
       ['', '', 'dark'],
       ['notgoogle.company', 'notgoogle.company', 'other'],
     ];
-    expect(cases.map(([referrer]) => { const { name, category } = describeReferrer(referrer); return [referrer, name, category]; })).to.deep.equal(cases);
+    expect(
+      cases.map(([referrer]) => {
+        const { name, category } = describeReferrer(referrer);
+        return [referrer, name, category];
+      }),
+    ).to.deep.equal(cases);
   });
 
   it('groups referrers by kind when grouped', async () => {
-    const { column } = await referrerBars(referrers({ 'google.com': 10, 'bing.com': 5, 'facebook.com': 4, 'chatgpt.com': 1, '': 2 }), 'grouped');
-    expect(column('name')).to.deep.equal(['Search engines', 'Social networks', 'Dark social', 'AI assistants']);
+    const { column } = await referrerBars(
+      referrers({ 'google.com': 10, 'bing.com': 5, 'facebook.com': 4, 'chatgpt.com': 1, '': 2 }),
+      'grouped',
+    );
+    expect(column('name')).to.deep.equal([
+      'Search engines',
+      'Social networks',
+      'Dark social',
+      'AI assistants',
+    ]);
     expect(column('count')).to.deep.equal(['15 visitors', '4 visitors', '2 visitors', '1 visitor']);
     expect(column('label')).to.deep.equal(['Visitors by kind of referrer']);
   });
@@ -67,7 +95,13 @@ describe('<referrer-bars>', () => {
   });
 
   it('names every by_type group, never showing the upstream keys', async () => {
-    const body = { referrers: { links: { 'example.org': 5 }, subscr: { 'mail.example': 3 }, internal: { 'example.com': 2 } } };
+    const body = {
+      referrers: {
+        links: { 'example.org': 5 },
+        subscr: { 'mail.example': 3 },
+        internal: { 'example.com': 2 },
+      },
+    };
     const { column } = await referrerBars(body, 'grouped');
     expect(column('name')).to.deep.equal(['Links', 'Subscriptions', 'Internal']);
   });
@@ -80,8 +114,13 @@ describe('<referrer-bars>', () => {
 
   it('renders hostile referrer names as text and never as links', async () => {
     (window as unknown as { pwned?: boolean }).pwned = false;
-    const { el, column } = await referrerBars(referrers({ 'javascript:window.pwned=true': 3, '<img src=x onerror="window.pwned=true">': 2 }));
-    expect(column('name')).to.deep.equal(['javascript:window.pwned=true', '<img src=x onerror="window.pwned=true">']);
+    const { el, column } = await referrerBars(
+      referrers({ 'javascript:window.pwned=true': 3, '<img src=x onerror="window.pwned=true">': 2 }),
+    );
+    expect(column('name')).to.deep.equal([
+      'javascript:window.pwned=true',
+      '<img src=x onerror="window.pwned=true">',
+    ]);
     expect(el.shadowRoot!.querySelectorAll('a, img')).to.have.length(0);
     expect((window as unknown as { pwned?: boolean }).pwned).to.equal(false);
     await expect(el).to.be.accessible();

@@ -16,14 +16,33 @@ const TICK = 1_800_000_000_000;
 const AT = TICK - INTERVAL + INTERVAL / 8;
 
 /** `count` keys filled together two ticks ago (a millisecond apart, the lower index first): due. */
-function keys(count: number, change: (key: PlannedKey, index: number) => Partial<PlannedKey> = () => ({})): PlannedKey[] {
+function keys(
+  count: number,
+  change: (key: PlannedKey, index: number) => Partial<PlannedKey> = () => ({}),
+): PlannedKey[] {
   return Array.from({ length: count }, (_, index) => {
-    const key: PlannedKey = { key: `k${String(index).padStart(2, '0')}`, weight: 1, startedAt: TICK - 6000 + index, freshUntil: TICK - 3000 + index, established: true, filling: false };
+    const key: PlannedKey = {
+      key: `k${String(index).padStart(2, '0')}`,
+      weight: 1,
+      startedAt: TICK - 6000 + index,
+      freshUntil: TICK - 3000 + index,
+      established: true,
+      filling: false,
+    };
     return { ...key, ...change(key, index) };
   });
 }
 
-const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput => ({ at: AT, intervalMs: INTERVAL, windowMs: WINDOW, fills: 3, lead: LEAD, keys: planned, refreshed: new Map(), ...more });
+const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput => ({
+  at: AT,
+  intervalMs: INTERVAL,
+  windowMs: WINDOW,
+  fills: 3,
+  lead: LEAD,
+  keys: planned,
+  refreshed: new Map(),
+  ...more,
+});
 
 /**
  * Each refill as `key@window`, the window counted back from the tick (0: the slot that ends at
@@ -45,13 +64,16 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k03@0', 'k04@0', 'k05@0', 'k00@1', 'k01@1', 'k02@1'],
     },
     {
-      name: 'a key still fresh when the tick\'s pollers come is not due',
+      name: "a key still fresh when the tick's pollers come is not due",
       input: input(keys(3, (_, index) => (index === 1 ? { freshUntil: TICK + INTERVAL } : {}))),
       refills: ['k00@0', 'k02@0'],
     },
     {
       name: 'a key filling now, or already refilled for this tick by a plan before, is not due',
-      input: input(keys(3, (_, index) => (index === 0 ? { filling: true } : {})), { refreshed: new Map([['k02', TICK]]) }),
+      input: input(
+        keys(3, (_, index) => (index === 0 ? { filling: true } : {})),
+        { refreshed: new Map([['k02', TICK]]) },
+      ),
       refills: ['k01@0'],
     },
     {
@@ -67,7 +89,9 @@ describe('planRefills: which keys are refilled before the tick, and in which win
     },
     {
       name: 'above the budget, fills of the window under way hold its slots: 3 this second, so 6 slots',
-      input: input(keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {}))),
+      input: input(
+        keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {})),
+      ),
       refills: ['k05@0', 'k04@0', 'k03@0', 'k02@1', 'k01@1', 'k00@1'],
       stretched: ['k06', 'k07', 'k08', 'k09', 'k10', 'k11'],
     },
@@ -75,7 +99,10 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       // Re-planned 1.1 s before the tick: k01 was filled 2.1 s before it (its answer then failed
       // to freshen it), and two fills of one key are at least two thirds of an interval apart.
       name: 'a key filled less than the least gap before its slot starts as soon as the gap allows',
-      input: input(keys(2, (_, index) => (index === 1 ? { startedAt: TICK - 2100, freshUntil: TICK - 100 } : {})), { at: TICK - 1100 }),
+      input: input(
+        keys(2, (_, index) => (index === 1 ? { startedAt: TICK - 2100, freshUntil: TICK - 100 } : {})),
+        { at: TICK - 1100 },
+      ),
       refills: ['k00@0', 'k01@-100ms'],
     },
   ];
@@ -95,8 +122,18 @@ describe('planRefills: the tick, the stretch and the report', () => {
   });
 
   const reports: [string, PlanInput, ReturnType<typeof planRefills>['report'], number][] = [
-    ['6 keys of 18 pollers fit: 120 calls a minute, no stretch', input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))), { keys: 18, groups: 6, callsPerMinute: 120, stretch: 1 }, 1],
-    ['18 keys for 9 slots: 180 calls a minute, every key refreshed every other tick', input(keys(18)), { keys: 18, groups: 18, callsPerMinute: 180, stretch: 2 }, 2],
+    [
+      '6 keys of 18 pollers fit: 120 calls a minute, no stretch',
+      input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))),
+      { keys: 18, groups: 6, callsPerMinute: 120, stretch: 1 },
+      1,
+    ],
+    [
+      '18 keys for 9 slots: 180 calls a minute, every key refreshed every other tick',
+      input(keys(18)),
+      { keys: 18, groups: 18, callsPerMinute: 180, stretch: 2 },
+      2,
+    ],
     ['no established key: no report, no stretch', input([]), undefined, 1],
   ];
   for (const [name, planned, report, stretch] of reports) {
@@ -113,6 +150,13 @@ describe('planRefills: the tick, the stretch and the report', () => {
     assert.equal(plan.nextAt, TICK + INTERVAL / 8);
     assert.equal(plan.dueBy, TICK + INTERVAL / 4);
     const windowStart = (back: number) => TICK - back * WINDOW - WINDOW;
-    assert.deepEqual([...plan.reserved].sort(([a], [b]) => a - b), [[windowStart(2), 3], [windowStart(1), 3], [windowStart(0), 3]]);
+    assert.deepEqual(
+      [...plan.reserved].sort(([a], [b]) => a - b),
+      [
+        [windowStart(2), 3],
+        [windowStart(1), 3],
+        [windowStart(0), 3],
+      ],
+    );
   });
 });

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { realClock } from '../src/runtime/clock.ts';
-import { isEstablished, newQuerySlots, occupiedSlots, polledInTwoTicks, type HostPlan, type PlannedKey } from '../src/server/plan/refresh-plan.ts';
+import {
+  isEstablished,
+  newQuerySlots,
+  occupiedSlots,
+  polledInTwoTicks,
+  type HostPlan,
+  type PlannedKey,
+} from '../src/server/plan/refresh-plan.ts';
 import { RefreshSchedule } from '../src/server/plan/refresh-schedule.ts';
 
 const INTERVAL = 3000;
@@ -28,7 +35,14 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
     // Filled together two ticks ago (a millisecond apart, the lower index first); due for this tick.
-    keys.set(key, { key, weight: weight(index), startedAt: T0 - 6000 + index, freshUntil: T0 - LEAD, established: true, filling: false });
+    keys.set(key, {
+      key,
+      weight: weight(index),
+      startedAt: T0 - 6000 + index,
+      freshUntil: T0 - LEAD,
+      established: true,
+      filling: false,
+    });
   }
   const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
   fake.schedule = new RefreshSchedule({
@@ -40,7 +54,7 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
     polled: () => [...keys.values()],
     lead: () => LEAD,
     refresh: (key, dueBy) => {
-      assert.ok(dueBy > Date.now(), 'a refill starts before its tick\'s pollers come');
+      assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
       Object.assign(entry, { startedAt: Date.now(), freshUntil: Date.now() + INTERVAL });
@@ -60,10 +74,13 @@ function advance(ms: number): void {
 }
 
 /** The budget window (0 = the last second before the tick) each refresh started in. */
-const windowsBefore = (tick: number, refreshed: Fake['refreshed']) => refreshed.map(({ at }) => Math.floor((tick - at) / WINDOW));
+const windowsBefore = (tick: number, refreshed: Fake['refreshed']) =>
+  refreshed.map(({ at }) => Math.floor((tick - at) / WINDOW));
 
 describe('refresh plan', () => {
-  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }));
+  beforeEach(() =>
+    mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }),
+  );
   afterEach(() => mock.timers.reset());
 
   test('6 keys: the 3 with most pollers in the last second before the tick, the other 3 the second before', () => {
@@ -72,10 +89,20 @@ describe('refresh plan', () => {
     advance(3000 - 375);
     fake.schedule.close();
     assert.equal(fake.refreshed.length, 6);
-    assert.ok(fake.refreshed.every(({ at }) => at < T0), 'every refill starts before the tick');
+    assert.ok(
+      fake.refreshed.every(({ at }) => at < T0),
+      'every refill starts before the tick',
+    );
     const byKey = new Map(fake.refreshed.map(({ key, at }) => [key, Math.floor((T0 - at) / WINDOW)]));
-    assert.deepEqual(['k03', 'k04', 'k05'].map((key) => byKey.get(key)), [0, 0, 0], 'heavy keys land last, freshest');
-    assert.deepEqual(['k00', 'k01', 'k02'].map((key) => byKey.get(key)), [1, 1, 1]);
+    assert.deepEqual(
+      ['k03', 'k04', 'k05'].map((key) => byKey.get(key)),
+      [0, 0, 0],
+      'heavy keys land last, freshest',
+    );
+    assert.deepEqual(
+      ['k00', 'k01', 'k02'].map((key) => byKey.get(key)),
+      [1, 1, 1],
+    );
     assert.deepEqual(fake.plans[0], { keys: 18, groups: 6, callsPerMinute: 120, stretch: 1 });
   });
 
@@ -89,7 +116,8 @@ describe('refresh plan', () => {
     advance(3000);
     fake.schedule.close();
     assert.equal(fake.refreshed.length, 9, 'each key once a tick');
-    for (const { key, at } of fake.refreshed) assert.equal(T0 + 3000 - at, first.get(key), `${key} kept its slot`);
+    for (const { key, at } of fake.refreshed)
+      assert.equal(T0 + 3000 - at, first.get(key), `${key} kept its slot`);
   });
 
   test('12 keys, 9 slots: the stalest 9 go, the other 3 are stretched to the next tick and go first then', () => {
@@ -101,12 +129,16 @@ describe('refresh plan', () => {
     assert.equal(firstTick.size, 9);
     // All were filled in the same tick, so all are as stale: ties go by pollers, then by name.
     assert.deepEqual([...fake.stretched.keys()], ['k09', 'k10', 'k11']);
-    assert.ok([...fake.stretched.values()].every((until) => until > T0), 'still fresh when the tick\'s pollers come');
+    assert.ok(
+      [...fake.stretched.values()].every((until) => until > T0),
+      "still fresh when the tick's pollers come",
+    );
     fake.refreshed.length = 0;
     advance(3000);
     fake.schedule.close();
     const secondTick = fake.refreshed.map(({ key }) => key);
-    for (const key of ['k09', 'k10', 'k11']) assert.ok(secondTick.includes(key), `${key} refreshed on the next tick`);
+    for (const key of ['k09', 'k10', 'k11'])
+      assert.ok(secondTick.includes(key), `${key} refreshed on the next tick`);
     assert.ok(Math.max(...windowsBefore(T0 + 3000, fake.refreshed).map((window) => window)) <= 2);
   });
 
@@ -115,7 +147,9 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(10 * 3000 - 375);
     fake.schedule.close();
-    const perKey = [...fake.keys.keys()].map((key) => fake.refreshed.filter((refresh) => refresh.key === key).length);
+    const perKey = [...fake.keys.keys()].map(
+      (key) => fake.refreshed.filter((refresh) => refresh.key === key).length,
+    );
     assert.equal(fake.refreshed.length, 90, 'every slot used');
     // Ranked by fetch time, the three keys of each tick's earliest window came first on the next
     // tick, every tick: 10 refills for them, 5 for the rest.
@@ -129,18 +163,27 @@ describe('refresh plan', () => {
     // Nine more keys: the site now has 21 for 9 slots a tick, 7 ticks for 3 turns each.
     for (let index = 12; index < 21; index += 1) {
       const key = `k${index}`;
-      fake.keys.set(key, { key, weight: 1, startedAt: Date.now() - 3000, freshUntil: Date.now(), established: true, filling: false });
+      fake.keys.set(key, {
+        key,
+        weight: 1,
+        startedAt: Date.now() - 3000,
+        freshUntil: Date.now(),
+        established: true,
+        filling: false,
+      });
     }
     advance(4 * 3000);
     fake.refreshed.length = 0;
     advance(21 * 3000);
     fake.schedule.close();
-    const perKey = [...fake.keys.keys()].map((key) => fake.refreshed.filter((refresh) => refresh.key === key).length);
+    const perKey = [...fake.keys.keys()].map(
+      (key) => fake.refreshed.filter((refresh) => refresh.key === key).length,
+    );
     // Ties by fewest fills gave the newcomers every turn they were tied for, for minutes.
     assert.deepEqual(perKey, new Array(21).fill(9), `refills per key in 21 ticks: ${perKey.join(', ')}`);
   });
 
-  test('a fill still waiting for the budget holds the first slot: the plan\'s last window stays before the tick', () => {
+  test("a fill still waiting for the budget holds the first slot: the plan's last window stays before the tick", () => {
     const fake = plan(12);
     // Queued since the last tick (the budget owes it the next slot): the plan has 8 slots, not 9.
     Object.assign(fake.keys.get('k00')!, { filling: true });
@@ -170,7 +213,14 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(3000 - 375 - 2000);
     assert.equal(fake.refreshed.length, 3, 'the earliest window has run');
-    fake.keys.set('new', { key: 'new', weight: 1, startedAt: Date.now() - 100, freshUntil: Date.now() + 2900, established: true, filling: false });
+    fake.keys.set('new', {
+      key: 'new',
+      weight: 1,
+      startedAt: Date.now() - 100,
+      freshUntil: Date.now() + 2900,
+      established: true,
+      filling: false,
+    });
     fake.schedule.replan('example.com');
     advance(2000 + 3000);
     fake.schedule.close();
@@ -188,7 +238,7 @@ describe('refresh plan', () => {
   });
 });
 
-test('occupiedSlots: what the budget gave or owes fills the plan\'s windows from the one under way on', () => {
+test("occupiedSlots: what the budget gave or owes fills the plan's windows from the one under way on", () => {
   const windows = [3000, 2000, 1000]; // listed from the tick back: the last window first
   const cases: [current: number, taken: number, fills: number, expected: number[]][] = [
     [1000, 0, 3, [0, 0, 0]],
@@ -199,11 +249,18 @@ test('occupiedSlots: what the budget gave or owes fills the plan\'s windows from
     // The plan's first window has passed: what is owed lands in the ones still to come.
     [2000, 4, 3, [1, 3, 0]],
   ];
-  for (const [current, taken, fills, expected] of cases) assert.deepEqual(occupiedSlots(windows, current, taken, fills), expected, `current ${current}, taken ${taken}`);
+  for (const [current, taken, fills, expected] of cases)
+    assert.deepEqual(
+      occupiedSlots(windows, current, taken, fills),
+      expected,
+      `current ${current}, taken ${taken}`,
+    );
 });
 
 describe('established queries come first', () => {
-  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }));
+  beforeEach(() =>
+    mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'], now: T0 - 3000 + 375 }),
+  );
   afterEach(() => mock.timers.reset());
 
   test('established: polled again three quarters of an interval after its polling began', () => {
@@ -214,7 +271,8 @@ describe('established queries come first', () => {
       [10_000, 12_250, true],
       [10_000, 13_000, true],
     ];
-    for (const [since, lastPolled, expected] of table) assert.equal(isEstablished(since, lastPolled, INTERVAL), expected, `${since} → ${lastPolled}`);
+    for (const [since, lastPolled, expected] of table)
+      assert.equal(isEstablished(since, lastPolled, INTERVAL), expected, `${since} → ${lastPolled}`);
   });
 
   test('across instances: a key told polled in two ticks is established', () => {
@@ -223,9 +281,13 @@ describe('established queries come first', () => {
       [['600 /live/toppages/v3/?author=x1&host=example.com'], []],
       [['600 /a?x=1', '600 /a?x=1', '600 /b?y=1 2'], []],
       [['600 /a?x=1', '601 /a?x=1', '601 /b?y=1 2'], ['/a?x=1']],
-      [['599 /a?x=1', '601 /a?x=1', '600 /b?y=1 2', '601 /b?y=1 2'], ['/a?x=1', '/b?y=1 2']],
+      [
+        ['599 /a?x=1', '601 /a?x=1', '600 /b?y=1 2', '601 /b?y=1 2'],
+        ['/a?x=1', '/b?y=1 2'],
+      ],
     ];
-    for (const [polls, established] of table) assert.deepEqual([...polledInTwoTicks(polls)], established, polls.join(', '));
+    for (const [polls, established] of table)
+      assert.deepEqual([...polledInTwoTicks(polls)], established, polls.join(', '));
   });
 
   test('new queries share what the reserved refills leave of a window, split between instances', () => {
@@ -239,7 +301,12 @@ describe('established queries come first', () => {
       [3, 2, 2, 0],
       [3, 0, 3, 1],
     ];
-    for (const [fills, reserved, instances, slots] of table) assert.equal(newQuerySlots(fills, reserved, instances), slots, `${fills} - ${reserved} over ${instances}`);
+    for (const [fills, reserved, instances, slots] of table)
+      assert.equal(
+        newQuerySlots(fills, reserved, instances),
+        slots,
+        `${fills} - ${reserved} over ${instances}`,
+      );
   });
 
   test('6 established keys and 20 new ones: only the 6 are refilled, in the two windows they reserve', () => {
@@ -247,21 +314,41 @@ describe('established queries come first', () => {
     for (let index = 0; index < 20; index += 1) {
       const key = `toppages?author=x${index}`;
       // Each polled once, a moment ago: due before the tick, as the established ones are.
-      fake.keys.set(key, { key, weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false, filling: false });
+      fake.keys.set(key, {
+        key,
+        weight: 1,
+        startedAt: T0 - 6000,
+        freshUntil: T0 - LEAD,
+        established: false,
+        filling: false,
+      });
     }
     fake.schedule.watch('example.com');
-    const windows = [T0 - 3000, T0 - 2000, T0 - 1000].map((at) => fake.schedule.reserved('example.com', at + 500)?.reserved);
+    const windows = [T0 - 3000, T0 - 2000, T0 - 1000].map(
+      (at) => fake.schedule.reserved('example.com', at + 500)?.reserved,
+    );
     assert.deepEqual(windows, [0, 3, 3], 'the first second after the tick is left to new queries');
     assert.deepEqual(fake.plans[0], { keys: 6, groups: 6, callsPerMinute: 120, stretch: 1 });
     advance(3000 - 375);
     fake.schedule.close();
     assert.deepEqual(fake.refreshed.map(({ key }) => key).sort(), ['k00', 'k01', 'k02', 'k03', 'k04', 'k05']);
-    assert.equal(fake.stretched.size, 0, 'new keys are not stretched either: they are left alone until polled again');
+    assert.equal(
+      fake.stretched.size,
+      0,
+      'new keys are not stretched either: they are left alone until polled again',
+    );
   });
 
   test('a host with only new keys has no reservation: nothing holds back a cold dashboard', () => {
     const fake = plan(0);
-    fake.keys.set('once', { key: 'once', weight: 1, startedAt: T0 - 6000, freshUntil: T0 - LEAD, established: false, filling: false });
+    fake.keys.set('once', {
+      key: 'once',
+      weight: 1,
+      startedAt: T0 - 6000,
+      freshUntil: T0 - LEAD,
+      established: false,
+      filling: false,
+    });
     fake.schedule.watch('example.com');
     assert.equal(fake.schedule.reserved('example.com', T0 - 500), undefined);
     advance(3000 - 375);

@@ -24,22 +24,33 @@ before(async () => {
 });
 after(() => upstream.close());
 
-const cacheOptions = () => ({ upstream: upstream.url, apiKey: API_KEY, hosts: HOSTS, prefix: '/pulse', logger: createLogger('silent') });
+const cacheOptions = () => ({
+  upstream: upstream.url,
+  apiKey: API_KEY,
+  hosts: HOSTS,
+  prefix: '/pulse',
+  logger: createLogger('silent'),
+});
 
 describe('middleware', () => {
   test('serves its routes under the prefix and passes everything else to next()', async () => {
     const cache = createCacheHandler(cacheOptions());
     after(() => cache.close());
     const middleware = createCacheMiddleware(cache);
-    const server = createServer((req, res) => middleware(req, res, () => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('the app');
-    }));
+    const server = createServer((req, res) =>
+      middleware(req, res, () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('the app');
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    after(() => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }));
+    after(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const data = await rawRequest(base, '/pulse/live/top_geo/v1/?host=example.com');
     assert.equal(data.status, 200);
@@ -113,11 +124,24 @@ describe('static directory', () => {
     assert.equal(asset.headers['x-content-type-options'], 'nosniff');
     const css = await rawRequest(base, '/style.css');
     assert.equal(css.headers['cache-control'], 'public, max-age=300');
-    const again = await rawRequest(base, '/style.css', { headers: { 'if-none-match': String(css.headers.etag) } });
+    const again = await rawRequest(base, '/style.css', {
+      headers: { 'if-none-match': String(css.headers.etag) },
+    });
     assert.equal(again.status, 304);
   });
 
-  for (const target of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2F..%2Fsecret.txt', '/link.txt', '/.env', '/empty/', '/assets/', '/nope.js', '/%00', '/%E0%A4%A']) {
+  for (const target of [
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/..%2F..%2Fsecret.txt',
+    '/link.txt',
+    '/.env',
+    '/empty/',
+    '/assets/',
+    '/nope.js',
+    '/%00',
+    '/%E0%A4%A',
+  ]) {
     test(`no way out, no listing, no dotfiles: ${target} → 404`, async () => {
       const reply = await rawRequest(base, target);
       assert.equal(reply.status, 404);
@@ -127,11 +151,21 @@ describe('static directory', () => {
 });
 
 test('without a static directory, / lists every route with an example URL', async () => {
-  const server = await listen(createIndexPage({ prefix: '/pulse', hosts: ['example.com'], mode: 'Demo mode' }));
+  const server = await listen(
+    createIndexPage({ prefix: '/pulse', hosts: ['example.com'], mode: 'Demo mode' }),
+  );
   after(() => server.close());
   const page = await rawRequest(server.url, '/');
   assert.equal(page.status, 200);
-  for (const path of ['/live/toppages/v3/', '/live/summary/v3/', '/live/referrers/v3/', '/live/top_geo/v1/', '/live/quickstats/v4/', '/mab/htapi/v1/experiments/raw_data/', '/history/v1/']) {
+  for (const path of [
+    '/live/toppages/v3/',
+    '/live/summary/v3/',
+    '/live/referrers/v3/',
+    '/live/top_geo/v1/',
+    '/live/quickstats/v4/',
+    '/mab/htapi/v1/experiments/raw_data/',
+    '/history/v1/',
+  ]) {
     assert.match(page.body, new RegExp(`href="/pulse${path.replaceAll('/', '\\/')}\\?host=example\\.com`));
   }
   assert.equal((await rawRequest(server.url, '/other')).status, 404);

@@ -8,7 +8,13 @@ import { ClientLimit } from '../src/server/http/client-limit.ts';
 import { createCacheHandler, createLogger } from '../src/server/http/handler.ts';
 import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
 import { DEFAULTS } from '../src/server/config/options.ts';
-import { API_KEY, HOSTS, maxInSlidingWindow, startHarness, upstreamLogLines } from './helpers/cache-harness.node.ts';
+import {
+  API_KEY,
+  HOSTS,
+  maxInSlidingWindow,
+  startHarness,
+  upstreamLogLines,
+} from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
 import { startVirtualCache } from './helpers/virtual-cache.node.ts';
 
@@ -36,14 +42,25 @@ test('15 keys of one host competing for 3 minutes: at most 183 calls in any slid
   // The budget promises 183 grants on the clock that counts its windows (`grantedAt` of each log line).
   const grants = upstreamLogLines(v.logs).map((line) => line.grantedAt);
   const most = maxInSlidingWindow(grants, 60_000);
-  assert.ok(maxInSlidingWindow(v.arrivals.map((arrival) => arrival.at), 60_000) < 200, 'the upstream never sees its limit reached');
+  assert.ok(
+    maxInSlidingWindow(
+      v.arrivals.map((arrival) => arrival.at),
+      60_000,
+    ) < 200,
+    'the upstream never sees its limit reached',
+  );
   assert.ok(most <= 183, `${most} calls in one sliding minute`);
   assert.ok(most >= 170, `${most}: the budget was actually spent`);
   // Shared evenly: every key within a fifth of the mean. (A plan that ranked keys by fetch time
   // refilled the three keys of a tick's earliest window every tick: 24 against 13 for the rest.)
-  const perKey = keys.map((key) => v.arrivals.filter((arrival) => arrival.key.endsWith(`limit=${key.split('limit=')[1]}`)).length);
+  const perKey = keys.map(
+    (key) => v.arrivals.filter((arrival) => arrival.key.endsWith(`limit=${key.split('limit=')[1]}`)).length,
+  );
   const mean = v.arrivals.length / keys.length;
-  assert.ok(perKey.every((count) => Math.abs(count - mean) <= mean / 5), `unfair: ${perKey.join(', ')} (mean ${mean.toFixed(1)})`);
+  assert.ok(
+    perKey.every((count) => Math.abs(count - mean) <= mean / 5),
+    `unfair: ${perKey.join(', ')} (mean ${mean.toFixed(1)})`,
+  );
   assert.match(waits, /^pulse_budget_waits_total\{host="example.com"\} [1-9]\d*$/m);
 });
 
@@ -62,18 +79,32 @@ test('per-client-IP limit: 429 with Retry-After past the limit, other addresses 
 
 test('the default limit never refuses a newsroom: 500 viewers behind one NAT polling 4 URLs in phase', async () => {
   const upstream = await startFakeUpstream();
-  const cache = createCacheHandler({ upstream: upstream.url, apiKey: API_KEY, hosts: HOSTS, logger: createLogger('silent') });
+  const cache = createCacheHandler({
+    upstream: upstream.url,
+    apiKey: API_KEY,
+    hosts: HOSTS,
+    logger: createLogger('silent'),
+  });
   after(async () => {
     await cache.close();
     await upstream.close();
   });
-  const urls = ['/live/quickstats/v4/?host=example.com', '/live/toppages/v3/?host=example.com', '/live/referrers/v3/?host=example.com', '/live/top_geo/v1/?host=example.com'];
-  const fromTheNat = (url: string) => cache.handle(new Request(`http://cache.test${url}`, { headers: { [CLIENT_IP_HEADER]: '203.0.113.7' } }));
+  const urls = [
+    '/live/quickstats/v4/?host=example.com',
+    '/live/toppages/v3/?host=example.com',
+    '/live/referrers/v3/?host=example.com',
+    '/live/top_geo/v1/?host=example.com',
+  ];
+  const fromTheNat = (url: string) =>
+    cache.handle(new Request(`http://cache.test${url}`, { headers: { [CLIENT_IP_HEADER]: '203.0.113.7' } }));
   for (const tick of [1, 2]) {
-    const replies = await Promise.all(Array.from({ length: 500 * urls.length }, (_, i) => fromTheNat(urls[i % urls.length]!)));
+    const replies = await Promise.all(
+      Array.from({ length: 500 * urls.length }, (_, i) => fromTheNat(urls[i % urls.length]!)),
+    );
     assert.equal(replies.filter((reply) => reply.status === 429).length, 0, `refusals on tick ${tick}`);
   }
   // The rest of the minute, counted by the limiter alone: 21 ticks of 2,000 fit in one window.
   const limit = new ClientLimit(DEFAULTS.clientLimit, DEFAULTS.clientLimitWindowMs);
-  for (let request = 0; request < 21 * 2000; request += 1) assert.equal(await limit.refusal('203.0.113.7'), undefined);
+  for (let request = 0; request < 21 * 2000; request += 1)
+    assert.equal(await limit.refusal('203.0.113.7'), undefined);
 });

@@ -15,7 +15,14 @@ const TTL = 1000;
 async function harness(options: Parameters<typeof startHarness>[0] = {}) {
   const clock = new VirtualClock();
   // Folding has its own tests (server-folding): here a fill starts at once, not after a fold group gathers.
-  const h = await startHarness({ clock, fold: false, liveTtlMs: TTL, upstreamTimeoutMs: 500, staleWindowMs: 10_000, ...options });
+  const h = await startHarness({
+    clock,
+    fold: false,
+    liveTtlMs: TTL,
+    upstreamTimeoutMs: 500,
+    staleWindowMs: 10_000,
+    ...options,
+  });
   after(() => h.close());
   return { h, clock };
 }
@@ -56,12 +63,17 @@ describe('one fill per key per TTL', () => {
     const { h } = await harness({ liveTtlMs: 120_000, upstreamTimeoutMs: 60_000, maxWaitMs: 60_000 });
     const release = h.upstream.hold();
     const replies = Array.from({ length: 50 }, () => h.get(QUICKSTATS));
-    await until(() => h.received() === 50 && h.upstream.calls.length === 1, 'all 50 requests waiting on one call');
+    await until(
+      () => h.received() === 50 && h.upstream.calls.length === 1,
+      'all 50 requests waiting on one call',
+    );
     release();
     const done = await Promise.all(replies);
     assert.equal(h.upstream.calls.length, 1);
     assert.equal(new Set(done.map((reply) => reply.text)).size, 1);
-    assert.ok(done.every((reply) => reply.status === 200 && reply.cacheStatus.startsWith('pulse-widgets; fwd=miss')));
+    assert.ok(
+      done.every((reply) => reply.status === 200 && reply.cacheStatus.startsWith('pulse-widgets; fwd=miss')),
+    );
   });
 
   test('a warm herd after expiry is served stale at once while one refresh runs', async () => {
@@ -71,10 +83,18 @@ describe('one fill per key per TTL', () => {
     const release = h.upstream.hold();
     const herd = await Promise.all(Array.from({ length: 50 }, () => h.get(QUICKSTATS)));
     assert.ok(herd.every((reply) => reply.status === 200 && reply.text === first.text));
-    assert.ok(herd.every((reply) => /^pulse-widgets; fwd=stale; detail=refreshing; ttl=-\d+$/.test(reply.cacheStatus)), herd[0]!.cacheStatus);
+    assert.ok(
+      herd.every((reply) =>
+        /^pulse-widgets; fwd=stale; detail=refreshing; ttl=-\d+$/.test(reply.cacheStatus),
+      ),
+      herd[0]!.cacheStatus,
+    );
     assert.equal(h.upstream.calls.length, 2, 'one refresh, held at the upstream while the herd was answered');
     release();
-    await until(async () => (await h.get(QUICKSTATS)).cacheStatus.startsWith('pulse-widgets; hit'), 'the refreshed entry');
+    await until(
+      async () => (await h.get(QUICKSTATS)).cacheStatus.startsWith('pulse-widgets; hit'),
+      'the refreshed entry',
+    );
     const fresh = await h.get(QUICKSTATS);
     assert.notEqual(fresh.text, first.text);
     assert.equal(h.upstream.calls.length, 2);
@@ -84,7 +104,10 @@ describe('one fill per key per TTL', () => {
     const { h, clock } = await harness({ upstreamTimeoutMs: 900 });
     const release = h.upstream.hold();
     const replies = Array.from({ length: 10 }, () => h.get(QUICKSTATS));
-    await until(() => h.received() === 10 && h.upstream.calls.length === 1, 'ten requests waiting on one call');
+    await until(
+      () => h.received() === 10 && h.upstream.calls.length === 1,
+      'ten requests waiting on one call',
+    );
     await clock.advance(800);
     release();
     assert.ok((await Promise.all(replies)).every((reply) => reply.status === 200));
@@ -116,7 +139,11 @@ describe('failures', () => {
   test('upstream down: stale within the window, then a 503 with no upstream text', async () => {
     const { h, clock } = await harness();
     const good = await h.get(QUICKSTATS);
-    h.upstream.respond = () => new Response('Internal error: database password hunter2', { status: 500, headers: { 'content-type': 'text/plain' } });
+    h.upstream.respond = () =>
+      new Response('Internal error: database password hunter2', {
+        status: 500,
+        headers: { 'content-type': 'text/plain' },
+      });
     await clock.advance(2 * TTL);
     const stale = await h.get(QUICKSTATS);
     assert.equal(stale.text, good.text);
@@ -160,20 +187,45 @@ describe('failures', () => {
     await clock.advance(1001);
     await h.get(QUICKSTATS);
     await settled(h, 3);
-    await until(async () => (await h.get(QUICKSTATS)).text !== good.text, 'the entry replaced by a good fill');
+    await until(
+      async () => (await h.get(QUICKSTATS)).text !== good.text,
+      'the entry replaced by a good fill',
+    );
   });
 
   const badAnswers: [string, () => Response | Promise<Response>][] = [
     ['malformed JSON', () => new Response('{"data": ', { headers: { 'content-type': 'application/json' } })],
-    ['wrong content type', () => new Response(JSON.stringify(validBody('quickstats', 1)), { headers: { 'content-type': 'text/html' } })],
-    ['JSONP', () => new Response(`cb(${JSON.stringify(validBody('quickstats', 1))})`, { headers: { 'content-type': 'application/javascript' } })],
-    ['oversized body', () => jsonResponse({ ...validBody('quickstats', 1) as object, padding: 'x'.repeat(4096) })],
-    ['oversized body without Content-Length', () => new Response(new ReadableStream({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(JSON.stringify({ padding: 'x'.repeat(4096) })));
-        controller.close();
-      },
-    }), { headers: { 'content-type': 'application/json' } })],
+    [
+      'wrong content type',
+      () =>
+        new Response(JSON.stringify(validBody('quickstats', 1)), {
+          headers: { 'content-type': 'text/html' },
+        }),
+    ],
+    [
+      'JSONP',
+      () =>
+        new Response(`cb(${JSON.stringify(validBody('quickstats', 1))})`, {
+          headers: { 'content-type': 'application/javascript' },
+        }),
+    ],
+    [
+      'oversized body',
+      () => jsonResponse({ ...(validBody('quickstats', 1) as object), padding: 'x'.repeat(4096) }),
+    ],
+    [
+      'oversized body without Content-Length',
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(JSON.stringify({ padding: 'x'.repeat(4096) })));
+              controller.close();
+            },
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+    ],
     ['cut socket', () => new Response(cutBody(), { headers: { 'content-type': 'application/json' } })],
     ['redirect', () => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } })],
   ];
@@ -208,19 +260,31 @@ describe('failures', () => {
 describe('rate limits from the upstream', () => {
   test('429 with Retry-After: no calls for the host until the cooldown ends', async () => {
     const { h, clock } = await harness();
-    h.upstream.respond = () => jsonResponse({ message: 'slow down' }, { status: 429, headers: { 'retry-after': '3', 'x-ratelimit-remaining': '0' } });
+    h.upstream.respond = () =>
+      jsonResponse(
+        { message: 'slow down' },
+        { status: 429, headers: { 'retry-after': '3', 'x-ratelimit-remaining': '0' } },
+      );
     const refused = await h.get(QUICKSTATS);
     assert.equal(refused.status, 503);
     assert.equal((refused.json() as { error: { code: string } }).error.code, 'upstream_rate_limited');
     assert.equal(refused.headers.get('retry-after'), '3');
     h.upstream.respond = validResponse;
-    for (const path of [QUICKSTATS, '/live/toppages/v3/?host=example.com', '/live/referrers/v3/?host=example.com']) {
+    for (const path of [
+      QUICKSTATS,
+      '/live/toppages/v3/?host=example.com',
+      '/live/referrers/v3/?host=example.com',
+    ]) {
       assert.equal((await h.get(path)).status, 503);
     }
     await clock.advance(2000);
     assert.equal((await h.get('/live/top_geo/v1/?host=example.com')).status, 503);
     assert.equal(h.upstream.calls.length, 1, 'nothing sent during the cooldown');
-    assert.equal((await h.get('/live/top_geo/v1/?host=news.example.org')).status, 200, 'other hosts are not cooled down');
+    assert.equal(
+      (await h.get('/live/top_geo/v1/?host=news.example.org')).status,
+      200,
+      'other hosts are not cooled down',
+    );
     await clock.advance(1001);
     assert.equal((await h.get(QUICKSTATS)).status, 200);
     assert.equal(h.upstream.calls.length, 3);
@@ -266,7 +330,11 @@ describe('response headers', () => {
     assert.equal(notModified.text, '');
     assert.equal(notModified.headers.get('age'), '2');
     assert.equal(notModified.headers.get('etag'), etag);
-    assert.equal(notModified.headers.get('last-modified'), null, 'a 304 leaves out Last-Modified, which moves with every fill');
+    assert.equal(
+      notModified.headers.get('last-modified'),
+      null,
+      'a 304 leaves out Last-Modified, which moves with every fill',
+    );
     const [, maxAge] = /max-age=(\d+)/.exec(notModified.headers.get('cache-control')!)!;
     const ttl = Number(/ttl=(-?\d+)/.exec(notModified.cacheStatus)![1]);
     assert.equal(Number(maxAge) - 2, ttl, 'max-age - Age = remaining freshness');
@@ -284,7 +352,9 @@ describe('response headers', () => {
           let length = 0;
           res.on('data', (chunk: Buffer) => (length += chunk.length));
           res.on('end', () => resolve({ encoding: res.headers['content-encoding'], length }));
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
     };
     assert.equal((await raw('gzip, deflate, br')).encoding, 'br');
@@ -303,7 +373,11 @@ describe('response headers', () => {
     assert.equal(stripped.status, 200);
     assert.doesNotMatch(stripped.text, /user_email|user_id|editor@example\.com/);
     assert.match(stripped.text, /"variant_id":"v1"/);
-    assert.match(stripped.headers.get('cache-control')!, /max-age=(59|60)$/, 'raw data keeps for 60 s, not 3');
+    assert.match(
+      stripped.headers.get('cache-control')!,
+      /max-age=(59|60)$/,
+      'raw data keeps for 60 s, not 3',
+    );
     const { h: optedIn } = await harness({ rawDataPersonalFields: true });
     assert.match((await optedIn.get(raw)).text, /"user_email":"editor@example\.com".*"user_id":42/);
   });
@@ -315,8 +389,10 @@ describe('bounded work', () => {
     // One entry per limit: folding would answer all forty from one.
     // Forty new queries from one address: past the per-client meter of new queries, which is not what is tested.
     const { h } = await harness({ cacheMaxBytes: cap, budgetFills: 100, fold: false, newQueryLimit: 0 });
-    h.upstream.respond = (_request, _call, index) => jsonResponse({ ...validBody('toppages', index) as object, padding: `${index}`.repeat(600) });
-    for (let limit = 1; limit <= 40; limit += 1) assert.equal((await h.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)).status, 200);
+    h.upstream.respond = (_request, _call, index) =>
+      jsonResponse({ ...(validBody('toppages', index) as object), padding: `${index}`.repeat(600) });
+    for (let limit = 1; limit <= 40; limit += 1)
+      assert.equal((await h.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)).status, 200);
     const metrics = (await h.get('/metrics')).text;
     const bytes = Number(/^pulse_cache_bytes (\d+)$/m.exec(metrics)![1]);
     const entries = Number(/^pulse_cache_entries (\d+)$/m.exec(metrics)![1]);
@@ -334,6 +410,9 @@ describe('bounded work', () => {
     }
     const whilePolled = h.upstream.calls.length;
     await clock.advance(60_000);
-    assert.ok(h.upstream.calls.length <= whilePolled + 1, `${h.upstream.calls.length - whilePolled} calls after the last poll (at most the one refresh-ahead already planned)`);
+    assert.ok(
+      h.upstream.calls.length <= whilePolled + 1,
+      `${h.upstream.calls.length - whilePolled} calls after the last poll (at most the one refresh-ahead already planned)`,
+    );
   });
 });

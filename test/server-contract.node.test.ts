@@ -26,15 +26,23 @@ const FORGET_MS = 120_000;
 async function harness() {
   const clock = new VirtualClock();
   const h = await startHarness({
-    clock, liveTtlMs: TTL, upstreamTimeoutMs: 500, staleWindowMs: 10_000, backoffBaseMs: 1000, backoffMaxMs: 2000,
-    hosts: ['example.com', 'news.example.org'], fold: false,
+    clock,
+    liveTtlMs: TTL,
+    upstreamTimeoutMs: 500,
+    staleWindowMs: 10_000,
+    backoffBaseMs: 1000,
+    backoffMaxMs: 2000,
+    hosts: ['example.com', 'news.example.org'],
+    fold: false,
   });
   after(() => h.close());
   return { h, clock };
 }
 
 function driftLines(h: Harness): Record<string, unknown>[] {
-  return h.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => String(line.msg).startsWith('upstream body'));
+  return h.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => String(line.msg).startsWith('upstream body'));
 }
 
 async function metricsText(h: Harness): Promise<string> {
@@ -57,10 +65,16 @@ describe('an answer that cannot be read', () => {
       await clock.advance(FORGET_MS);
     }
     assert.equal(h.upstream.calls.length, 2);
-    assert.deepEqual(upstreamLogLines(h.logs).map((line) => line.outcome), ['invalid', 'invalid']);
+    assert.deepEqual(
+      upstreamLogLines(h.logs).map((line) => line.outcome),
+      ['invalid', 'invalid'],
+    );
     const drift = driftLines(h);
     assert.equal(drift.length, 1, 'one line per route and shape change, not per fill');
-    assert.deepEqual({ route: drift[0]!.route, path: drift[0]!.path, expected: drift[0]!.expected, found: drift[0]!.found }, { route: 'quickstats', path: '$.data.stats', expected: 'object', found: 'string' });
+    assert.deepEqual(
+      { route: drift[0]!.route, path: drift[0]!.path, expected: drift[0]!.expected, found: drift[0]!.found },
+      { route: 'quickstats', path: '$.data.stats', expected: 'object', found: 'string' },
+    );
     assert.match(await metricsText(h), /pulse_upstream_invalid_bodies_total\{route="quickstats"\} 2/);
   });
 
@@ -81,12 +95,21 @@ describe('an answer that cannot be read', () => {
 describe('values that cannot be used', () => {
   test('are dropped from a body that is still served; counted; logged once per shape change', async () => {
     const { h, clock } = await harness();
-    const pages = (extra: Record<string, unknown>) => ({ pages: [{ path: '/a', title: 'A', stats: { people: 3 } }, { title: 'no path', stats: { people: 2 } }, { path: '/c', stats: { people: 1, ...extra } }] });
+    const pages = (extra: Record<string, unknown>) => ({
+      pages: [
+        { path: '/a', title: 'A', stats: { people: 3 } },
+        { title: 'no path', stats: { people: 2 } },
+        { path: '/c', stats: { people: 1, ...extra } },
+      ],
+    });
     h.upstream.respond = () => jsonResponse(pages({}));
     for (let fill = 0; fill < 2; fill++) {
       const reply = await h.get(TOPPAGES);
       assert.equal(reply.status, 200);
-      assert.deepEqual((reply.json() as { pages: { path: string }[] }).pages.map((page) => page.path), ['/a', '/c']);
+      assert.deepEqual(
+        (reply.json() as { pages: { path: string }[] }).pages.map((page) => page.path),
+        ['/a', '/c'],
+      );
       await clock.advance(FORGET_MS);
     }
     h.upstream.respond = () => jsonResponse(pages({ visits: 'many' }));
@@ -95,13 +118,22 @@ describe('values that cannot be used', () => {
     h.upstream.respond = validResponse;
     await h.get(TOPPAGES);
     const drift = driftLines(h);
-    assert.deepEqual(drift.map((line) => line.msg), [
-      'upstream body read with values dropped: optional fields of another type or unusable entries',
-      'upstream body read with values dropped: optional fields of another type or unusable entries',
-      'upstream body matches the contract again',
-    ]);
-    assert.deepEqual((drift[0]!.differences as { path: string }[]).map((difference) => difference.path), ['$.pages[1].path']);
-    assert.deepEqual((drift[1]!.differences as { pattern: string }[]).map((difference) => difference.pattern).sort(), ['$.pages[].path', '$.pages[].stats.visits']);
+    assert.deepEqual(
+      drift.map((line) => line.msg),
+      [
+        'upstream body read with values dropped: optional fields of another type or unusable entries',
+        'upstream body read with values dropped: optional fields of another type or unusable entries',
+        'upstream body matches the contract again',
+      ],
+    );
+    assert.deepEqual(
+      (drift[0]!.differences as { path: string }[]).map((difference) => difference.path),
+      ['$.pages[1].path'],
+    );
+    assert.deepEqual(
+      (drift[1]!.differences as { pattern: string }[]).map((difference) => difference.pattern).sort(),
+      ['$.pages[].path', '$.pages[].stats.visits'],
+    );
     const metrics = await metricsText(h);
     assert.match(metrics, /pulse_upstream_dropped_total\{route="toppages",what="entry"\} 3/);
     assert.match(metrics, /pulse_upstream_dropped_total\{route="toppages",what="field"\} 1/);
@@ -109,26 +141,59 @@ describe('values that cannot be used', () => {
 });
 
 describe('the drift log', () => {
-  const drop = (pattern: string): Difference => ({ path: pattern.replace('[]', '[0]'), pattern, kind: 'type', expected: 'number', found: 'string', essential: false, dropped: pattern.replace('[]', '[0]') });
+  const drop = (pattern: string): Difference => ({
+    path: pattern.replace('[]', '[0]'),
+    pattern,
+    kind: 'type',
+    expected: 'number',
+    found: 'string',
+    essential: false,
+    dropped: pattern.replace('[]', '[0]'),
+  });
   test('says each shape of difference once per route, whichever query shows it, and when the route is clean again', () => {
     const drift = new ContractDrift();
-    const said = (query: string, dropped: Difference[]) => drift.note('toppages', query, undefined, dropped)?.message.split(':')[0];
-    assert.deepEqual([
-      said('limit=5', [drop('$.pages[].stats.people')]),
-      said('limit=10', [drop('$.pages[].stats.people')]),
-      said('limit=5', [drop('$.pages[].stats.people')]),
-      said('limit=10', []),
-      said('limit=5', [drop('$.pages[].stats.visits')]),
-      said('limit=10', [drop('$.pages[].stats.people')]),
-      said('limit=5', []),
-      said('limit=10', []),
-      said('limit=10', []),
-    ], [
-      'upstream body read with values dropped', undefined, undefined, undefined,
-      'upstream body read with values dropped', 'upstream body read with values dropped', undefined,
-      'upstream body matches the contract again', undefined,
-    ]);
-    assert.equal(drift.note('quickstats', 'host=a', { path: '$.data', pattern: '$.data', kind: 'missing', expected: 'object', found: 'absent', essential: true }, [])?.fields.path, '$.data');
+    const said = (query: string, dropped: Difference[]) =>
+      drift.note('toppages', query, undefined, dropped)?.message.split(':')[0];
+    assert.deepEqual(
+      [
+        said('limit=5', [drop('$.pages[].stats.people')]),
+        said('limit=10', [drop('$.pages[].stats.people')]),
+        said('limit=5', [drop('$.pages[].stats.people')]),
+        said('limit=10', []),
+        said('limit=5', [drop('$.pages[].stats.visits')]),
+        said('limit=10', [drop('$.pages[].stats.people')]),
+        said('limit=5', []),
+        said('limit=10', []),
+        said('limit=10', []),
+      ],
+      [
+        'upstream body read with values dropped',
+        undefined,
+        undefined,
+        undefined,
+        'upstream body read with values dropped',
+        'upstream body read with values dropped',
+        undefined,
+        'upstream body matches the contract again',
+        undefined,
+      ],
+    );
+    assert.equal(
+      drift.note(
+        'quickstats',
+        'host=a',
+        {
+          path: '$.data',
+          pattern: '$.data',
+          kind: 'missing',
+          expected: 'object',
+          found: 'absent',
+          essential: true,
+        },
+        [],
+      )?.fields.path,
+      '$.data',
+    );
   });
 });
 
@@ -166,14 +231,24 @@ describe(`seeded mutations of the simulator's bodies (seed ${SEED}, PULSE_PROPER
           assert.equal(reply.status, 200, `${where}: ${text.slice(0, 200)}`);
           counts.served++;
         } else {
-          assert.ok(ESSENTIAL[route].includes(reading.problem.pattern), `${where}: refused for ${reading.problem.pattern}, which is not essential`);
+          assert.ok(
+            ESSENTIAL[route].includes(reading.problem.pattern),
+            `${where}: refused for ${reading.problem.pattern}, which is not essential`,
+          );
           assert.equal(reply.status, 502, where);
-          assert.equal((JSON.parse(text) as { error: { code: string } }).error.code, 'upstream_invalid', where);
+          assert.equal(
+            (JSON.parse(text) as { error: { code: string } }).error.code,
+            'upstream_invalid',
+            where,
+          );
           counts.refused++;
         }
         await clock.advance(FORGET_MS);
       }
     }
-    assert.ok(counts.refused > 0 && counts.served > counts.refused, `both outcomes exercised: ${JSON.stringify(counts)}`);
+    assert.ok(
+      counts.refused > 0 && counts.served > counts.refused,
+      `both outcomes exercised: ${JSON.stringify(counts)}`,
+    );
   });
 });

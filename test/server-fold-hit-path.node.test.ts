@@ -18,16 +18,26 @@ const NARROW = '/live/toppages/v3/?host=example.com&limit=5';
 const OTHER = '/live/quickstats/v4/?host=example.com';
 
 /** One GET as node:http serves it: the hit path if it answers, else the Web handler. */
-async function nodeGet(instance: VirtualCache, path: string): Promise<{ via: 'hit-path' | 'web'; cacheStatus: string | null }> {
+async function nodeGet(
+  instance: VirtualCache,
+  path: string,
+): Promise<{ via: 'hit-path' | 'web'; cacheStatus: string | null }> {
   const headers: Record<string, string> = {};
-  const req = { method: 'GET', url: path, rawHeaders: [], headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  const req = {
+    method: 'GET',
+    url: path,
+    rawHeaders: [],
+    headers: {},
+    socket: { remoteAddress: '127.0.0.1' },
+  } as unknown as IncomingMessage;
   const res = {
     writeHead(_status: number, lines: string[]) {
       for (let at = 0; at < lines.length; at += 2) headers[lines[at]!] = lines[at + 1]!;
     },
     end() {},
   } as unknown as ServerResponse;
-  if (instance.cache.serveHit(req, res)) return { via: 'hit-path', cacheStatus: headers['cache-status'] ?? null };
+  if (instance.cache.serveHit(req, res))
+    return { via: 'hit-path', cacheStatus: headers['cache-status'] ?? null };
   const reply = await instance.get(path);
   return { via: 'web', cacheStatus: reply.headers.get('cache-status') };
 }
@@ -44,7 +54,11 @@ test('a wide query answered only on the hit path of one instance stays in its fo
       await clock.sleep(start + n * TICK + 30 - clock.now());
       // At first a serves both queries of the group; then the wide one reaches only b (a
       // dashboard's connections landing on other workers), which knows it from the tier.
-      const [narrow, wide] = await Promise.all([nodeGet(a!, NARROW), nodeGet(n < 4 ? a! : b!, WIDE), nodeGet(b!, OTHER)]);
+      const [narrow, wide] = await Promise.all([
+        nodeGet(a!, NARROW),
+        nodeGet(n < 4 ? a! : b!, WIDE),
+        nodeGet(b!, OTHER),
+      ]);
       if (n >= 4) {
         narrowAnswers.push(`tick ${n}: ${narrow.cacheStatus}`);
         wideVia.add(wide.via);
@@ -57,7 +71,18 @@ test('a wide query answered only on the hit path of one instance stays in its fo
 
   // The scenario is the one meant: b answered the wide query on its hit path.
   assert.ok(wideVia.has('hit-path'), `the wide query was answered by b's ${[...wideVia]}`);
-  for (const answer of narrowAnswers) assert.match(answer, /key="\/live\/toppages\/v3\/\?host=example\.com&limit=10"/, narrowAnswers.join('\n'));
-  const narrowCalls = [a!, b!].flatMap((instance) => upstreamLogLines(instance.logs)).filter((line) => line.route === 'toppages' && line.query === 'host=example.com&limit=5');
-  assert.deepEqual(narrowCalls.map((line) => line.sentAt - start), [], 'the narrow query is never filled apart');
+  for (const answer of narrowAnswers)
+    assert.match(
+      answer,
+      /key="\/live\/toppages\/v3\/\?host=example\.com&limit=10"/,
+      narrowAnswers.join('\n'),
+    );
+  const narrowCalls = [a!, b!]
+    .flatMap((instance) => upstreamLogLines(instance.logs))
+    .filter((line) => line.route === 'toppages' && line.query === 'host=example.com&limit=5');
+  assert.deepEqual(
+    narrowCalls.map((line) => line.sentAt - start),
+    [],
+    'the narrow query is never filled apart',
+  );
 });

@@ -27,7 +27,14 @@ async function folding(options: Partial<CacheOptions> = {}) {
     await held;
     return simulate(request);
   });
-  const cache: CacheHandler = createCacheHandler({ upstream: upstream.url, apiKey: KEY, hosts: ['example.com'], logger: createLogger('silent'), now: clock.now, ...options });
+  const cache: CacheHandler = createCacheHandler({
+    upstream: upstream.url,
+    apiKey: KEY,
+    hosts: ['example.com'],
+    logger: createLogger('silent'),
+    now: clock.now,
+    ...options,
+  });
   after(async () => {
     await cache.close();
     await upstream.close();
@@ -38,7 +45,9 @@ async function folding(options: Partial<CacheOptions> = {}) {
   };
   /** The simulator's own answer to a query at the clock's current step. */
   const direct = async (route: RouteName, query: string) => {
-    const response = await simulate(new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'x-svc-ak': KEY } }));
+    const response = await simulate(
+      new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'x-svc-ak': KEY } }),
+    );
     return response.text();
   };
   const hold = () => {
@@ -57,19 +66,36 @@ const TOPPAGES = '/live/toppages/v3/';
 describe('query folding through the cache', () => {
   test('three toppages queries opened together make one upstream call of their union, each answered exactly', async () => {
     const f = await folding();
-    const queries = ['host=example.com&limit=5', 'host=example.com&limit=10&loyalty=1', 'host=example.com&limit=3&types=1&metrics=_rv'];
+    const queries = [
+      'host=example.com&limit=5',
+      'host=example.com&limit=10&loyalty=1',
+      'host=example.com&limit=3&types=1&metrics=_rv',
+    ];
     const replies = await Promise.all(queries.map((query) => f.get(`${TOPPAGES}?${query}`)));
     assert.deepEqual(f.calls, [`${TOPPAGES}?host=example.com&limit=10&loyalty=1&metrics=_rv&types=1`]);
     for (const [index, reply] of replies.entries()) {
       assert.equal(reply.status, 200);
       assert.equal(reply.text, await f.direct('toppages', queries[index]!), queries[index]);
-      assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=miss; fwd-status=200; stored; detail=folded; key="\/live\/toppages\/v3\/\?host=example\.com&limit=10&loyalty=1&metrics=_rv&types=1"; ttl=\d+$/);
+      assert.match(
+        reply.headers.get('cache-status')!,
+        /^pulse-widgets; fwd=miss; fwd-status=200; stored; detail=folded; key="\/live\/toppages\/v3\/\?host=example\.com&limit=10&loyalty=1&metrics=_rv&types=1"; ttl=\d+$/,
+      );
     }
-    assert.equal(new Set(replies.map((reply) => reply.headers.get('etag'))).size, 3, 'each derived body has its own ETag');
-    assert.equal(new Set(replies.map((reply) => reply.headers.get('last-modified'))).size, 1, 'Last-Modified is the wide fill\'s');
+    assert.equal(
+      new Set(replies.map((reply) => reply.headers.get('etag'))).size,
+      3,
+      'each derived body has its own ETag',
+    );
+    assert.equal(
+      new Set(replies.map((reply) => reply.headers.get('last-modified'))).size,
+      1,
+      "Last-Modified is the wide fill's",
+    );
 
     f.clock.advance(1000);
-    const again = await f.get(`${TOPPAGES}?${queries[0]}`, { 'if-none-match': replies[0]!.headers.get('etag')! });
+    const again = await f.get(`${TOPPAGES}?${queries[0]}`, {
+      'if-none-match': replies[0]!.headers.get('etag')!,
+    });
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('age'), '1');
     assert.match(again.headers.get('cache-status')!, /^pulse-widgets; hit; detail=folded; key="/);
@@ -97,7 +123,8 @@ describe('query folding through the cache', () => {
     ];
     for (const [route, queries] of pairs) {
       const replies = await Promise.all(queries.map((query) => f.get(`${routes[route].path}?${query}`)));
-      for (const [index, reply] of replies.entries()) assert.equal(reply.text, await f.direct(route, queries[index]!), `${route}?${queries[index]}`);
+      for (const [index, reply] of replies.entries())
+        assert.equal(reply.text, await f.direct(route, queries[index]!), `${route}?${queries[index]}`);
     }
     assert.equal(f.calls.length, 4, f.calls.join('\n'));
     await f.get('/live/referrers/v3/?host=example.com&limit=3&by_type=1');
@@ -115,15 +142,24 @@ describe('query folding through the cache', () => {
       f.clock.advance(3000);
       assert.equal((await f.get(narrow)).status, 200);
     }
-    await until(() => f.calls.at(-1) === `${TOPPAGES}?host=example.com&limit=5`, 'a fill of the narrow query alone');
+    await until(
+      () => f.calls.at(-1) === `${TOPPAGES}?host=example.com&limit=5`,
+      'a fill of the narrow query alone',
+    );
     const alone = await f.get(narrow);
-    assert.doesNotMatch(alone.headers.get('cache-status')!, /folded/, 'the narrow query is now the whole group');
+    assert.doesNotMatch(
+      alone.headers.get('cache-status')!,
+      /folded/,
+      'the narrow query is now the whole group',
+    );
     assert.ok(f.calls.filter((call) => call.includes('limit=50')).length <= 3, f.calls.join('\n'));
   });
 
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {
     const f = await folding({ fold: false });
-    const replies = await Promise.all(['limit=5', 'limit=10'].map((limit) => f.get(`${TOPPAGES}?host=example.com&${limit}`)));
+    const replies = await Promise.all(
+      ['limit=5', 'limit=10'].map((limit) => f.get(`${TOPPAGES}?host=example.com&${limit}`)),
+    );
     assert.equal(f.calls.length, 2);
     for (const reply of replies) assert.doesNotMatch(reply.headers.get('cache-status')!, /folded/);
     const off = readSettings(['serve', '--fold', 'off'], {});
@@ -132,7 +168,9 @@ describe('query folding through the cache', () => {
     assert.ok('settings' in env && env.settings.fold === false);
     const on = readSettings(['serve'], {});
     assert.ok('settings' in on && on.settings.fold === true);
-    assert.deepEqual(readSettings(['serve', '--fold', 'maybe'], {}), { errors: ['PULSE_FOLD (--fold): must be on or off'] });
+    assert.deepEqual(readSettings(['serve', '--fold', 'maybe'], {}), {
+      errors: ['PULSE_FOLD (--fold): must be on or off'],
+    });
   });
 });
 
@@ -179,16 +217,25 @@ describe('fresh at first paint', () => {
     const f = await folding();
     const dashboard = DASHBOARD_QUERIES.slice(0, 20);
     const replies = await Promise.all(dashboard.map((path) => f.get(path)));
-    assert.deepEqual(replies.map((reply) => reply.status), dashboard.map(() => 200));
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      dashboard.map(() => 200),
+    );
     // quickstats, toppages, referrers, top_geo, summary, and the three filtered toppages.
     assert.equal(f.calls.length, 8, f.calls.join('\n'));
     const metrics = async () => (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
     assert.match(await metrics(), /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
     // The dashboard polls again a tick later: its queries are established, and planned.
     f.clock.advance(3000);
-    assert.deepEqual((await Promise.all(dashboard.map((path) => f.get(path)))).map((reply) => reply.status), dashboard.map(() => 200));
+    assert.deepEqual(
+      (await Promise.all(dashboard.map((path) => f.get(path)))).map((reply) => reply.status),
+      dashboard.map(() => 200),
+    );
     // The host's refresh plan: 20 queries polled, 8 upstream queries kept fresh, every tick.
-    await until(async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()), 'the plan of all 8 groups');
+    await until(
+      async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()),
+      'the plan of all 8 groups',
+    );
     const plan = await metrics();
     assert.match(plan, /^pulse_schedule_keys\{host="example.com"\} 20$/m);
     assert.match(plan, /^pulse_schedule_calls_per_minute\{host="example.com"\} 160$/m);

@@ -34,9 +34,15 @@ test('pollers aligned on the 3 s grid get data fetched less than a second before
     await v.clock.advance(0);
     for (const reply of await replies) {
       assert.equal(reply.status, 200);
-      assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; hit/, 'answered from the refill made for this tick');
+      assert.match(
+        reply.headers.get('cache-status')!,
+        /^pulse-widgets; hit/,
+        'answered from the refill made for this tick',
+      );
       ageHeaders.push(Number(reply.headers.get('age')));
-      const answered = upstreamLogLines(v.logs).filter((line) => line.sentAt + line.ms <= polledAt).map((line) => line.sentAt + line.ms);
+      const answered = upstreamLogLines(v.logs)
+        .filter((line) => line.sentAt + line.ms <= polledAt)
+        .map((line) => line.sentAt + line.ms);
       dataAges.push(polledAt - Math.max(...answered));
     }
   }
@@ -44,7 +50,10 @@ test('pollers aligned on the 3 s grid get data fetched less than a second before
   assert.ok(median(ageHeaders) <= 1, `median Age ${median(ageHeaders)} (${ageHeaders.join(' ')})`);
   // The first tick after the cold fill may read that fill (two fills of a key stay two thirds
   // of an interval apart, plan/refresh-plan.ts); every tick after it reads its own refill.
-  assert.ok(dataAges.slice(0, POLLERS).every((age) => age < LIVE_TTL_MS), `first tick: ${dataAges.slice(0, POLLERS).join(' ')} ms`);
+  assert.ok(
+    dataAges.slice(0, POLLERS).every((age) => age < LIVE_TTL_MS),
+    `first tick: ${dataAges.slice(0, POLLERS).join(' ')} ms`,
+  );
   assert.ok(Math.max(...dataAges.slice(POLLERS)) < 1000, `data ages at the tick: ${dataAges.join(' ')} ms`);
   assert.ok(calls <= TICKS + 2, `${calls} calls: one per tick at most`);
   const closed = v.cache.close();

@@ -31,18 +31,24 @@ function rawGet(base: string, target: string, init: RequestInit_ = {}): Promise<
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (!TRANSPORT.has(name)) headers[name] = String(value);
+        for (const [name, value] of Object.entries(res.headers))
+          if (!TRANSPORT.has(name)) headers[name] = String(value);
         resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
       });
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 /** The same request straight to the Web handler, as a Hono or Workers deployment would run it. */
 async function webGet(h: Harness, target: string, init: RequestInit_ = {}): Promise<Raw> {
   const headers = new Headers({ [CLIENT_IP_HEADER]: '127.0.0.1' });
-  for (const [name, value] of Object.entries(init.headers ?? {})) for (const one of [value].flat()) headers.append(name, one);
-  const response = await h.cache.handle(new Request(`http://cache.test${target}`, { method: init.method ?? 'GET', headers }));
+  for (const [name, value] of Object.entries(init.headers ?? {}))
+    for (const one of [value].flat()) headers.append(name, one);
+  const response = await h.cache.handle(
+    new Request(`http://cache.test${target}`, { method: init.method ?? 'GET', headers }),
+  );
   const answered: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (!TRANSPORT.has(name)) answered[name] = value;
@@ -51,7 +57,12 @@ async function webGet(h: Harness, target: string, init: RequestInit_ = {}): Prom
 }
 
 /** The hit path's answer to TOPPAGES and the Web handler's: the same status, headers and bytes, with this Cache-Status. */
-async function assertSameAnswer(h: Harness, name: string, init: RequestInit_, cacheStatus: RegExp): Promise<void> {
+async function assertSameAnswer(
+  h: Harness,
+  name: string,
+  init: RequestInit_,
+  cacheStatus: RegExp,
+): Promise<void> {
   const fast = await rawGet(h.url, TOPPAGES, init);
   const web = await webGet(h, TOPPAGES, init);
   assert.equal(fast.status, web.status, name);
@@ -93,18 +104,26 @@ describe('node:http hit path', () => {
     for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; hit/);
     // Header lines are made once and reused: a second later, Age and max-age move on.
     clock.advance(1000);
-    for (const [name, init] of cases) await assertSameAnswer(h, `${name}, a second later`, init, /^pulse-widgets; hit/);
+    for (const [name, init] of cases)
+      await assertSameAnswer(h, `${name}, a second later`, init, /^pulse-widgets; hit/);
     assert.equal(h.received(), before, 'no hit reached the Web handler');
     assert.equal(h.upstream.calls.length, 1);
     const metrics = (await rawGet(h.url, '/metrics')).body.toString();
-    assert.match(metrics, new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 4 + 1}$`, 'm'), 'hits on both paths are counted');
+    assert.match(
+      metrics,
+      new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 4 + 1}$`, 'm'),
+      'hits on both paths are counted',
+    );
   });
 
   test('the same query written differently is one key; its first sight is parsed, later ones are not', async () => {
     const { h } = await harness();
     await rawGet(h.url, TOPPAGES);
     const before = h.received();
-    for (const target of ['/live/toppages/v3?limit=25&host=example.com', '/live/toppages/v3/?host=EXAMPLE.com&limit=25&now_on=0']) {
+    for (const target of [
+      '/live/toppages/v3?limit=25&host=example.com',
+      '/live/toppages/v3/?host=EXAMPLE.com&limit=25&now_on=0',
+    ]) {
       const reply = await rawGet(h.url, target);
       assert.equal(reply.status, 200);
       assert.match(reply.headers['cache-status']!, /^pulse-widgets; hit/);
@@ -145,7 +164,10 @@ describe('node:http hit path', () => {
     clock.advance(4_000);
     const release = h.upstream.hold();
     // The first request past freshness reaches the Web handler, which answers stale and starts the refill.
-    assert.match((await rawGet(h.url, TOPPAGES)).headers['cache-status']!, /^pulse-widgets; fwd=stale; detail=refreshing/);
+    assert.match(
+      (await rawGet(h.url, TOPPAGES)).headers['cache-status']!,
+      /^pulse-widgets; fwd=stale; detail=refreshing/,
+    );
     await h.upstream.arrived(2);
     const etag = (await webGet(h, TOPPAGES)).headers.etag!;
     const before = h.received();
@@ -154,12 +176,23 @@ describe('node:http hit path', () => {
       ['HEAD', { method: 'HEAD', headers: { 'accept-encoding': 'br' } }],
       ['If-None-Match', { headers: { 'if-none-match': etag } }],
     ];
-    for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; fwd=stale; detail=refreshing/);
+    for (const [name, init] of cases)
+      await assertSameAnswer(h, name, init, /^pulse-widgets; fwd=stale; detail=refreshing/);
     assert.equal(h.received(), before, 'no answer during the refill reached the Web handler');
     const metrics = (await rawGet(h.url, '/metrics')).body.toString();
-    assert.match(metrics, new RegExp(`^pulse_cache_stale_serves_total\\{route="toppages",detail="refreshing"\\} ${cases.length * 2 + 2}$`, 'm'), 'stale answers on both paths are counted');
+    assert.match(
+      metrics,
+      new RegExp(
+        `^pulse_cache_stale_serves_total\\{route="toppages",detail="refreshing"\\} ${cases.length * 2 + 2}$`,
+        'm',
+      ),
+      'stale answers on both paths are counted',
+    );
     release();
-    await until(async () => /^pulse-widgets; hit/.test((await rawGet(h.url, TOPPAGES)).headers['cache-status']!), 'the refill landed');
+    await until(
+      async () => /^pulse-widgets; hit/.test((await rawGet(h.url, TOPPAGES)).headers['cache-status']!),
+      'the refill landed',
+    );
     assert.equal(h.upstream.calls.length, 2, 'one refill');
   });
 
@@ -178,7 +211,10 @@ describe('node:http hit path', () => {
   });
 
   test('a custom clientIp with a limit sends every request to the Web handler, which can read it', async () => {
-    const { h } = await harness({ clientLimit: 2, clientIp: (request) => request.headers.get('x-real-ip') ?? undefined });
+    const { h } = await harness({
+      clientLimit: 2,
+      clientIp: (request) => request.headers.get('x-real-ip') ?? undefined,
+    });
     await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } });
     await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } });
     assert.equal((await rawGet(h.url, TOPPAGES, { headers: { 'x-real-ip': '198.51.100.1' } })).status, 429);

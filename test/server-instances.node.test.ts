@@ -23,8 +23,15 @@ test('a dashboard polled on the 3 s grid across 3 instances: one refill per quer
   const get = dealer(trio);
   // Five upstream queries: toppages folds four widgets (limit=4 fills them), the others one each.
   const widest = '/live/toppages/v3/?host=example.com&limit=4';
-  const singles = ['/live/quickstats/v4/?all_platforms=1&host=example.com', '/live/referrers/v3/?host=example.com&limit=5', '/live/summary/v3/?host=example.com&keys=new', '/live/top_geo/v1/?host=example.com&limit=5'];
-  const paths = [1, 2, 3, 4].map((limit) => `/live/toppages/v3/?host=example.com&limit=${limit}`).concat(singles);
+  const singles = [
+    '/live/quickstats/v4/?all_platforms=1&host=example.com',
+    '/live/referrers/v3/?host=example.com&limit=5',
+    '/live/summary/v3/?host=example.com&keys=new',
+    '/live/top_geo/v1/?host=example.com&limit=5',
+  ];
+  const paths = [1, 2, 3, 4]
+    .map((limit) => `/live/toppages/v3/?host=example.com&limit=${limit}`)
+    .concat(singles);
   const first = Math.ceil((clock.now() + 500) / TICK) * TICK;
   const ticks = Array.from({ length: 10 }, (_, tick) => first + tick * TICK);
   const statuses: number[] = [];
@@ -39,8 +46,17 @@ test('a dashboard polled on the 3 s grid across 3 instances: one refill per quer
     const metrics = instance.get('/metrics');
     await clock.advance(0);
     const text = (await metrics).text;
-    const gauge = (name: string) => Number(new RegExp(`^pulse_schedule_${name}\\{host="example.com"\\} ([\\d.]+)$`, 'm').exec(text)?.[1]);
-    assert.deepEqual({ keys: gauge('keys'), groups: gauge('groups'), callsPerMinute: gauge('calls_per_minute'), stretch: gauge('stretch') }, { keys: 8, groups: 5, callsPerMinute: 100, stretch: 1 });
+    const gauge = (name: string) =>
+      Number(new RegExp(`^pulse_schedule_${name}\\{host="example.com"\\} ([\\d.]+)$`, 'm').exec(text)?.[1]);
+    assert.deepEqual(
+      {
+        keys: gauge('keys'),
+        groups: gauge('groups'),
+        callsPerMinute: gauge('calls_per_minute'),
+        stretch: gauge('stretch'),
+      },
+      { keys: 8, groups: 5, callsPerMinute: 100, stretch: 1 },
+    );
   }
   await closeAll(trio);
   assert.deepEqual([...new Set(statuses)], [200]);
@@ -51,9 +67,16 @@ test('a dashboard polled on the 3 s grid across 3 instances: one refill per quer
     const seen = inTick.map((call) => `${call.at - tick} ms ${call.key}`).join(', ');
     // Plans that disagreed filled a query twice, or a query whose fill a lease held a whole
     // interval missed its slot and was filled after the tick, every tick.
-    assert.deepEqual(inTick.map((call) => call.key).sort(), [widest, ...singles].sort(), `one fill per query before the tick: ${seen}`);
+    assert.deepEqual(
+      inTick.map((call) => call.key).sort(),
+      [widest, ...singles].sort(),
+      `one fill per query before the tick: ${seen}`,
+    );
     // Plans that ordered queries by name put the widest (four widgets) in the window before last.
-    assert.ok(inTick.find((call) => call.key === widest)!.at > tick - 1000, `the most polled query is filled in the last second before the tick: ${seen}`);
+    assert.ok(
+      inTick.find((call) => call.key === widest)!.at > tick - 1000,
+      `the most polled query is filled in the last second before the tick: ${seen}`,
+    );
   }
 });
 
@@ -75,16 +98,31 @@ test('15 competing keys polled across 3 instances for 3 minutes: at most 183 cal
   await clock.runUntil(stopAt + 5000);
   await Promise.all(pollers);
   await closeAll(trio);
-  const granted = trio.flatMap((instance) => instance.logs.map((line) => JSON.parse(line) as Record<string, unknown>)).filter((line) => line.msg === 'budget slot granted' && line.site === 'example.com');
+  const granted = trio
+    .flatMap((instance) => instance.logs.map((line) => JSON.parse(line) as Record<string, unknown>))
+    .filter((line) => line.msg === 'budget slot granted' && line.site === 'example.com');
   assert.ok(granted.length > 0 && granted.every((line) => line.shared === true), 'no instance acted alone');
-  const most = maxInSlidingWindow(granted.map((line) => Number(line.grantedAt)), 60_000);
-  const arrivals = maxInSlidingWindow(trio[0]!.arrivals.filter((call) => call.site === 'example.com').map((call) => call.at), 60_000);
+  const most = maxInSlidingWindow(
+    granted.map((line) => Number(line.grantedAt)),
+    60_000,
+  );
+  const arrivals = maxInSlidingWindow(
+    trio[0]!.arrivals.filter((call) => call.site === 'example.com').map((call) => call.at),
+    60_000,
+  );
   const byInstance = trio.map((instance) => upstreamLogLines(instance.logs).length);
   assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
   assert.ok(most >= 170, `${most}: the budget was actually spent`);
   assert.ok(arrivals < 200, `${arrivals}: the upstream never sees its limit reached`);
-  assert.ok(byInstance.filter((calls) => calls > 0).length >= 2, `more than one instance filled: ${byInstance.join(' + ')}`);
-  assert.deepEqual([...statuses.keys()], [200], `answers: ${[...statuses].map(([status, count]) => `${count}×${status}`).join(' ')}`);
+  assert.ok(
+    byInstance.filter((calls) => calls > 0).length >= 2,
+    `more than one instance filled: ${byInstance.join(' + ')}`,
+  );
+  assert.deepEqual(
+    [...statuses.keys()],
+    [200],
+    `answers: ${[...statuses].map(([status, count]) => `${count}×${status}`).join(' ')}`,
+  );
 });
 
 test('a folded query back from a hidden tab, polled on another instance first, is answered from the wide fill on every instance', async () => {
@@ -107,5 +145,8 @@ test('a folded query back from a hidden tab, polled on another instance first, i
   const own = pair[0]!.arrivals.filter((call) => call.at > hidden.to + TICK && !call.key.endsWith('limit=4'));
   // Back, it was one object in the fold group and another in the instance's own map: the group's
   // fill covered the first, and the second filled limit=1 by itself every tick.
-  assert.deepEqual(own.map((call) => `${call.at - hidden.to} ms ${call.key}`), []);
+  assert.deepEqual(
+    own.map((call) => `${call.at - hidden.to} ms ${call.key}`),
+    [],
+  );
 });

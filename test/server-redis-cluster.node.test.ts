@@ -8,9 +8,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createCluster } from 'redis';
 import { redisConnection } from '../src/server/tier/redis-tier.ts';
-import { assertOneFillPerKeyUnderHerd, maxInSlidingWindow, scaledTimes, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
+import {
+  assertOneFillPerKeyUnderHerd,
+  maxInSlidingWindow,
+  scaledTimes,
+  startHarness,
+  until,
+  type Harness,
+} from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
-import { REDIS_BINARY, REDIS_CLI, startRedisCluster, type RedisCluster } from './helpers/redis-process.node.ts';
+import {
+  REDIS_BINARY,
+  REDIS_CLI,
+  startRedisCluster,
+  type RedisCluster,
+} from './helpers/redis-process.node.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,7 +34,8 @@ async function sharedUp(h: Harness): Promise<boolean> {
 async function leaseOutcomes(instances: readonly Harness[]): Promise<Map<string, number>> {
   const outcomes = new Map<string, number>();
   for (const h of instances) {
-    for (const value of (await h.cache.registry.getSingleMetric('pulse_shared_leases_total')?.get())?.values ?? []) {
+    for (const value of (await h.cache.registry.getSingleMetric('pulse_shared_leases_total')?.get())
+      ?.values ?? []) {
       const outcome = String(value.labels.outcome);
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + value.value);
     }
@@ -30,7 +43,12 @@ async function leaseOutcomes(instances: readonly Harness[]): Promise<Map<string,
   return outcomes;
 }
 
-describe('shared tier on a real Redis Cluster', { skip: REDIS_BINARY && REDIS_CLI ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it' }, () => {
+describe('shared tier on a real Redis Cluster', {
+  skip:
+    REDIS_BINARY && REDIS_CLI
+      ? false
+      : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
+}, () => {
   let cluster: RedisCluster;
   let tests = 0;
 
@@ -43,22 +61,44 @@ describe('shared tier on a real Redis Cluster', { skip: REDIS_BINARY && REDIS_CL
     const upstream = await startFakeUpstream();
     tests += 1;
     const prefix = `cluster-test-${tests}:`;
-    const started = await Promise.all(Array.from({ length: count }, () => startHarness({ redisUrl: cluster.url, redisPrefix: prefix, instances: count, clientLimit: 0, ...options }, upstream, 'debug')));
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startHarness(
+          { redisUrl: cluster.url, redisPrefix: prefix, instances: count, clientLimit: 0, ...options },
+          upstream,
+          'debug',
+        ),
+      ),
+    );
     after(async () => {
       await Promise.all(started.map((h) => h.close()));
       await upstream.close();
     });
-    await until(async () => (await Promise.all(started.map(sharedUp))).every(Boolean), 'every instance connected to the cluster', 10_000);
+    await until(
+      async () => (await Promise.all(started.map(sharedUp))).every(Boolean),
+      'every instance connected to the cluster',
+      10_000,
+    );
     return { started, upstream, prefix };
   }
 
-  test('a cold herd across three instances: one upstream call per key; entries spread over the masters, a host\'s budget keys in one slot', async () => {
+  test("a cold herd across three instances: one upstream call per key; entries spread over the masters, a host's budget keys in one slot", async () => {
     // Six distinct keys, not fold groups of several limits.
-    const { started, prefix } = await instances(3, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000, fold: false });
-    const paths = Array.from({ length: 6 }, (_, i) => `/live/referrers/v3/?host=${i % 2 ? 'example.com' : 'news.example.org'}&limit=${i + 1}`);
+    const { started, prefix } = await instances(3, {
+      liveTtlMs: 10_000,
+      upstreamTimeoutMs: 9000,
+      maxWaitMs: 9000,
+      fold: false,
+    });
+    const paths = Array.from(
+      { length: 6 },
+      (_, i) => `/live/referrers/v3/?host=${i % 2 ? 'example.com' : 'news.example.org'}&limit=${i + 1}`,
+    );
     await assertOneFillPerKeyUnderHerd(started, paths, 5);
 
-    const client = createCluster({ rootNodes: cluster.ports.map((port) => ({ url: `redis://127.0.0.1:${port}` })) });
+    const client = createCluster({
+      rootNodes: cluster.ports.map((port) => ({ url: `redis://127.0.0.1:${port}` })),
+    });
     await client.connect();
     try {
       const holders = new Set<number>();
@@ -66,35 +106,50 @@ describe('shared tier on a real Redis Cluster', { skip: REDIS_BINARY && REDIS_CL
         const key = `${prefix}entry:{${new URL(path, 'http://x').pathname}?${new URL(path, 'http://x').searchParams.toString().split('&').sort().join('&')}}`;
         assert.ok(await client.exists(key), `${key} stored`);
         holders.add(cluster.masterOf(key));
-        assert.equal(cluster.masterOf(`${prefix}lease:${key.slice(key.indexOf('{'))}`), cluster.masterOf(key), 'a key\'s lease lives with its entry');
+        assert.equal(
+          cluster.masterOf(`${prefix}lease:${key.slice(key.indexOf('{'))}`),
+          cluster.masterOf(key),
+          "a key's lease lives with its entry",
+        );
       }
       assert.ok(holders.size >= 2, `entries spread over ${holders.size} masters`);
-      for (const host of ['example.com', 'news.example.org']) assert.equal(cluster.masterOf(`${prefix}budget:{${host}}`), cluster.masterOf(`${prefix}cooldown:{${host}}`));
+      for (const host of ['example.com', 'news.example.org'])
+        assert.equal(
+          cluster.masterOf(`${prefix}budget:{${host}}`),
+          cluster.masterOf(`${prefix}cooldown:{${host}}`),
+        );
     } finally {
       client.destroy();
     }
   });
 
-  test('the master holding a host\'s budget dies: every answer still 200, each instance alone within its share, keys on the other masters still shared, nothing over 183', async () => {
+  test("the master holding a host's budget dies: every answer still 200, each instance alone within its share, keys on the other masters still shared, nothing over 183", async () => {
     const scale = 20;
     const minuteMs = 60_000 / scale;
     const windowMs = 1000 / scale;
     // A request with nothing stored waits up to 2 s for its fill (a busy machine), then the stale window covers everything.
-    const { started, upstream, prefix } = await instances(3, { ...scaledTimes(scale), maxWaitMs: 2000, staleWindowMs: 60_000 });
+    const { started, upstream, prefix } = await instances(3, {
+      ...scaledTimes(scale),
+      maxWaitMs: 2000,
+      staleWindowMs: 60_000,
+    });
     const ttlMs = 3000 / scale;
     const paths = Array.from({ length: 6 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
     const statuses = new Map<number, number>();
     const phase = (ms: number) => {
       const stopAt = Date.now() + ms;
-      return Promise.all(paths.map(async (path, p) => {
-        for (let turn = p; Date.now() < stopAt; turn += 1) {
-          const reply = await started[turn % started.length]!.get(path);
-          statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-          await sleep(ttlMs / 3);
-        }
-      }));
+      return Promise.all(
+        paths.map(async (path, p) => {
+          for (let turn = p; Date.now() < stopAt; turn += 1) {
+            const reply = await started[turn % started.length]!.get(path);
+            statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+            await sleep(ttlMs / 3);
+          }
+        }),
+      );
     };
-    for (const path of paths) assert.equal((await started[0]!.get(path)).status, 200, `${path} stored before the run`);
+    for (const path of paths)
+      assert.equal((await started[0]!.get(path)).status, 200, `${path} stored before the run`);
     await phase(800);
     const budgetMaster = cluster.masterOf(`${prefix}budget:{example.com}`);
     await cluster.kill(budgetMaster);
@@ -102,18 +157,41 @@ describe('shared tier on a real Redis Cluster', { skip: REDIS_BINARY && REDIS_CL
     const leasesBefore = await leaseOutcomes(started);
     await phase(1500);
     const leasesAfter = await leaseOutcomes(started);
-    const grants = started.map((h) => h.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'));
-    const alone = grants.map((lines) => lines.filter((entry) => !entry.shared && entry.grantedAt > killedAt).map((entry) => entry.grantedAt as number));
+    const grants = started.map((h) =>
+      h.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'),
+    );
+    const alone = grants.map((lines) =>
+      lines
+        .filter((entry) => !entry.shared && entry.grantedAt > killedAt)
+        .map((entry) => entry.grantedAt as number),
+    );
     const mostAlone = alone.map((times) => maxInSlidingWindow(times, 1000));
-    const most = maxInSlidingWindow(grants.flat().map((entry) => entry.grantedAt as number), minuteMs);
-    const sharedAfter = (outcome: string) => (leasesAfter.get(outcome) ?? 0) - (leasesBefore.get(outcome) ?? 0);
-    console.log(`master :${budgetMaster} killed: answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}; ${upstream.calls.length} calls; alone per instance in any 1 s: ${mostAlone.join(', ')} (share ${1000 / windowMs + 1}); leases since: won ${sharedAfter('won')}, held ${sharedAfter('held')}, offline ${sharedAfter('offline')}; max ${most} granted in a sliding "minute"`);
+    const most = maxInSlidingWindow(
+      grants.flat().map((entry) => entry.grantedAt as number),
+      minuteMs,
+    );
+    const sharedAfter = (outcome: string) =>
+      (leasesAfter.get(outcome) ?? 0) - (leasesBefore.get(outcome) ?? 0);
+    console.log(
+      `master :${budgetMaster} killed: answers ${[...statuses].map(([s, n]) => `${n}×${s}`).join(' ')}; ${upstream.calls.length} calls; alone per instance in any 1 s: ${mostAlone.join(', ')} (share ${1000 / windowMs + 1}); leases since: won ${sharedAfter('won')}, held ${sharedAfter('held')}, offline ${sharedAfter('offline')}; max ${most} granted in a sliding "minute"`,
+    );
     assert.deepEqual([...statuses.keys()], [200], 'fresh or stale, never an error');
-    assert.ok(mostAlone.every((count) => count <= 1000 / windowMs + 1), `over the share: ${mostAlone.join(', ')}`);
+    assert.ok(
+      mostAlone.every((count) => count <= 1000 / windowMs + 1),
+      `over the share: ${mostAlone.join(', ')}`,
+    );
     assert.ok(Math.max(...mostAlone) >= 3, 'the instances did fill alone on the budget');
-    assert.ok(sharedAfter('won') + sharedAfter('held') > 0, 'keys whose slots live on the other masters are still leased through the cluster');
+    assert.ok(
+      sharedAfter('won') + sharedAfter('held') > 0,
+      'keys whose slots live on the other masters are still leased through the cluster',
+    );
     assert.ok(most <= 183, `${most} slots granted in one sliding minute`);
-    assert.ok(maxInSlidingWindow(upstream.calls.map((call) => call.at), minuteMs) < 200);
+    assert.ok(
+      maxInSlidingWindow(
+        upstream.calls.map((call) => call.at),
+        minuteMs,
+      ) < 200,
+    );
   });
 });
 
@@ -124,6 +202,14 @@ test('redis+cluster:// names seed nodes, TLS and credentials for every node; oth
     tls: true,
     credentials: { username: 'pulse', password: 'p@ss' },
   });
-  assert.deepEqual(redisConnection('redis+cluster://127.0.0.1:7000'), { cluster: true, seeds: ['redis://127.0.0.1:7000'], tls: false, credentials: {} });
-  assert.deepEqual(redisConnection('redis://:secret@127.0.0.1:6379/2'), { cluster: false, url: 'redis://:secret@127.0.0.1:6379/2' });
+  assert.deepEqual(redisConnection('redis+cluster://127.0.0.1:7000'), {
+    cluster: true,
+    seeds: ['redis://127.0.0.1:7000'],
+    tls: false,
+    credentials: {},
+  });
+  assert.deepEqual(redisConnection('redis://:secret@127.0.0.1:6379/2'), {
+    cluster: false,
+    url: 'redis://:secret@127.0.0.1:6379/2',
+  });
 });

@@ -9,10 +9,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
-import { API_KEY, assertOneFillPerKeyUnderHerd, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
-import { jsonResponse, startFakeUpstream, validResponse, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+import {
+  API_KEY,
+  assertOneFillPerKeyUnderHerd,
+  startHarness,
+  until,
+  type Harness,
+} from './helpers/cache-harness.node.ts';
+import {
+  jsonResponse,
+  startFakeUpstream,
+  validResponse,
+  type FakeUpstream,
+} from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
-
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -20,12 +30,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function leases(instances: readonly Harness[], outcome: string): Promise<number> {
   let total = 0;
   for (const h of instances) {
-    for (const value of (await h.cache.registry.getSingleMetric('pulse_shared_leases_total')?.get())?.values ?? []) if (value.labels.outcome === outcome) total += value.value;
+    for (const value of (await h.cache.registry.getSingleMetric('pulse_shared_leases_total')?.get())
+      ?.values ?? [])
+      if (value.labels.outcome === outcome) total += value.value;
   }
   return total;
 }
 
-const tally = (statuses: Map<number, number>) => [...statuses].map(([status, n]) => `${n}×${status}`).join(' ');
+const tally = (statuses: Map<number, number>) =>
+  [...statuses].map(([status, n]) => `${n}×${status}`).join(' ');
 
 async function sharedUp(h: Harness): Promise<boolean> {
   const metric = await h.cache.registry.getSingleMetric('pulse_shared_tier_up')?.get();
@@ -33,19 +46,30 @@ async function sharedUp(h: Harness): Promise<boolean> {
 }
 
 /** Polls every path, each poller going round the instances, until `stopAt`; counts answers by status. */
-async function poll(instances: readonly Harness[], paths: readonly string[], everyMs: number, stopAt: number) {
+async function poll(
+  instances: readonly Harness[],
+  paths: readonly string[],
+  everyMs: number,
+  stopAt: number,
+) {
   const statuses = new Map<number, number>();
-  await Promise.all(paths.map(async (path, p) => {
-    for (let turn = p; Date.now() < stopAt; turn += 1) {
-      const reply = await instances[turn % instances.length]!.get(path);
-      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-      await sleep(everyMs);
-    }
-  }));
+  await Promise.all(
+    paths.map(async (path, p) => {
+      for (let turn = p; Date.now() < stopAt; turn += 1) {
+        const reply = await instances[turn % instances.length]!.get(path);
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        await sleep(everyMs);
+      }
+    }),
+  );
   return statuses;
 }
 
-describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it' }, () => {
+describe('shared tier on a real redis-server', {
+  skip: REDIS_BINARY
+    ? false
+    : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
+}, () => {
   let redis: RedisProcess;
   let tests = 0;
 
@@ -55,18 +79,33 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   after(() => redis?.close());
 
   /** `count` endpoints on one Redis and one fake upstream, each with its own connection; resolves once all share. */
-  async function instances(count: number, options: Parameters<typeof startHarness>[0] = {}, upstream?: FakeUpstream): Promise<Harness[]> {
+  async function instances(
+    count: number,
+    options: Parameters<typeof startHarness>[0] = {},
+    upstream?: FakeUpstream,
+  ): Promise<Harness[]> {
     const fake = upstream ?? (await startFakeUpstream());
     tests += 1;
-    const started = await Promise.all(Array.from({ length: count }, () => startHarness({
-      redisUrl: redis.url,
-      redisPrefix: `test-${tests}:`,
-      instances: count,
-      clientLimit: 0,
-      ...options,
-    }, fake)));
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startHarness(
+          {
+            redisUrl: redis.url,
+            redisPrefix: `test-${tests}:`,
+            instances: count,
+            clientLimit: 0,
+            ...options,
+          },
+          fake,
+        ),
+      ),
+    );
     after(() => Promise.all(started.map((h) => h.close())));
-    await until(async () => (await Promise.all(started.map(sharedUp))).every(Boolean), 'every instance connected to Redis', 10_000);
+    await until(
+      async () => (await Promise.all(started.map(sharedUp))).every(Boolean),
+      'every instance connected to Redis',
+      10_000,
+    );
     return started;
   }
 
@@ -74,18 +113,31 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     test(`${count} instances under a cold herd: one upstream call per key, the same body everywhere, nothing of the key in Redis`, async () => {
       // Timeouts far longer than a busy machine needs to get the whole herd waiting.
       const herd = await instances(count, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 });
-      const paths = ['/live/quickstats/v4/?host=example.com', '/live/toppages/v3/?host=example.com&limit=5', '/live/referrers/v3/?host=news.example.org'];
+      const paths = [
+        '/live/quickstats/v4/?host=example.com',
+        '/live/toppages/v3/?host=example.com&limit=5',
+        '/live/referrers/v3/?host=news.example.org',
+      ];
       await assertOneFillPerKeyUnderHerd(herd, paths, 10);
 
       const client = createClient({ url: redis.url });
       await client.connect();
       try {
         const keys = await client.keys(`test-${tests}:*`);
-        assert.equal(keys.filter((key) => key.startsWith(`test-${tests}:entry:`)).length, paths.length, keys.join(', '));
+        assert.equal(
+          keys.filter((key) => key.startsWith(`test-${tests}:entry:`)).length,
+          paths.length,
+          keys.join(', '),
+        );
         for (const key of keys) {
           const type = await client.type(key);
           // Hashes: budget windows; sorted sets: the budget's minute and fold groups' members.
-          const value = type === 'hash' ? JSON.stringify(await client.hGetAll(key)) : type === 'zset' ? JSON.stringify(await client.zRange(key, 0, -1)) : await client.get(key);
+          const value =
+            type === 'hash'
+              ? JSON.stringify(await client.hGetAll(key))
+              : type === 'zset'
+                ? JSON.stringify(await client.zRange(key, 0, -1))
+                : await client.get(key);
           assert.ok(!`${key} ${value}`.includes(API_KEY), `${key} holds the API key`);
         }
       } finally {
@@ -97,13 +149,29 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   test('a dashboard opening across 2 instances: the queries of one fold group, split between them, make one upstream call', async () => {
     const upstream = await startFakeUpstream();
     after(() => upstream.close());
-    const pair = await instances(2, { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 }, upstream);
+    const pair = await instances(
+      2,
+      { liveTtlMs: 10_000, upstreamTimeoutMs: 9000, maxWaitMs: 9000 },
+      upstream,
+    );
     const limits = [1, 2, 3, 4, 5, 6];
     // Each instance sees half the dashboard; alone, each would fill its own widest query.
-    const replies = await Promise.all(limits.map((limit) => pair[limit % 2]!.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)));
-    assert.deepEqual(replies.map((reply) => reply.status), limits.map(() => 200));
-    assert.deepEqual(upstream.calls.map((call) => `${call.url.pathname}${call.url.search}`), ['/live/toppages/v3/?host=example.com&limit=6']);
-    for (const reply of replies.slice(0, -1)) assert.match(reply.headers.get('cache-status')!, /; key="\/live\/toppages\/v3\/\?host=example\.com&limit=6"/);
+    const replies = await Promise.all(
+      limits.map((limit) => pair[limit % 2]!.get(`/live/toppages/v3/?host=example.com&limit=${limit}`)),
+    );
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      limits.map(() => 200),
+    );
+    assert.deepEqual(
+      upstream.calls.map((call) => `${call.url.pathname}${call.url.search}`),
+      ['/live/toppages/v3/?host=example.com&limit=6'],
+    );
+    for (const reply of replies.slice(0, -1))
+      assert.match(
+        reply.headers.get('cache-status')!,
+        /; key="\/live\/toppages\/v3\/\?host=example\.com&limit=6"/,
+      );
   });
 
   test('Redis killed mid-run: every answer still 200 (each instance acts alone); back: shared again', async () => {
@@ -121,11 +189,18 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
     } finally {
       await redis.restart();
     }
-    await until(async () => (await Promise.all(trio.map(sharedUp))).every(Boolean), 'every instance reconnected', 5000);
+    await until(
+      async () => (await Promise.all(trio.map(sharedUp))).every(Boolean),
+      'every instance reconnected',
+      5000,
+    );
     const before = await leases(trio, 'won');
     const again = await phase(3000);
     assert.deepEqual([...again.keys()], [200]);
-    assert.ok((await leases(trio, 'won')) > before, 'shared again once Redis is back: fills leased through it');
+    assert.ok(
+      (await leases(trio, 'won')) > before,
+      'shared again once Redis is back: fills leased through it',
+    );
   });
 
   test('a cold waiter on another instance never calls the upstream: it gets the entry, or a 503 with Retry-After', async () => {
@@ -147,16 +222,27 @@ describe('shared tier on a real redis-server', { skip: REDIS_BINARY ? false : 'r
   });
 
   test('failures and cooldowns are shared: a backoff or a 429 on one instance stops the others too', async () => {
-    const [a, b] = await instances(2, { liveTtlMs: 3000, upstreamTimeoutMs: 1000, maxWaitMs: 300, backoffBaseMs: 5000 });
+    const [a, b] = await instances(2, {
+      liveTtlMs: 3000,
+      upstreamTimeoutMs: 1000,
+      maxWaitMs: 300,
+      backoffBaseMs: 5000,
+    });
     const upstream = a!.upstream;
-    upstream.respond = (request, call, index) => new URL(request.url).searchParams.get('limit') === '2'
-      ? jsonResponse({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '30' } })
-      : index === 0 ? new Response('broken', { status: 500 }) : validResponse(request, call, index);
+    upstream.respond = (request, call, index) =>
+      new URL(request.url).searchParams.get('limit') === '2'
+        ? jsonResponse({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '30' } })
+        : index === 0
+          ? new Response('broken', { status: 500 })
+          : validResponse(request, call, index);
 
     assert.equal((await a!.get('/live/quickstats/v4/?host=example.com')).status, 503);
     const backedOff = await b!.get('/live/quickstats/v4/?host=example.com');
     assert.equal(backedOff.status, 503);
-    assert.ok(Number(backedOff.headers.get('retry-after')) >= 4, `Retry-After ${backedOff.headers.get('retry-after')}: the shared backoff`);
+    assert.ok(
+      Number(backedOff.headers.get('retry-after')) >= 4,
+      `Retry-After ${backedOff.headers.get('retry-after')}: the shared backoff`,
+    );
     assert.equal(upstream.calls.length, 1, 'no second try during the backoff');
 
     const limited = await a!.get('/live/toppages/v3/?host=news.example.org&limit=2');

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { maxInSlidingWindow, upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
-import { closeAll, startVirtualCache, startVirtualCluster, type VirtualCache } from './helpers/virtual-cache.node.ts';
+import {
+  closeAll,
+  startVirtualCache,
+  startVirtualCluster,
+  type VirtualCache,
+} from './helpers/virtual-cache.node.ts';
 
 const TICK = 3000;
 const DASHBOARD = DASHBOARD_QUERIES.slice(0, 6);
@@ -38,7 +43,12 @@ async function attack(instances: readonly VirtualCache[]): Promise<Run> {
   const get = (path: string) => instances[(next += 1) % instances.length]!.get(path);
   const start = Math.ceil((clock.now() + 500) / TICK) * TICK;
   const stopAt = start + RUN_MS;
-  const run: Run = { ages: [], dashboardStatuses: new Map(), sprayerStatuses: new Map(), mostGrantsInAMinute: 0 };
+  const run: Run = {
+    ages: [],
+    dashboardStatuses: new Map(),
+    sprayerStatuses: new Map(),
+    mostGrantsInAMinute: 0,
+  };
   const dashboard = (async () => {
     for (let tick = start; tick < stopAt; tick += TICK) {
       await clock.sleep(tick + 30 - clock.now());
@@ -54,7 +64,11 @@ async function attack(instances: readonly VirtualCache[]): Promise<Run> {
     const asked: Promise<void>[] = [];
     await clock.sleep(start + 10_000 - clock.now());
     for (let n = 0; clock.now() < stopAt; n += 1) {
-      asked.push(get(`/live/toppages/v3/?host=example.com&author=x${n}`).then((reply) => count(run.sprayerStatuses, reply.status)));
+      asked.push(
+        get(`/live/toppages/v3/?host=example.com&author=x${n}`).then((reply) =>
+          count(run.sprayerStatuses, reply.status),
+        ),
+      );
       await clock.sleep(200);
     }
     await Promise.all(asked);
@@ -62,9 +76,17 @@ async function attack(instances: readonly VirtualCache[]): Promise<Run> {
   await clock.runUntil(stopAt + 10_000);
   await Promise.all([dashboard, sprayer]);
   await closeAll(instances);
-  const grants = instances.flatMap((instance) => upstreamLogLines(instance.logs).map((line) => line.grantedAt));
+  const grants = instances.flatMap((instance) =>
+    upstreamLogLines(instance.logs).map((line) => line.grantedAt),
+  );
   run.mostGrantsInAMinute = maxInSlidingWindow(grants, 60_000);
-  assert.ok(maxInSlidingWindow(instances[0]!.arrivals.map((arrival) => arrival.at), 60_000) < 200, 'the upstream never sees its limit reached');
+  assert.ok(
+    maxInSlidingWindow(
+      instances[0]!.arrivals.map((arrival) => arrival.at),
+      60_000,
+    ) < 200,
+    'the upstream never sees its limit reached',
+  );
   return run;
 }
 

@@ -28,7 +28,10 @@ interface Cluster {
   stop(): Promise<number | null>;
 }
 
-async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string, number | boolean>): Promise<Cluster> {
+async function startCluster(
+  upstream: FakeUpstream,
+  cacheOptions: Record<string, number | boolean>,
+): Promise<Cluster> {
   const primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: {
       ...cleanEnv(),
@@ -47,12 +50,24 @@ async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string,
   primary.stdout!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
   const workerPids = () => {
-    const children = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    return children.filter((pid) => existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workers-fixture'));
+    const children = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+    return children.filter(
+      (pid) =>
+        existsSync(`/proc/${pid}/cmdline`) &&
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workers-fixture'),
+    );
   };
   let url: string | undefined;
   try {
-    await until(() => /listening on http:\/\/[\d.:]+/.test(output) || primary.exitCode !== null, 'the cluster listening', 30_000);
+    await until(
+      () => /listening on http:\/\/[\d.:]+/.test(output) || primary.exitCode !== null,
+      'the cluster listening',
+      30_000,
+    );
     url = /listening on (http:\/\/[\d.:]+)/.exec(output)?.[1];
     assert.ok(url, `the cluster did not start: ${output}`);
     await until(() => workerPids().length === WORKERS, `${WORKERS} workers`, 30_000);
@@ -63,7 +78,11 @@ async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string,
   return {
     url,
     primary,
-    logs: () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
+    logs: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     workerPids,
     // SIGTERM; a primary still running 15 s later is killed, and its exit code (null) fails the test.
     stop: () => {
@@ -77,18 +96,26 @@ async function startCluster(upstream: FakeUpstream, cacheOptions: Record<string,
 /** One request on its own connection, so the cluster may give it to any worker; an answer within 10 s, or the test fails instead of hanging. */
 function get(base: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    request(`${base}${path}`, { agent: false, headers: { connection: 'close' }, signal: AbortSignal.timeout(10_000) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject).end();
+    request(
+      `${base}${path}`,
+      { agent: false, headers: { connection: 'close' }, signal: AbortSignal.timeout(10_000) },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    )
+      .on('error', reject)
+      .end();
   });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/task') ? false : 'needs /proc to find the worker processes' }, () => {
+describe(`--workers ${WORKERS} without Redis`, {
+  skip: existsSync('/proc/self/task') ? false : 'needs /proc to find the worker processes',
+}, () => {
   // One cluster for the whole file, its parts in order (each start costs four Node processes):
   // the herd and the dashboard ask different hosts, so neither answers from the other's fill.
   let upstream: FakeUpstream;
@@ -116,9 +143,18 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     // /metrics from any worker sums every worker's counters.
     const metrics = (await get(cluster.url, '/metrics')).body;
     const counter = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? 0);
-    assert.equal(counter(/^pulse_shared_leases_total\{outcome="offline"\} (\d+)$/m), 0, 'the primary always answered');
-    assert.ok(counter(/^pulse_shared_leases_total\{outcome="held"\} (\d+)$/m) >= 1, `another worker waited on the lease holder:\n${metrics}`);
-    const answered = counter(/^pulse_cache_hits_total\{route="toppages"\} (\d+)$/m) + counter(/^pulse_cache_misses_total\{route="toppages"\} (\d+)$/m);
+    assert.equal(
+      counter(/^pulse_shared_leases_total\{outcome="offline"\} (\d+)$/m),
+      0,
+      'the primary always answered',
+    );
+    assert.ok(
+      counter(/^pulse_shared_leases_total\{outcome="held"\} (\d+)$/m) >= 1,
+      `another worker waited on the lease holder:\n${metrics}`,
+    );
+    const answered =
+      counter(/^pulse_cache_hits_total\{route="toppages"\} (\d+)$/m) +
+      counter(/^pulse_cache_misses_total\{route="toppages"\} (\d+)$/m);
     assert.equal(answered, herd.length, 'every answer of the herd is counted once, whichever worker gave it');
   });
 
@@ -126,9 +162,17 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     const before = upstream.calls.length;
     const limits = [1, 2, 3, 4, 5, 6];
     // Fresh connections, dealt round-robin: every worker sees part of the dashboard.
-    const replies = await Promise.all(limits.map((limit) => get(cluster.url, `/live/toppages/v3/?host=news.example.org&limit=${limit}`)));
-    assert.deepEqual(replies.map((reply) => reply.status), limits.map(() => 200));
-    assert.deepEqual(upstream.calls.slice(before).map((call) => `${call.url.pathname}${call.url.search}`), ['/live/toppages/v3/?host=news.example.org&limit=6']);
+    const replies = await Promise.all(
+      limits.map((limit) => get(cluster.url, `/live/toppages/v3/?host=news.example.org&limit=${limit}`)),
+    );
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      limits.map(() => 200),
+    );
+    assert.deepEqual(
+      upstream.calls.slice(before).map((call) => `${call.url.pathname}${call.url.search}`),
+      ['/live/toppages/v3/?host=news.example.org&limit=6'],
+    );
   });
 
   test('a worker that dies is replaced, the others keep serving; SIGTERM stops them all and exits 0', async () => {
@@ -138,15 +182,28 @@ describe(`--workers ${WORKERS} without Redis`, { skip: existsSync('/proc/self/ta
     process.kill(before[0]!, 'SIGKILL');
     // Until the primary has seen the death, node:cluster may still hand it a connection, which then
     // waits for nobody (seen once under load: the test hung).
-    await until(() => cluster.logs().some((line) => line.msg === 'worker died: starting a replacement'), 'the primary noticing the death', 10_000);
-    for (let i = 0; i < WORKERS * 2; i += 1) assert.equal((await get(cluster.url, path)).status, 200, 'the others keep serving');
-    await until(() => {
-      const now = cluster.workerPids();
-      return now.length === WORKERS && !now.includes(before[0]!);
-    }, 'a replacement worker', 30_000);
+    await until(
+      () => cluster.logs().some((line) => line.msg === 'worker died: starting a replacement'),
+      'the primary noticing the death',
+      10_000,
+    );
+    for (let i = 0; i < WORKERS * 2; i += 1)
+      assert.equal((await get(cluster.url, path)).status, 200, 'the others keep serving');
+    await until(
+      () => {
+        const now = cluster.workerPids();
+        return now.length === WORKERS && !now.includes(before[0]!);
+      },
+      'a replacement worker',
+      30_000,
+    );
     const replaced = cluster.workerPids();
     for (let i = 0; i < WORKERS * 2; i += 1) assert.equal((await get(cluster.url, path)).status, 200);
     assert.equal(await cluster.stop(), 0);
-    for (const pid of replaced) assert.ok(!existsSync(`/proc/${pid}/cmdline`) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '), `worker ${pid} stopped`);
+    for (const pid of replaced)
+      assert.ok(
+        !existsSync(`/proc/${pid}/cmdline`) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '),
+        `worker ${pid} stopped`,
+      );
   });
 });

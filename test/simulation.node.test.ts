@@ -27,7 +27,9 @@ describe('the cache in the deterministic simulation', () => {
   test('a seed replays exactly: the same polls, answers, grants and arrivals', async () => {
     const digest = async () => {
       const { record } = await simulate(3, 2);
-      return createHash('sha256').update(JSON.stringify([record.polls, record.grants, record.arrivals])).digest('hex');
+      return createHash('sha256')
+        .update(JSON.stringify([record.polls, record.grants, record.arrivals]))
+        .digest('hex');
     };
     assert.equal(await digest(), await digest());
   });
@@ -36,8 +38,15 @@ describe('the cache in the deterministic simulation', () => {
   const runs = runSeeds(seeds, 10, availableParallelism());
   for (const [index, seed] of seeds.entries()) {
     test(`seed ${seed}`, async () => {
-      const result = await runs[index]!.catch((error: Error) => ({ scenario: 'its process died', violations: [error.message] }));
-      assert.deepEqual(result.violations, [], `seed ${seed}: ${result.scenario}\n  replay: ${replayCommand(seed)}`);
+      const result = await runs[index]!.catch((error: Error) => ({
+        scenario: 'its process died',
+        violations: [error.message],
+      }));
+      assert.deepEqual(
+        result.violations,
+        [],
+        `seed ${seed}: ${result.scenario}\n  replay: ${replayCommand(seed)}`,
+      );
     });
   }
 });

@@ -11,7 +11,10 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const CLI = ['--import', 'tsx', 'src/simulator/cli.ts'];
 
 test('the simulator CLI serves its printed example, requires its key and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, [...CLI, '--port', '0', '--seed', '7', '--key', 'cli-test-key'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, '--port', '0', '--seed', '7', '--key', 'cli-test-key'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -20,7 +20,9 @@ describe('simulated upstream over HTTP', () => {
   let server: RunningServer;
 
   before(async () => {
-    server = await listen(createUpstreamHandler({ apiKey: KEY, seed: 3, now: () => clock.now, rateLimitPerMinute: LIMIT }));
+    server = await listen(
+      createUpstreamHandler({ apiKey: KEY, seed: 3, now: () => clock.now, rateLimitPerMinute: LIMIT }),
+    );
   });
   after(() => server.close());
 
@@ -29,7 +31,10 @@ describe('simulated upstream over HTTP', () => {
   const freshMinute = () => (clock.now = T0 + ++minute * 120_000);
 
   const get = (path: string, init: RequestInit = {}, key: string | null = KEY) =>
-    fetch(`${server.url}${path}`, { ...init, headers: { ...(key === null ? {} : { 'X-SVC-AK': key }), ...init.headers } });
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...(key === null ? {} : { 'X-SVC-AK': key }), ...init.headers },
+    });
 
   async function assertError(response: Response, status: number, code: string, param?: string) {
     const body = (await response.json()) as { error: { code: string; message: string; param?: string } };
@@ -39,10 +44,13 @@ describe('simulated upstream over HTTP', () => {
     assert.ok(body.error.message.length > 0);
     assert.equal(body.error.param, param);
     if (param) assert.ok(body.error.message.includes(param), 'the message names the parameter');
-    assert.ok(response.headers.has('x-ratelimit-limit') && response.headers.has('x-ratelimit-remaining'), 'rate headers on errors too');
+    assert.ok(
+      response.headers.has('x-ratelimit-limit') && response.headers.has('x-ratelimit-remaining'),
+      'rate headers on errors too',
+    );
   }
 
-  it('answers the issue\'s example: five pages sorted by engaged time, with loyalty and type', async () => {
+  it("answers the issue's example: five pages sorted by engaged time, with loyalty and type", async () => {
     freshMinute();
     const response = await get(TOPPAGES);
     assert.equal(response.status, 200);
@@ -51,7 +59,10 @@ describe('simulated upstream over HTTP', () => {
     const body = routes.toppages.response.parse(await response.json());
     assert.equal(body.pages.length, 5);
     const times = body.pages.map((page) => histogramFields(page.stats?.engaged_time)!.avg!);
-    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+    );
     assert.ok(body.pages.every((page) => page.stats?.loyalty && page.type));
     // The trailing slash is optional.
     assert.equal((await get(TOPPAGES.replace('/?', '?'))).status, 200);
@@ -95,7 +106,7 @@ describe('simulated upstream over HTTP', () => {
     // The oldest request (at start + 1 s) leaves the sliding minute at start + 61 s.
     assert.equal(refused.headers.get('retry-after'), '51');
     const video = await get(TOPPAGES.replace('host=example.com', 'host=video@example.com'));
-    assert.equal(video.status, 429, 'video@ shares its site\'s budget');
+    assert.equal(video.status, 429, "video@ shares its site's budget");
     const other = await get(TOPPAGES.replace('example.com', 'news.example.org'));
     assert.equal(other.status, 200, 'another host has its own budget');
     assert.equal(other.headers.get('x-ratelimit-remaining'), String(LIMIT - 1));
@@ -113,8 +124,18 @@ describe('simulated upstream over HTTP', () => {
     const match = /^onStats\((.*)\);$/s.exec(text);
     assert.ok(match, text.slice(0, 80));
     routes.quickstats.response.parse(JSON.parse(match[1]!));
-    await assertError(await get('/live/quickstats/v4/?host=example.com&jsonp=alert(1)//'), 400, 'bad_param', 'jsonp');
-    await assertError(await get('/live/quickstats/v4/?host=example.com&jsonp=a.b'), 400, 'bad_param', 'jsonp');
+    await assertError(
+      await get('/live/quickstats/v4/?host=example.com&jsonp=alert(1)//'),
+      400,
+      'bad_param',
+      'jsonp',
+    );
+    await assertError(
+      await get('/live/quickstats/v4/?host=example.com&jsonp=a.b'),
+      400,
+      'bad_param',
+      'jsonp',
+    );
     freshMinute();
     await assertError(await get(`${RAW}&jsonp=cb`), 400, 'bad_param', 'jsonp');
   });
@@ -138,7 +159,12 @@ describe('simulated upstream over HTTP', () => {
   it('refuses hosts it does not serve, video@ on raw data, unknown paths and other methods', async () => {
     freshMinute();
     await assertError(await get('/live/toppages/v3/?host=other.com'), 403, 'forbidden_host', 'host');
-    await assertError(await get(RAW.replace('host=example.com', 'host=video@example.com')), 400, 'bad_param', 'host');
+    await assertError(
+      await get(RAW.replace('host=example.com', 'host=video@example.com')),
+      400,
+      'bad_param',
+      'host',
+    );
     assert.equal((await get('/live/toppages/v3/?host=video@news.example.org')).status, 200);
     await assertError(await get('/live/toppages/v2/?host=example.com'), 404, 'not_found');
     await assertError(await get('/'), 404, 'not_found');

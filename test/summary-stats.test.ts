@@ -11,10 +11,26 @@ const SRC = '/live/summary/v3/?host=example.com&keys=time_spent,referrer,pagetim
 function summary(): SummaryResponse {
   return {
     new: { type: 'string', data: { 0: 60, 1: 40 } },
-    referrer: { type: 'string', data: { '': 50, 'https://google.com/': 30, 'https://t.co/': 10, 'https://a.example/': 6, 'https://b.example/': 3, 'https://c.example/': 1 } },
+    referrer: {
+      type: 'string',
+      data: {
+        '': 50,
+        'https://google.com/': 30,
+        'https://t.co/': 10,
+        'https://a.example/': 6,
+        'https://b.example/': 3,
+        'https://c.example/': 1,
+      },
+    },
     // Mean 30 s; sum of squares for a standard deviation of 10 s: n (sd² + mean²) = 100 × 1000.
-    time_spent: { type: 'numeric', data: { min: 2, max: 90, sum: 3000, nonzero: 98, observations: 100, sum_squares: 100_000 } },
-    pagetimer: { type: 'numeric', data: { min: 0, max: 0, sum: 0, nonzero: 0, observations: 0, sum_squares: 0 } },
+    time_spent: {
+      type: 'numeric',
+      data: { min: 2, max: 90, sum: 3000, nonzero: 98, observations: 100, sum_squares: 100_000 },
+    },
+    pagetimer: {
+      type: 'numeric',
+      data: { min: 0, max: 0, sum: 0, nonzero: 0, observations: 0, sum_squares: 0 },
+    },
   };
 }
 
@@ -24,7 +40,10 @@ async function summaryStats(body: SummaryResponse, attributes = '') {
   root.innerHTML = `<summary-stats src="${SRC}" ${attributes}></summary-stats>`;
   const el = root.firstElementChild as SummaryStats;
   await settleElements(root);
-  const all = (selector: string) => [...el.shadowRoot!.querySelectorAll(selector)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const all = (selector: string) =>
+    [...el.shadowRoot!.querySelectorAll(selector)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   return { el, all };
 }
 
@@ -35,7 +54,13 @@ describe('<summary-stats>', () => {
     tag: 'summary-stats',
     src: SRC,
     ready: summary(),
-    empty: { time_spent: { type: 'numeric', data: { min: 0, max: 0, sum: 0, nonzero: 0, observations: 0, sum_squares: 0 } }, referrer: { type: 'string', data: {} } },
+    empty: {
+      time_spent: {
+        type: 'numeric',
+        data: { min: 0, max: 0, sum: 0, nonzero: 0, observations: 0, sum_squares: 0 },
+      },
+      referrer: { type: 'string', data: {} },
+    },
     readyText: 'Time on page',
   });
 
@@ -50,7 +75,20 @@ describe('<summary-stats>', () => {
   it('reads the service\'s spelling (nzObservations, sumOfSquares) and shows "—", not 0, for a statistic it lacks', async () => {
     const body = summary();
     // The public answers' names: a standard deviation of 10 s, as with sum_squares above.
-    body.time_spent = { type: 'numeric', data: { min: 2, max: 90, sum: 3000, nzObservations: 98, observations: 100, sumOfSquares: 100_000, median: 28, upperHinge: 40, lowerHinge: 20 } };
+    body.time_spent = {
+      type: 'numeric',
+      data: {
+        min: 2,
+        max: 90,
+        sum: 3000,
+        nzObservations: 98,
+        observations: 100,
+        sumOfSquares: 100_000,
+        median: 28,
+        upperHinge: 40,
+        lowerHinge: 20,
+      },
+    };
     // No sum of squares at all: no standard deviation, never 0.
     body.pagetimer = { type: 'numeric', data: { min: 100, max: 900, sum: 5000, observations: 10 } };
     const { el, all } = await summaryStats(body);
@@ -66,9 +104,9 @@ describe('<summary-stats>', () => {
     expect(all('[part=values] caption')).to.deep.equal(['Referrer', 'New visitor']);
     expect(all('[part=values]:first-of-type tbody tr').length).to.be.greaterThan(0);
     const referrers = [...el.shadowRoot!.querySelectorAll('[part=values]')][0]!;
-    expect([...referrers.querySelectorAll('tbody tr')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
-      '(none) 50', 'https://google.com/ 30', 'https://t.co/ 10', '3 other values 10',
-    ]);
+    expect(
+      [...referrers.querySelectorAll('tbody tr')].map((row) => row.textContent!.replace(/\s+/g, ' ').trim()),
+    ).to.deep.equal(['(none) 50', 'https://google.com/ 30', 'https://t.co/ 10', '3 other values 10']);
     expect(all('[part=value]').slice(-2)).to.deep.equal(['Returning', 'New']);
     await expect(el).to.be.accessible();
   });
@@ -82,13 +120,33 @@ describe('<summary-stats>', () => {
   });
 
   it('computes mean and standard deviation safely', () => {
-    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sum_squares: 14 })).to.deep.include({ mean: 2 });
-    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sum_squares: 14 }).deviation).to.be.closeTo(Math.sqrt(2 / 3), 1e-9);
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sum_squares: 14 })).to.deep.include({
+      mean: 2,
+    });
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sum_squares: 14 }).deviation).to.be.closeTo(
+      Math.sqrt(2 / 3),
+      1e-9,
+    );
     // Rounding upstream can leave sum_squares / n a hair below mean²: no NaN.
     expect(summarise({ sum: 30, observations: 3, sum_squares: 299.9999999 }).deviation).to.equal(0);
-    expect(summarise({ sum: 0, observations: 0, sum_squares: 0 })).to.deep.include({ mean: undefined, deviation: undefined, observations: 0 });
-    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sumOfSquares: 14 }).deviation).to.be.closeTo(Math.sqrt(2 / 3), 1e-9);
-    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3 })).to.deep.include({ mean: 2, deviation: undefined });
-    expect(summarise({ min: 1, max: 3, sumOfSquares: 14 })).to.deep.include({ observations: undefined, mean: undefined, deviation: undefined, min: 1 });
+    expect(summarise({ sum: 0, observations: 0, sum_squares: 0 })).to.deep.include({
+      mean: undefined,
+      deviation: undefined,
+      observations: 0,
+    });
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3, sumOfSquares: 14 }).deviation).to.be.closeTo(
+      Math.sqrt(2 / 3),
+      1e-9,
+    );
+    expect(summarise({ min: 1, max: 3, sum: 6, observations: 3 })).to.deep.include({
+      mean: 2,
+      deviation: undefined,
+    });
+    expect(summarise({ min: 1, max: 3, sumOfSquares: 14 })).to.deep.include({
+      observations: undefined,
+      mean: undefined,
+      deviation: undefined,
+      min: 1,
+    });
   });
 });

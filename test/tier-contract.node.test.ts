@@ -50,7 +50,10 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       await t.tier.write(`${ns}key`, stored, 60_000);
       const read = await t.tier.read(`${ns}key`);
       assert.ok(read);
-      assert.deepEqual({ ...read, identity: read.identity.toString(), gzip: read.gzip.length, br: read.br.length }, { ...stored, identity: stored.identity.toString(), gzip: stored.gzip.length, br: stored.br.length });
+      assert.deepEqual(
+        { ...read, identity: read.identity.toString(), gzip: read.gzip.length, br: read.br.length },
+        { ...stored, identity: stored.identity.toString(), gzip: stored.gzip.length, br: stored.br.length },
+      );
     });
 
     test('a lease is won once; the others are told how long it is held; confirming sets its length', async () => {
@@ -60,7 +63,11 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       const second = await t.tier.claim(`${ns}key`, 30_000);
       assert.equal(second.kind, 'held');
       assert.ok(second.kind === 'held' && second.ms > 0 && second.ms <= 30_000, JSON.stringify(second));
-      assert.equal(await t.tier.confirm(`${ns}key`, 'not-the-token', 2000), false, 'only the holder confirms');
+      assert.equal(
+        await t.tier.confirm(`${ns}key`, 'not-the-token', 2000),
+        false,
+        'only the holder confirms',
+      );
       assert.equal(await t.tier.confirm(`${ns}key`, first.kind === 'won' ? first.token : '', 2000), true);
       const held = await t.tier.claim(`${ns}key`, 30_000);
       assert.ok(held.kind === 'held' && held.ms <= 2000, JSON.stringify(held));
@@ -80,8 +87,16 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       assert.ok(during.kind === 'backoff' && during.ms <= 1000, JSON.stringify(during));
       assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 2000);
       assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 3000);
-      await t.tier.write(`${ns}key`, await storeBody('{}', { startedAt: 0, fetchedAt: 0, freshUntil: 0 }), 60_000);
-      assert.equal(await t.tier.fail(`${ns}key`, 1000, 3000), 1000, 'counted from the start after a good fill');
+      await t.tier.write(
+        `${ns}key`,
+        await storeBody('{}', { startedAt: 0, fetchedAt: 0, freshUntil: 0 }),
+        60_000,
+      );
+      assert.equal(
+        await t.tier.fail(`${ns}key`, 1000, 3000),
+        1000,
+        'counted from the start after a good fill',
+      );
     });
 
     test('budget: `fills` slots a window, then a refusal that says when the window ends', async () => {
@@ -89,9 +104,15 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       const host = `${ns}example.com`;
       const answers = [];
       for (let i = 0; i < 4; i += 1) answers.push(await t.tier.takeSlot(host, 3, LONG_WINDOW_MS, 3));
-      assert.deepEqual(answers.map((answer) => answer?.granted), [true, true, true, false]);
+      assert.deepEqual(
+        answers.map((answer) => answer?.granted),
+        [true, true, true, false],
+      );
       const refusal = answers[3]!;
-      assert.ok(!refusal.granted && !refusal.coolingDown && refusal.waitMs > 0 && refusal.waitMs <= LONG_WINDOW_MS, JSON.stringify(refusal));
+      assert.ok(
+        !refusal.granted && !refusal.coolingDown && refusal.waitMs > 0 && refusal.waitMs <= LONG_WINDOW_MS,
+        JSON.stringify(refusal),
+      );
     });
 
     test('budget: a burst while the minute is less than half used, never past it', async () => {
@@ -120,8 +141,15 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       await t.tier.cooldown(host, 30_000);
       await t.tier.cooldown(host, 1000);
       const answer = await t.tier.takeSlot(host, 3, LONG_WINDOW_MS, 3);
-      assert.ok(answer && !answer.granted && answer.coolingDown && answer.waitMs > 1000 && answer.waitMs <= 30_000, JSON.stringify(answer));
-      assert.equal((await t.tier.takeSlot(`${ns}other.example`, 3, LONG_WINDOW_MS, 3))?.granted, true, 'another host is not cooled down');
+      assert.ok(
+        answer && !answer.granted && answer.coolingDown && answer.waitMs > 1000 && answer.waitMs <= 30_000,
+        JSON.stringify(answer),
+      );
+      assert.equal(
+        (await t.tier.takeSlot(`${ns}other.example`, 3, LONG_WINDOW_MS, 3))?.granted,
+        true,
+        'another host is not cooled down',
+      );
     });
 
     test('fold group members count for their keep time, then leave; the group holds the newest 256', async () => {
@@ -137,26 +165,44 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       for (let i = 0; i <= MAX_GROUP_MEMBERS; i += 1) await t.tier.join(crowd, `m${i}`, 60_000 + i);
       const members = (await t.tier.members(crowd))!;
       assert.equal(members.length, MAX_GROUP_MEMBERS);
-      assert.ok(!members.includes('m0') && members.includes(`m${MAX_GROUP_MEMBERS}`), 'the one that stops counting first leaves');
+      assert.ok(
+        !members.includes('m0') && members.includes(`m${MAX_GROUP_MEMBERS}`),
+        'the one that stops counting first leaves',
+      );
     });
   });
 }
 
-contract('in process (the simulation\'s tier)', async () => {
+contract("in process (the simulation's tier)", async () => {
   const clock = new VirtualClock();
-  const tier = new IpcTier(new TierChannel(clock, { coordinator: new Coordinator(16 << 20, clock), up: true }), 250, clock);
+  const tier = new IpcTier(
+    new TierChannel(clock, { coordinator: new Coordinator(16 << 20, clock), up: true }),
+    250,
+    clock,
+  );
   // Every call waits on the channel's latency: move the clock while it does.
   const moving = (call: () => Promise<unknown>) => async () => {
     const answer = call();
     await clock.advance(10);
     return answer;
   };
-  const wrapped = Object.fromEntries(['read', 'write', 'claim', 'confirm', 'fail', 'takeSlot', 'cooldown', 'join', 'members'].map((method) => [method, (...args: unknown[]) => moving(() => (tier as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args))()])) as unknown as SharedTier;
+  const wrapped = Object.fromEntries(
+    ['read', 'write', 'claim', 'confirm', 'fail', 'takeSlot', 'cooldown', 'join', 'members'].map((method) => [
+      method,
+      (...args: unknown[]) =>
+        moving(() =>
+          (tier as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args),
+        )(),
+    ]),
+  ) as unknown as SharedTier;
   return { tier: wrapped, pass: (ms) => clock.advance(ms), close: async () => tier.close() };
 });
 
 contract('the primary of --workers, over a real IPC channel', async () => {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./helpers/coordinator-process.node.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' });
+  const child: ChildProcess = fork(
+    fileURLToPath(new URL('./helpers/coordinator-process.node.ts', import.meta.url)),
+    { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' },
+  );
   await new Promise((resolve) => child.once('message', resolve));
   const tier = new IpcTier(child as Required<ChildProcess> & { connected: boolean }, 5000);
   return {
@@ -169,7 +215,9 @@ contract('the primary of --workers, over a real IPC channel', async () => {
   };
 });
 
-const noRedis = REDIS_BINARY ? false : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it';
+const noRedis = REDIS_BINARY
+  ? false
+  : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it';
 
 async function redisTier(url: string): Promise<TierUnderTest> {
   const tier = new RedisTier({ url, prefix: 'contract:', timeoutMs: 5000, logger: createLogger('silent') });
@@ -177,14 +225,34 @@ async function redisTier(url: string): Promise<TierUnderTest> {
   return { tier, pass: realPass, close: async () => tier.close() };
 }
 
-contract('Redis', async () => {
-  const redis = await startRedis();
-  const under = await redisTier(redis.url);
-  return { ...under, close: async () => { await under.close(); await redis.close(); } };
-}, noRedis);
+contract(
+  'Redis',
+  async () => {
+    const redis = await startRedis();
+    const under = await redisTier(redis.url);
+    return {
+      ...under,
+      close: async () => {
+        await under.close();
+        await redis.close();
+      },
+    };
+  },
+  noRedis,
+);
 
-contract('Redis Cluster', async () => {
-  const cluster = await startRedisCluster(3);
-  const under = await redisTier(cluster.url);
-  return { ...under, close: async () => { await under.close(); await cluster.close(); } };
-}, REDIS_BINARY && REDIS_CLI ? false : noRedis || 'redis-cli is not installed');
+contract(
+  'Redis Cluster',
+  async () => {
+    const cluster = await startRedisCluster(3);
+    const under = await redisTier(cluster.url);
+    return {
+      ...under,
+      close: async () => {
+        await under.close();
+        await cluster.close();
+      },
+    };
+  },
+  REDIS_BINARY && REDIS_CLI ? false : noRedis || 'redis-cli is not installed',
+);

@@ -15,7 +15,10 @@ async function trafficSources(body: QuickstatsResponse, attributes = '', src: st
   root.innerHTML = `<traffic-sources src="${src}" ${attributes}></traffic-sources>`;
   const el = root.firstElementChild as TrafficSources;
   await settleElements(root);
-  const column = (part: string) => [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) => node.textContent!.replace(/\s+/g, ' ').trim());
+  const column = (part: string) =>
+    [...el.shadowRoot!.querySelectorAll(`[part=${part}]`)].map((node) =>
+      node.textContent!.replace(/\s+/g, ' ').trim(),
+    );
   const next = async (next: QuickstatsResponse) => {
     feed.body = next;
     await clock.toNextTick();
@@ -39,15 +42,34 @@ describe('<traffic-sources>', () => {
     const { el, column } = await trafficSources(quickstats(100, SOURCES));
     expect(el.shadowRoot!.querySelector('ol')!.getAttribute('aria-labelledby')).to.equal('label');
     expect(column('label')).to.deep.equal(['Visitors by traffic source']);
-    expect(column('name')).to.deep.equal(['Direct', 'Search', 'Social', 'Links', 'Internal', 'Subscriptions']);
-    expect(column('count')).to.deep.equal(['40 visitors', '25 visitors', '15 visitors', '10 visitors', '8 visitors', '2 visitors']);
+    expect(column('name')).to.deep.equal([
+      'Direct',
+      'Search',
+      'Social',
+      'Links',
+      'Internal',
+      'Subscriptions',
+    ]);
+    expect(column('count')).to.deep.equal([
+      '40 visitors',
+      '25 visitors',
+      '15 visitors',
+      '10 visitors',
+      '8 visitors',
+      '2 visitors',
+    ]);
     expect(column('share')).to.deep.equal(['40%', '25%', '15%', '10%', '8%', '2%']);
-    const fills = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=bar-fill]')].map((fill) => fill.style.getPropertyValue('--pulse-fill'));
+    const fills = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part=bar-fill]')].map((fill) =>
+      fill.style.getPropertyValue('--pulse-fill'),
+    );
     expect(fills[0]).to.equal('0.4');
   });
 
   it('sources chooses which ones, and a source with nobody is left out', async () => {
-    const { el, column } = await trafficSources(quickstats(100, { ...SOURCES, social: 0 }), 'sources="social search subscr"');
+    const { el, column } = await trafficSources(
+      quickstats(100, { ...SOURCES, social: 0 }),
+      'sources="social search subscr"',
+    );
     expect(column('name')).to.deep.equal(['Search', 'Subscriptions']);
     expect(column('share')).to.deep.equal(['25%', '2%']);
     el.sources = 'nonsense';

@@ -55,7 +55,11 @@ describe('pulse-widgets.css: the box of an element before its script runs', () =
     sheet.textContent = undefinedSizesCss() + PAGE_CSS;
     document.head.append(sheet);
     const root = document.createElement('div');
-    for (const [width, tokens] of [[320, false], [680, false], [400, true]] as const) {
+    for (const [width, tokens] of [
+      [320, false],
+      [680, false],
+      [400, true],
+    ] as const) {
       const column = document.createElement('div');
       column.style.inlineSize = `${width}px`;
       if (tokens) column.className = 'tokens';
@@ -69,11 +73,19 @@ describe('pulse-widgets.css: the box of an element before its script runs', () =
     expect(before.filter((height) => height > 0)).to.have.length(3 * (CASES.length - 1));
     await import('../src/index.ts');
     // No answer ever comes (the box is the same in every state): the elements are left loading.
-    await Promise.all([...root.querySelectorAll(':scope > div > *')].map((el) => (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete));
+    await Promise.all(
+      [...root.querySelectorAll(':scope > div > *')].map(
+        (el) => (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete,
+      ),
+    );
     const after = heights(root);
 
-    const labels = [...root.querySelectorAll(':scope > div > *')].map((el, index) => `${Math.floor(index / CASES.length)}: ${el.outerHTML.replace(/><\/.*$/, '>')}`);
-    const differing = after.flatMap((height, index) => (Math.abs(height - before[index]!) <= ROUNDING ? [] : [`${labels[index]} ${before[index]} → ${height}`]));
+    const labels = [...root.querySelectorAll(':scope > div > *')].map(
+      (el, index) => `${Math.floor(index / CASES.length)}: ${el.outerHTML.replace(/><\/.*$/, '>')}`,
+    );
+    const differing = after.flatMap((height, index) =>
+      Math.abs(height - before[index]!) <= ROUNDING ? [] : [`${labels[index]} ${before[index]} → ${height}`],
+    );
     expect(differing, differing.join('\n')).to.deep.equal([]);
     root.remove();
     sheet.remove();

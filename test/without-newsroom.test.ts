@@ -30,16 +30,23 @@ describe('the element modules without pulse-widgets/newsroom', () => {
   });
 
   it('show their data with no freeze control, drill-down or site column', async () => {
-    const elements = await mount(`<top-pages src="${URLS.toppages}"></top-pages><geo-list src="${URLS.geo}"></geo-list><referrer-bars src="${URLS.referrers}"></referrer-bars>`);
+    const elements = await mount(
+      `<top-pages src="${URLS.toppages}"></top-pages><geo-list src="${URLS.geo}"></geo-list><referrer-bars src="${URLS.referrers}"></referrer-bars>`,
+    );
     for (const el of elements) {
       expect(states(el)).to.include('ready');
-      expect(el.shadowRoot!.querySelector('[part=freeze], [part=expand], [part=site]'), el.localName).to.equal(null);
+      expect(
+        el.shadowRoot!.querySelector('[part=freeze], [part=expand], [part=site]'),
+        el.localName,
+      ).to.equal(null);
       await expect(el).to.be.accessible();
     }
   });
 
   it('take one address in src: several are the error that says so', async () => {
-    const [el] = await mount(`<live-counter src="${URLS.quickstats} ${URLS.quickstats.replace('example.com', 'news.example.org')}"></live-counter>`);
+    const [el] = await mount(
+      `<live-counter src="${URLS.quickstats} ${URLS.quickstats.replace('example.com', 'news.example.org')}"></live-counter>`,
+    );
     expect(states(el!)).to.include('error');
     expect(text(el!)).to.contain('src takes one address');
   });
@@ -73,15 +80,19 @@ describe('pulse-widgets/newsroom and compare="typical" imported after the elemen
     // news.example.org fails: the network view's partial note shows.
     const { clock } = freshHub((request) => {
       if (request.url.includes('/history/v1/')) return reply(clock, historyDay({ value: () => 10 }));
-      if (request.url.includes('news.example.org')) return reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: 503 });
+      if (request.url.includes('news.example.org'))
+        return reply(clock, { error: { code: 'upstream_error', message: 'down' } }, { status: 503 });
       return reply(clock, answer(request.url));
     });
   });
 
   it('give every element made since then each feature, with its styles and its words', async () => {
     const second = (url: string) => `${url} ${url.replace('example.com', 'news.example.org')}`;
-    const [pages, geo] = await mount(`<top-pages src="${second(URLS.toppages)}" tools="freeze drill-down" columns="sections"></top-pages><geo-list src="${URLS.geo}" tools="freeze"></geo-list>`);
-    const style = (el: HTMLElement, selector: string) => getComputedStyle(el.shadowRoot!.querySelector(selector)!);
+    const [pages, geo] = await mount(
+      `<top-pages src="${second(URLS.toppages)}" tools="freeze drill-down" columns="sections"></top-pages><geo-list src="${URLS.geo}" tools="freeze"></geo-list>`,
+    );
+    const style = (el: HTMLElement, selector: string) =>
+      getComputedStyle(el.shadowRoot!.querySelector(selector)!);
     expect(pages!.matches(':state(partial)')).to.equal(true);
     expect(text(pages!)).to.contain('Freeze');
     expect(style(pages!, '[part=freeze]').display).to.equal('flex');

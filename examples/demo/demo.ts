@@ -3,7 +3,9 @@ import { PulseElement, type Theme } from '../../src/index.ts';
 
 /** Every card of the page: all the elements share the base class. */
 function widgets(): PulseElement<unknown>[] {
-  return [...document.querySelectorAll('main *')].filter((el): el is PulseElement<unknown> => el instanceof PulseElement);
+  return [...document.querySelectorAll('main *')].filter(
+    (el): el is PulseElement<unknown> => el instanceof PulseElement,
+  );
 }
 
 const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;

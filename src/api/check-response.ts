@@ -72,7 +72,9 @@ type Reader = (value: unknown, walk: Walk) => unknown;
  * page registers its elements' routes for the first copy's hub.
  */
 const SHAPES = Symbol.for('pulse-widgets.shapes');
-const shapes: Map<RouteName, Shape> = ((globalThis as Record<symbol, Map<RouteName, Shape> | undefined>)[SHAPES] ??= new Map());
+const shapes: Map<RouteName, Shape> = ((globalThis as Record<symbol, Map<RouteName, Shape> | undefined>)[
+  SHAPES
+] ??= new Map());
 
 const compiled = new WeakMap<Shape, Reader>();
 
@@ -165,10 +167,12 @@ function compileTyped(shape: Shape): Reader {
   const types = typesOf(shape);
   const readItem = items && compile(items);
   // A property that is not required is read when present and dropped when unusable.
-  const properties = new Map(Object.entries(shape.properties ?? {}).map(([name, property]) => {
-    const read = compile(property);
-    return [name, required.includes(name) || property.drop ? read : droppable(read)];
-  }));
+  const properties = new Map(
+    Object.entries(shape.properties ?? {}).map(([name, property]) => {
+      const read = compile(property);
+      return [name, required.includes(name) || property.drop ? read : droppable(read)];
+    }),
+  );
   const others = typeof additionalProperties === 'object' ? compile(additionalProperties) : undefined;
   return (value, walk) => {
     const actual = typeOf(value);

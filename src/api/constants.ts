@@ -5,10 +5,34 @@ export const LIVE_TTL_MS = 3000;
 /** Headline-test raw data changes slowly and is large: never on the 3 s clock. */
 export const RAW_DATA_TTL_MS = 60_000;
 
-export const SORT_BY = ['engaged_time', 'new', 'returning', 'social', 'links', 'internal', 'direct', 'search'] as const;
+export const SORT_BY = [
+  'engaged_time',
+  'new',
+  'returning',
+  'social',
+  'links',
+  'internal',
+  'direct',
+  'search',
+] as const;
 export const SUMMARY_KEYS = [
-  'pagetimer', 'time_spent', 'domain', 'uid', 'host', 'title', 'new', 'path', 'referrer', 'token',
-  'user', 'window_height', 'scroll_top', 'page_height', 'read', 'write', 'idle',
+  'pagetimer',
+  'time_spent',
+  'domain',
+  'uid',
+  'host',
+  'title',
+  'new',
+  'path',
+  'referrer',
+  'token',
+  'user',
+  'window_height',
+  'scroll_top',
+  'page_height',
+  'read',
+  'write',
+  'idle',
 ] as const;
 export const RAW_DATA_STATUS = ['active', 'archived', 'all'] as const;
 

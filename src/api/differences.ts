@@ -7,7 +7,13 @@
 import { Failure, readShape, type Shape, type Walk } from './check-response.ts';
 
 function typeOf(value: unknown): string {
-  return value === undefined ? 'absent' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return value === undefined
+    ? 'absent'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value;
 }
 
 /** What a shape expects, in words: `number`, `string or null`, `number or object`. */
@@ -54,7 +60,10 @@ export interface ReadOptions {
 class DifferenceFailure extends Failure {
   #difference?: Difference;
 
-  constructor(depth: number, private readonly describe: () => Difference) {
+  constructor(
+    depth: number,
+    private readonly describe: () => Difference,
+  ) {
     super(depth);
   }
 
@@ -84,7 +93,10 @@ class ReportingWalk implements Walk {
   readonly differences: Difference[] = [];
   readonly seen?: Walk['seen'];
 
-  constructor(private readonly all: boolean, private readonly path: Segment[] = []) {
+  constructor(
+    private readonly all: boolean,
+    private readonly path: Segment[] = [],
+  ) {
     if (all) this.seen = (object, shape) => this.#notes(object, shape);
   }
 
@@ -93,10 +105,18 @@ class ReportingWalk implements Walk {
     const properties = shape.properties ?? {};
     if (Object.keys(properties).length === 0) return;
     for (const name of Object.keys(object)) {
-      if (!Object.hasOwn(properties, name)) this.#note(name, { kind: 'unknown', found: typeOf(object[name]), essential: false });
+      if (!Object.hasOwn(properties, name))
+        this.#note(name, { kind: 'unknown', found: typeOf(object[name]), essential: false });
     }
     for (const [name, property] of Object.entries(properties)) {
-      if (!Object.hasOwn(object, name)) this.#note(name, { kind: 'missing', expected: expectedOf(property), found: 'absent', essential: false, ...(property.addedBy ? { addedBy: property.addedBy } : {}) });
+      if (!Object.hasOwn(object, name))
+        this.#note(name, {
+          kind: 'missing',
+          expected: expectedOf(property),
+          found: 'absent',
+          essential: false,
+          ...(property.addedBy ? { addedBy: property.addedBy } : {}),
+        });
     }
   }
 
@@ -118,14 +138,25 @@ class ReportingWalk implements Walk {
 
   fail(kind: 'missing' | 'type', shape: Shape, found: unknown): Failure {
     const path = [...this.path];
-    return new DifferenceFailure(this.depth, () => ({ ...placeOf(path), kind, expected: expectedOf(shape), found: typeOf(found), essential: true }));
+    return new DifferenceFailure(this.depth, () => ({
+      ...placeOf(path),
+      kind,
+      expected: expectedOf(shape),
+      found: typeOf(found),
+      essential: true,
+    }));
   }
 
   drop(failure: Failure): void {
     const { difference } = failure as DifferenceFailure;
     const here = pathText(this.path, false);
     const last = this.path.at(-1);
-    this.differences.push({ ...difference, essential: difference.path !== here && difference.essential, dropped: here, entry: last !== undefined && (typeof last.name === 'number' || last.key) });
+    this.differences.push({
+      ...difference,
+      essential: difference.path !== here && difference.essential,
+      dropped: here,
+      entry: last !== undefined && (typeof last.name === 'number' || last.key),
+    });
   }
 
   branch(): Walk {

@@ -6,9 +6,26 @@ export const HISTORY_PATH = '/history/v1/';
  * and the platforms (spec 2.2 letters, with `all_platforms=1`).
  */
 export const HISTORY_METRICS = [
-  'people', 'read', 'write', 'idle', 'new',
-  'direct', 'links', 'search', 'social', 'internal', 'subscr',
-  'platform_a', 'platform_e', 'platform_d', 'platform_g', 'platform_f', 'platform_i', 'platform_m', 'platform_r', 'platform_t',
+  'people',
+  'read',
+  'write',
+  'idle',
+  'new',
+  'direct',
+  'links',
+  'search',
+  'social',
+  'internal',
+  'subscr',
+  'platform_a',
+  'platform_e',
+  'platform_d',
+  'platform_g',
+  'platform_f',
+  'platform_i',
+  'platform_m',
+  'platform_r',
+  'platform_t',
 ] as const;
 
 export const HISTORY_RANGES = ['today', '24h', '7d'] as const;

@@ -7,7 +7,14 @@ import * as z from 'zod/mini';
 import { hostParam } from './params.ts';
 import { HISTORY_METRICS, HISTORY_RANGES } from './history-paths.ts';
 
-export { HISTORY_METRICS, HISTORY_PATH, HISTORY_RANGES, isHistoryPath, type HistoryMetric, type HistoryRange } from './history-paths.ts';
+export {
+  HISTORY_METRICS,
+  HISTORY_PATH,
+  HISTORY_RANGES,
+  isHistoryPath,
+  type HistoryMetric,
+  type HistoryRange,
+} from './history-paths.ts';
 
 export const historyParamsSchema = z.strictObject({
   host: hostParam,

@@ -9,7 +9,8 @@
 import * as z from 'zod/mini';
 import { LIMITS, RAW_DATA_STATUS, SORT_BY, SUMMARY_KEYS } from './constants.ts';
 
-const HOST_PATTERN = /^(?:video@)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_PATTERN =
+  /^(?:video@)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds, to refuse them.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
@@ -36,10 +37,7 @@ function digits(min: number, max: number) {
     z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number written in digits')),
     z.pipe(
       z.transform((value: string) => Number(value)),
-      z.number().check(
-        z.minimum(min, `must be at least ${min}`),
-        z.maximum(max, `must be at most ${max}`),
-      ),
+      z.number().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
     ),
   );
 }
@@ -56,10 +54,12 @@ function commaList<T extends string>(item: z.ZodMiniType<T, string>, what: strin
     z.string(),
     z.pipe(
       z.transform((value: string) => [...new Set(value.split(',').map((part) => part.trim()))].sort()),
-      z.array(item).check(
-        z.minLength(1, `must name at least one ${what}`),
-        z.maxLength(LIMITS.listItems, `must name at most ${LIMITS.listItems} ${what}s`),
-      ),
+      z
+        .array(item)
+        .check(
+          z.minLength(1, `must name at least one ${what}`),
+          z.maxLength(LIMITS.listItems, `must name at most ${LIMITS.listItems} ${what}s`),
+        ),
     ),
   );
 }
@@ -72,14 +72,22 @@ const freeText = (what: string) =>
   );
 
 /** A custom metric key (spec 4.1: begins with an underscore) or `video_state`. */
-const metricName = z.string().check(
-  z.regex(/^(?:video_state|_[A-Za-z0-9_]{1,63})$/, 'must only list video_state or custom metric keys that start with _'),
-);
+const metricName = z
+  .string()
+  .check(
+    z.regex(
+      /^(?:video_state|_[A-Za-z0-9_]{1,63})$/,
+      'must only list video_state or custom metric keys that start with _',
+    ),
+  );
 
 /** One page path: `/x` or `host/x`; no traversal, no encoded separators, no control characters. */
 export const pathParam = z.string().check(
   z.maxLength(LIMITS.pathLength, `must be at most ${LIMITS.pathLength} characters`),
-  z.regex(/^(?:[A-Za-z0-9.-]+)?\/(?!\/)[^\s\\]*$/, 'must be a page path such as /news/story or example.com/news/story'),
+  z.regex(
+    /^(?:[A-Za-z0-9.-]+)?\/(?!\/)[^\s\\]*$/,
+    'must be a page path such as /news/story or example.com/news/story',
+  ),
   z.refine((value) => !CONTROL_CHARS.test(value), 'must not contain control characters'),
   z.refine((value) => !/(^|\/)\.\.?(\/|$)/.test(value), 'must not contain . or .. segments'),
   z.refine((value) => !/%(2e|2f|5c|00)/i.test(value), 'must not contain encoded dots, slashes or NUL'),
@@ -92,10 +100,12 @@ function isCalendarDate(value: string): boolean {
 }
 
 /** `YYYY-MM-DD`, a real calendar day. */
-export const dateParam = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
-  z.refine(isCalendarDate, 'must be a real calendar date'),
-);
+export const dateParam = z
+  .string()
+  .check(
+    z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
+    z.refine(isCalendarDate, 'must be a real calendar date'),
+  );
 
 function isTimeZone(value: string): boolean {
   try {
@@ -107,10 +117,15 @@ function isTimeZone(value: string): boolean {
 }
 
 /** Olson (IANA) time zone name such as Europe/Paris, or UTC. */
-export const timeZoneParam = z.string().check(
-  z.regex(/^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/, 'must be an Olson time zone such as Europe/Paris'),
-  z.refine(isTimeZone, 'is not a time zone this runtime knows'),
-);
+export const timeZoneParam = z
+  .string()
+  .check(
+    z.regex(
+      /^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2})$/,
+      'must be an Olson time zone such as Europe/Paris',
+    ),
+    z.refine(isTimeZone, 'is not a time zone this runtime knows'),
+  );
 
 const sortBy = z.enum(SORT_BY, `must be one of ${SORT_BY.join(', ')}`);
 const summaryKey = z.enum(SUMMARY_KEYS, `must only list keys among ${SUMMARY_KEYS.join(', ')}`);
@@ -160,22 +175,35 @@ export const quickstatsParamsSchema = z.strictObject({
 
 const DAY_MS = 86_400_000;
 
-export const rawDataParamsSchema = z.strictObject({
-  start: dateParam,
-  end: dateParam,
-  host: hostParam,
-  limit: z.optional(digits(1, LIMITS.rawDataLimit)),
-  tz: timeZoneParam,
-  status: z._default(z.enum(RAW_DATA_STATUS, `must be one of ${RAW_DATA_STATUS.join(', ')}`), 'all'),
-}).check(
-  z.superRefine((params, ctx) => {
-    const days = (Date.parse(params.end) - Date.parse(params.start)) / DAY_MS;
-    if (days < 0) ctx.issues.push({ code: 'custom', message: 'must not be before start', path: ['end'], input: params.end });
-    else if (days >= LIMITS.rawDataRangeDays) {
-      ctx.issues.push({ code: 'custom', message: `must be less than ${LIMITS.rawDataRangeDays} days after start`, path: ['end'], input: params.end });
-    }
-  }),
-);
+export const rawDataParamsSchema = z
+  .strictObject({
+    start: dateParam,
+    end: dateParam,
+    host: hostParam,
+    limit: z.optional(digits(1, LIMITS.rawDataLimit)),
+    tz: timeZoneParam,
+    status: z._default(z.enum(RAW_DATA_STATUS, `must be one of ${RAW_DATA_STATUS.join(', ')}`), 'all'),
+  })
+  .check(
+    z.superRefine((params, ctx) => {
+      const days = (Date.parse(params.end) - Date.parse(params.start)) / DAY_MS;
+      if (days < 0)
+        ctx.issues.push({
+          code: 'custom',
+          message: 'must not be before start',
+          path: ['end'],
+          input: params.end,
+        });
+      else if (days >= LIMITS.rawDataRangeDays) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `must be less than ${LIMITS.rawDataRangeDays} days after start`,
+          path: ['end'],
+          input: params.end,
+        });
+      }
+    }),
+  );
 
 export type ToppagesParams = z.infer<typeof toppagesParamsSchema>;
 export type SummaryParams = z.infer<typeof summaryParamsSchema>;

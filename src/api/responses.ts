@@ -32,15 +32,21 @@ function addedBy<T extends z.ZodMiniType>(flag: string, schema: T) {
 
 /** A list whose unusable entries are dropped; the list itself stays. */
 function entries<T extends z.ZodMiniType>(item: T) {
-  return z.pipe(z.array(z.catch(item, DROPPED as z.output<T>)), z.transform((items: z.output<T>[]) => items.filter((entry) => entry !== undefined)));
+  return z.pipe(
+    z.array(z.catch(item, DROPPED as z.output<T>)),
+    z.transform((items: z.output<T>[]) => items.filter((entry) => entry !== undefined)),
+  );
 }
 
 /** A map (keys chosen by the data) whose unusable values are dropped. */
 function entryMap<T extends z.ZodMiniType>(value: T) {
-  return z.pipe(z.record(z.string(), z.catch(value, DROPPED as z.output<T>)), z.transform((map: Record<string, z.output<T>>) => {
-    for (const key of Object.keys(map)) if (map[key] === undefined) delete map[key];
-    return map;
-  }));
+  return z.pipe(
+    z.record(z.string(), z.catch(value, DROPPED as z.output<T>)),
+    z.transform((map: Record<string, z.output<T>>) => {
+      for (const key of Object.keys(map)) if (map[key] === undefined) delete map[key];
+      return map;
+    }),
+  );
 }
 
 const count = z.number();
@@ -135,7 +141,9 @@ export const pageTypeSchema = z.string();
  */
 export const customMetricValueSchema = z.union([
   numbers,
-  entryMap(z.union([z.number(), z.null(), entries(z.looseObject({ value: z.string(), visitors: optional(count) }))])),
+  entryMap(
+    z.union([z.number(), z.null(), entries(z.looseObject({ value: z.string(), visitors: optional(count) }))]),
+  ),
 ]);
 
 /** Spec 2.3. `path` may be `/x`, `host/x` or `http://host/x`; a page without one cannot be shown or linked. */

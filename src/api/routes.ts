@@ -4,23 +4,67 @@
  */
 import type * as z from 'zod/mini';
 import {
-  quickstatsParamsSchema, rawDataParamsSchema, referrersParamsSchema, summaryParamsSchema,
-  topGeoParamsSchema, toppagesParamsSchema,
+  quickstatsParamsSchema,
+  rawDataParamsSchema,
+  referrersParamsSchema,
+  summaryParamsSchema,
+  topGeoParamsSchema,
+  toppagesParamsSchema,
 } from './params.ts';
 import { LIVE_TTL_MS, RAW_DATA_TTL_MS } from './constants.ts';
 import { ROUTE_PATHS, type RouteName } from './paths.ts';
 import {
-  quickstatsResponseSchema, rawDataResponseSchema, referrersResponseSchema, summaryResponseSchema,
-  topGeoResponseSchema, toppagesResponseSchema,
+  quickstatsResponseSchema,
+  rawDataResponseSchema,
+  referrersResponseSchema,
+  summaryResponseSchema,
+  topGeoResponseSchema,
+  toppagesResponseSchema,
 } from './responses.ts';
 
 export const routes = {
-  toppages: { path: ROUTE_PATHS.toppages, params: toppagesParamsSchema, response: toppagesResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  summary: { path: ROUTE_PATHS.summary, params: summaryParamsSchema, response: summaryResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  referrers: { path: ROUTE_PATHS.referrers, params: referrersParamsSchema, response: referrersResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  top_geo: { path: ROUTE_PATHS.top_geo, params: topGeoParamsSchema, response: topGeoResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  quickstats: { path: ROUTE_PATHS.quickstats, params: quickstatsParamsSchema, response: quickstatsResponseSchema, ttlMs: LIVE_TTL_MS, live: true },
-  raw_data: { path: ROUTE_PATHS.raw_data, params: rawDataParamsSchema, response: rawDataResponseSchema, ttlMs: RAW_DATA_TTL_MS, live: false },
+  toppages: {
+    path: ROUTE_PATHS.toppages,
+    params: toppagesParamsSchema,
+    response: toppagesResponseSchema,
+    ttlMs: LIVE_TTL_MS,
+    live: true,
+  },
+  summary: {
+    path: ROUTE_PATHS.summary,
+    params: summaryParamsSchema,
+    response: summaryResponseSchema,
+    ttlMs: LIVE_TTL_MS,
+    live: true,
+  },
+  referrers: {
+    path: ROUTE_PATHS.referrers,
+    params: referrersParamsSchema,
+    response: referrersResponseSchema,
+    ttlMs: LIVE_TTL_MS,
+    live: true,
+  },
+  top_geo: {
+    path: ROUTE_PATHS.top_geo,
+    params: topGeoParamsSchema,
+    response: topGeoResponseSchema,
+    ttlMs: LIVE_TTL_MS,
+    live: true,
+  },
+  quickstats: {
+    path: ROUTE_PATHS.quickstats,
+    params: quickstatsParamsSchema,
+    response: quickstatsResponseSchema,
+    ttlMs: LIVE_TTL_MS,
+    live: true,
+  },
+  raw_data: {
+    path: ROUTE_PATHS.raw_data,
+    params: rawDataParamsSchema,
+    response: rawDataResponseSchema,
+    ttlMs: RAW_DATA_TTL_MS,
+    live: false,
+  },
 } as const satisfies Record<RouteName, unknown>;
 
 export { findRoute, ROUTE_NAMES, ROUTE_PATHS, type RouteName } from './paths.ts';
@@ -47,11 +91,15 @@ export function parseQuery<N extends RouteName>(name: N, query: URLSearchParams)
 }
 
 /** {@link parseQuery} for a route outside the upstream table (our `/history/v1/`). */
-export function parseQueryWith<S extends z.ZodMiniType<unknown, Record<string, string>>>(schema: S, path: string, query: URLSearchParams):
-  { success: true; params: z.infer<S> } | { success: false; problem: ParamProblem } {
+export function parseQueryWith<S extends z.ZodMiniType<unknown, Record<string, string>>>(
+  schema: S,
+  path: string,
+  query: URLSearchParams,
+): { success: true; params: z.infer<S> } | { success: false; problem: ParamProblem } {
   const raw: Record<string, string> = {};
   for (const [key, value] of query) {
-    if (Object.hasOwn(raw, key)) return { success: false, problem: { param: key, message: `${key} is given more than once` } };
+    if (Object.hasOwn(raw, key))
+      return { success: false, problem: { param: key, message: `${key} is given more than once` } };
     raw[key] = value;
   }
   const result = schema.safeParse(raw);
@@ -62,7 +110,8 @@ export function parseQueryWith<S extends z.ZodMiniType<unknown, Record<string, s
     return { success: false, problem: { param, message: `${param} is not a parameter of ${path}` } };
   }
   const param = issue.path[0] === undefined ? undefined : String(issue.path[0]);
-  if (param !== undefined && raw[param] === undefined) return { success: false, problem: { param, message: `${param} is required` } };
+  if (param !== undefined && raw[param] === undefined)
+    return { success: false, problem: { param, message: `${param} is required` } };
   return { success: false, problem: { param, message: param ? `${param} ${issue.message}` : issue.message } };
 }
 
@@ -74,7 +123,7 @@ export function canonicalQuery(params: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const name of Object.keys(params).sort()) {
     const value = params[name];
-    if (value === undefined || value === 0 && isFlag(name)) continue;
+    if (value === undefined || (value === 0 && isFlag(name))) continue;
     query.set(name, Array.isArray(value) ? value.join(',') : String(value));
   }
   return query.toString();

@@ -47,7 +47,10 @@ export function summaryStatistics(data: Readonly<Record<string, number>>): Summa
  * names the type `numeric` or `string`; without a type, by its statistics (a categorical value
  * may well be the word "observations", but not several statistic names at once).
  */
-export function isNumericMember(member: { readonly data: Readonly<Record<string, number>>; readonly type?: string }): boolean {
+export function isNumericMember(member: {
+  readonly data: Readonly<Record<string, number>>;
+  readonly type?: string;
+}): boolean {
   if (member.type === 'numeric' || member.type === 'string') return member.type === 'numeric';
   return 'observations' in member.data && ('sum' in member.data || 'min' in member.data);
 }

@@ -53,7 +53,11 @@ export interface BoardConfig {
 
 /** The parameters' values, each may be repeated (`sites=a&sites=b`, as a form sends them) or comma-separated. */
 function list(params: URLSearchParams, name: string): string[] {
-  return params.getAll(name).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  return params
+    .getAll(name)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
 }
 
 /** The board's language tag: its `lang` parameter when it is one, else the browser's. */
@@ -92,30 +96,44 @@ export function boardLanguage(params: URLSearchParams): BoardLanguage {
   };
 }
 
-export function parseBoardParams(params: URLSearchParams, served: Served, terms: Terms = en): { config: BoardConfig; problems: string[] } {
+export function parseBoardParams(
+  params: URLSearchParams,
+  served: Served,
+  terms: Terms = en,
+): { config: BoardConfig; problems: string[] } {
   const problems: string[] = [];
-  const oneOf = <T extends string>(value: string | null, allowed: readonly T[], fallback: T, name: string): T => {
+  const oneOf = <T extends string>(
+    value: string | null,
+    allowed: readonly T[],
+    fallback: T,
+    name: string,
+  ): T => {
     if (value === null || value === '') return fallback;
     if ((allowed as readonly string[]).includes(value)) return value as T;
     problems.push(terms.boardBadValue(name, value, allowed.join(', ')));
     return fallback;
   };
   const known = new Set(['sites', 'cards', 'theme', 'lang', 'size', 'numbers', 'rotate', 'title']);
-  for (const name of new Set(params.keys())) if (!known.has(name)) problems.push(terms.boardUnknownParam(name));
+  for (const name of new Set(params.keys()))
+    if (!known.has(name)) problems.push(terms.boardUnknownParam(name));
 
   const wantedSites = [...new Set(list(params, 'sites'))];
   const sites = wantedSites.filter((site) => served.hosts.includes(site));
-  for (const site of wantedSites) if (!served.hosts.includes(site)) problems.push(terms.boardSiteNotServed(site));
+  for (const site of wantedSites)
+    if (!served.hosts.includes(site)) problems.push(terms.boardSiteNotServed(site));
   if (sites.length === 0 && served.hosts[0] !== undefined) sites.push(served.hosts[0]);
 
   const hideNumbers = oneOf(params.get('numbers'), ['show', 'hide'], 'show', 'numbers') === 'hide';
   const wantedCards = [...new Set(list(params, 'cards'))];
   let cards = CARDS.filter((card) => wantedCards.includes(card));
-  for (const card of wantedCards) if (!(CARDS as readonly string[]).includes(card)) problems.push(terms.boardBadValue('cards', card, CARDS.join(', ')));
+  for (const card of wantedCards)
+    if (!(CARDS as readonly string[]).includes(card))
+      problems.push(terms.boardBadValue('cards', card, CARDS.join(', ')));
   if (cards.length === 0) cards = [...DEFAULT_CARDS];
   if (hideNumbers) {
     const dropped = cards.filter((card) => !NUMBERLESS_CARDS.has(card));
-    if (dropped.length > 0 && params.has('cards')) problems.push(terms.boardNumbersHidden(dropped.join(', ')));
+    if (dropped.length > 0 && params.has('cards'))
+      problems.push(terms.boardNumbersHidden(dropped.join(', ')));
     cards = cards.filter((card) => NUMBERLESS_CARDS.has(card));
     if (cards.length === 0) cards = ['pages'];
   }

@@ -5,7 +5,15 @@
  */
 import '../index.ts';
 import type { TextTerm } from '../locales/en.ts';
-import { boardLanguage, boardViews, parseBoardParams, type BoardConfig, type Card, type Served, type Size } from './board-config.ts';
+import {
+  boardLanguage,
+  boardViews,
+  parseBoardParams,
+  type BoardConfig,
+  type Card,
+  type Served,
+  type Size,
+} from './board-config.ts';
 import { keepScreenAwake, loadServed } from './served.ts';
 
 /** Rows of pages that fit each size at 16:9 without scrolling. */
@@ -16,7 +24,12 @@ const LIST_ROWS: Record<Size, number> = { s: 8, m: 6, l: 5 };
 const ONE_SITE_CARDS: ReadonlySet<Card> = new Set(['sources', 'platforms']);
 
 const ROUTES: Record<Card, { tag: string; path: string; label: TextTerm; extra?: (size: Size) => string }> = {
-  pages: { tag: 'top-pages', path: '/live/toppages/v3/', label: 'boardCardPages', extra: (size) => `&limit=${PAGE_ROWS[size]}` },
+  pages: {
+    tag: 'top-pages',
+    path: '/live/toppages/v3/',
+    label: 'boardCardPages',
+    extra: (size) => `&limit=${PAGE_ROWS[size]}`,
+  },
   counter: { tag: 'live-counter', path: '/live/quickstats/v4/', label: 'boardCardCounter' },
   referrers: { tag: 'referrer-bars', path: '/live/referrers/v3/', label: 'boardCardReferrers' },
   geo: { tag: 'geo-list', path: '/live/top_geo/v1/', label: 'boardCardGeo' },
@@ -34,7 +47,9 @@ const notice = document.querySelector<HTMLElement>('#notice')!;
 const setUp = document.querySelector<HTMLAnchorElement>('#set-up')!;
 
 function say(lines: readonly string[]): void {
-  notice.replaceChildren(...lines.map((line) => Object.assign(document.createElement('span'), { textContent: line })));
+  notice.replaceChildren(
+    ...lines.map((line) => Object.assign(document.createElement('span'), { textContent: line })),
+  );
   notice.hidden = lines.length === 0;
 }
 
@@ -42,7 +57,10 @@ function card(kind: Card, sites: readonly string[], config: BoardConfig, served:
   const { tag, path, label, extra } = ROUTES[kind];
   const el = document.createElement(tag);
   const query = extra?.(config.size) ?? '';
-  el.setAttribute('src', sites.map((site) => `${served.prefix}${path}?host=${encodeURIComponent(site)}${query}`).join(' '));
+  el.setAttribute(
+    'src',
+    sites.map((site) => `${served.prefix}${path}?host=${encodeURIComponent(site)}${query}`).join(' '),
+  );
   el.setAttribute('label', terms[label]);
   el.setAttribute('theme', config.theme);
   el.className = `card card-${kind}`;
@@ -113,7 +131,9 @@ function view(sites: readonly string[], config: BoardConfig, served: Served): HT
 }
 
 function scopeText(sites: readonly string[]): string {
-  return sites.length === 1 ? sites[0]! : `${terms.boardSites(language.count(sites.length))}: ${sites.join(', ')}`;
+  return sites.length === 1
+    ? sites[0]!
+    : `${terms.boardSites(language.count(sites.length))}: ${sites.join(', ')}`;
 }
 
 async function start(): Promise<void> {

@@ -12,10 +12,15 @@ const MAX_RETRY_S = 30;
 export async function loadServed(onRetry: (seconds: number) => void): Promise<Served> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const response = await fetch(SERVED_URL, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const response = await fetch(SERVED_URL, {
+        headers: { Accept: 'application/json' },
+        cache: 'no-store',
+      });
       if (response.ok) {
         const body = (await response.json()) as Partial<Served>;
-        const hosts = Array.isArray(body.hosts) ? body.hosts.filter((host): host is string => typeof host === 'string') : [];
+        const hosts = Array.isArray(body.hosts)
+          ? body.hosts.filter((host): host is string => typeof host === 'string')
+          : [];
         return { prefix: typeof body.prefix === 'string' ? body.prefix : '', hosts };
       }
     } catch {
@@ -44,9 +49,12 @@ export function keepScreenAwake(): void {
   let held: WakeLockSentinel | undefined;
   const request = () => {
     if (document.visibilityState !== 'visible' || (held && !held.released)) return;
-    wakeLock.request('screen').then((sentinel) => (held = sentinel), () => {
-      // Refused (no user activation, a power-saving mode): the board works without it.
-    });
+    wakeLock.request('screen').then(
+      (sentinel) => (held = sentinel),
+      () => {
+        // Refused (no user activation, a power-saving mode): the board works without it.
+      },
+    );
   };
   document.addEventListener('visibilitychange', request);
   request();

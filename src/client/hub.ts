@@ -146,8 +146,21 @@ export class PollHub {
     const route = routeOf(url);
     const snapshot: PollSnapshot = route
       ? { ...INITIAL_SNAPSHOT, paused: this.#paused }
-      : { ...INITIAL_SNAPSHOT, error: { kind: 'source', message: 'This address is not a data source this widget knows.' } };
-    return { url, route, listeners: new Set(), snapshot, etag: undefined, inFlight: undefined, requestedAt: -Infinity, failures: 0, retryAt: 0 };
+      : {
+          ...INITIAL_SNAPSHOT,
+          error: { kind: 'source', message: 'This address is not a data source this widget knows.' },
+        };
+    return {
+      url,
+      route,
+      listeners: new Set(),
+      snapshot,
+      etag: undefined,
+      inFlight: undefined,
+      requestedAt: -Infinity,
+      failures: 0,
+      retryAt: 0,
+    };
   }
 
   #startClock(): void {
@@ -181,7 +194,8 @@ export class PollHub {
     const paused = isPageAway();
     if (paused === this.#paused) return;
     this.#paused = paused;
-    for (const resource of this.#resources.values()) this.#publish(resource, { ...resource.snapshot, paused });
+    for (const resource of this.#resources.values())
+      this.#publish(resource, { ...resource.snapshot, paused });
     if (paused) {
       this.#stopClock();
     } else {
@@ -209,7 +223,12 @@ export class PollHub {
   async #exchange(resource: Resource, signal: AbortSignal): Promise<void> {
     let response: Response;
     try {
-      response = await this.#fetch(resource.url, { headers: { Accept: 'application/json' }, signal, credentials: 'same-origin', cache: 'no-cache' });
+      response = await this.#fetch(resource.url, {
+        headers: { Accept: 'application/json' },
+        signal,
+        credentials: 'same-origin',
+        cache: 'no-cache',
+      });
     } catch {
       if (!signal.aborted) this.#fail(resource, networkError(resource.url), 0);
       return;
@@ -222,7 +241,8 @@ export class PollHub {
     }
     if (!response.ok) {
       const error = await httpError(response);
-      if (!signal.aborted) this.#fail(resource, error, retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()));
+      if (!signal.aborted)
+        this.#fail(resource, error, retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()));
       return;
     }
     let body: unknown;
@@ -268,14 +288,21 @@ export class PollHub {
    * asked twice within a few milliseconds.
    */
   #isDue(resource: Resource, now: number): boolean {
-    return resource.route !== undefined && !resource.inFlight && now >= resource.retryAt
-      && now - resource.requestedAt >= this.#interval / 2;
+    return (
+      resource.route !== undefined &&
+      !resource.inFlight &&
+      now >= resource.retryAt &&
+      now - resource.requestedAt >= this.#interval / 2
+    );
   }
 
   #isStale(snapshot: PollSnapshot, now: number): boolean {
     const { data, error, updatedAt } = snapshot;
     if (data === undefined) return false;
-    return error !== undefined || (updatedAt !== undefined && now - updatedAt > STALE_AFTER_INTERVALS * this.#interval);
+    return (
+      error !== undefined ||
+      (updatedAt !== undefined && now - updatedAt > STALE_AFTER_INTERVALS * this.#interval)
+    );
   }
 
   #publish(resource: Resource, next: PollSnapshot): void {

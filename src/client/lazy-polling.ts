@@ -38,7 +38,8 @@ export class LazyPolling implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.#lazy && !this.#stopWatching && this.#host.isConnected) this.#stopWatching = getHub().watchNear(this.#host, this.#onNear);
+    if (this.#lazy && !this.#stopWatching && this.#host.isConnected)
+      this.#stopWatching = getHub().watchNear(this.#host, this.#onNear);
   }
 
   hostDisconnected(): void {
@@ -51,7 +52,8 @@ export class LazyPolling implements ReactiveController {
     this.#clearTimer();
     const source = this.#source();
     if (near) source.active = true;
-    else if (source.active) this.#farTimer = getHub().clock.setTimeout(() => (source.active = false), FAR_AWAY_MS);
+    else if (source.active)
+      this.#farTimer = getHub().clock.setTimeout(() => (source.active = false), FAR_AWAY_MS);
   };
 
   #clearTimer(): void {

@@ -103,26 +103,40 @@ export class MultiPollController<T> {
       const inputs = snapshots.map((snapshot) => snapshot.data);
       // The first merge waits for every site to answer (data or error): one merged too early
       // would show the late sites' rows as new ones at the next update.
-      const answered = snapshots.every((snapshot) => snapshot.data !== undefined || snapshot.error !== undefined);
+      const answered = snapshots.every(
+        (snapshot) => snapshot.data !== undefined || snapshot.error !== undefined,
+      );
       if (withData.length === 0 || (!this.#merged && !answered)) {
         this.#merged = undefined;
       } else if (!this.#merged || inputs.some((data, index) => data !== this.#merged!.inputs[index])) {
-        const parts = withData.map(({ controller, site }) => ({ url: controller.url!, site, data: controller.snapshot.data! }));
+        const parts = withData.map(({ controller, site }) => ({
+          url: controller.url!,
+          site,
+          data: controller.snapshot.data!,
+        }));
         this.#merged = { inputs, data: this.#merge(parts) };
       }
       const errors = this.#parts.filter(({ controller }) => controller.snapshot.error);
       next = {
         data: this.#merged?.data,
         // With nothing to show, the card says why (the first failure); with data, failures are partial.
-        error: !this.#merged && errors.length === this.#parts.length ? errors[0]!.controller.snapshot.error : undefined,
-        stale: !!this.#merged && withData.some(({ controller }) => controller.snapshot.stale && !controller.snapshot.error),
+        error:
+          !this.#merged && errors.length === this.#parts.length
+            ? errors[0]!.controller.snapshot.error
+            : undefined,
+        stale:
+          !!this.#merged &&
+          withData.some(({ controller }) => controller.snapshot.stale && !controller.snapshot.error),
         paused: snapshots.some((snapshot) => snapshot.paused),
         updatedAt: oldest(snapshots),
       };
     }
-    const failing = this.#parts.length > 1 && next.data !== undefined
-      ? this.#parts.filter(({ controller }) => controller.snapshot.error).map(({ controller, site }) => ({ site, error: controller.snapshot.error! }))
-      : [];
+    const failing =
+      this.#parts.length > 1 && next.data !== undefined
+        ? this.#parts
+            .filter(({ controller }) => controller.snapshot.error)
+            .map(({ controller, site }) => ({ site, error: controller.snapshot.error! }))
+        : [];
     const failingChanged = failing.map(describe).join() !== this.failing.map(describe).join();
     if (failingChanged) this.failing = failing;
     const previous = this.#snapshot;
@@ -136,7 +150,8 @@ export class MultiPollController<T> {
 
 function oldest(snapshots: readonly PollSnapshot[]): number | undefined {
   let at: number | undefined;
-  for (const { updatedAt } of snapshots) if (updatedAt !== undefined && (at === undefined || updatedAt < at)) at = updatedAt;
+  for (const { updatedAt } of snapshots)
+    if (updatedAt !== undefined && (at === undefined || updatedAt < at)) at = updatedAt;
   return at;
 }
 

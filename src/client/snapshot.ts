@@ -36,8 +36,12 @@ export const INITIAL_SNAPSHOT: PollSnapshot<never> = Object.freeze({
 
 /** True when a host has something new to render (a change of `updatedAt` alone is not). */
 export function changesView(previous: PollSnapshot, next: PollSnapshot): boolean {
-  return previous.data !== next.data || previous.error !== next.error
-    || previous.stale !== next.stale || previous.paused !== next.paused;
+  return (
+    previous.data !== next.data ||
+    previous.error !== next.error ||
+    previous.stale !== next.stale ||
+    previous.paused !== next.paused
+  );
 }
 
 export function sameSnapshot(a: PollSnapshot, b: PollSnapshot): boolean {

@@ -20,7 +20,10 @@ function shareArray(previous: unknown[], next: unknown[]): unknown[] {
   return reused === previous.length && previous.length === next.length ? previous : copy;
 }
 
-function shareObject(previous: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+function shareObject(
+  previous: Record<string, unknown>,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   let nextSize = 0;
   let reused = 0;

@@ -6,7 +6,9 @@ const NEAR_MARGIN = '100% 0px';
 
 /** The browser's answer: an IntersectionObserver on the element (a page has a few lazy elements, not hundreds). */
 export const watchNearViewport: WatchNear = (element, onChange) => {
-  const observer = new IntersectionObserver((entries) => onChange(entries.at(-1)!.isIntersecting), { rootMargin: NEAR_MARGIN });
+  const observer = new IntersectionObserver((entries) => onChange(entries.at(-1)!.isIntersecting), {
+    rootMargin: NEAR_MARGIN,
+  });
   observer.observe(element);
   return () => observer.disconnect();
 };

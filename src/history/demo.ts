@@ -9,10 +9,12 @@ import type { HistoryOptions } from './service.ts';
 
 export function demoHistory(hosts: readonly string[], overrides: HistoryOptions = {}): HistoryOptions {
   const model = createSimulator({ hosts: hosts.filter((host) => !host.startsWith('video@')) });
-  const zones = Object.fromEntries(hosts.flatMap((host) => {
-    const zone = model.timeZone(host);
-    return zone ? [[host, zone]] : [];
-  }));
+  const zones = Object.fromEntries(
+    hosts.flatMap((host) => {
+      const zone = model.timeZone(host);
+      return zone ? [[host, zone]] : [];
+    }),
+  );
   return {
     ...overrides,
     dataDir: overrides.dataDir ?? 'memory',

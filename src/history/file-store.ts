@@ -73,7 +73,7 @@ export class FileStore implements HistoryStore {
     const bytes = await readFile(path);
     let good = 0;
     let samples = 0;
-    for (let start = 0; start < bytes.length;) {
+    for (let start = 0; start < bytes.length; ) {
       const newline = bytes.indexOf(10, start);
       // Only the last write can be torn: a line without its newline, or not whole JSON, ends the log.
       const row = newline === -1 ? undefined : parseLine(bytes.subarray(start, newline).toString());
@@ -98,7 +98,10 @@ export class FileStore implements HistoryStore {
     const line = `${JSON.stringify([minute, ...values.slice(0, METRIC_COUNT).map((value) => (Number.isNaN(value) ? null : value))])}\n`;
     const previous = this.#queues.get(host) ?? Promise.resolve();
     const append = previous.then(() => this.#append(host, minute, line));
-    this.#queues.set(host, append.catch(() => undefined));
+    this.#queues.set(
+      host,
+      append.catch(() => undefined),
+    );
     await append;
     return true;
   }
@@ -150,7 +153,9 @@ export class FileStore implements HistoryStore {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number.parseInt(readLockHolder(this.#lockPath), 10);
         if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-          throw new Error(`${this.#root} is in use by process ${holder}: give each instance its own PULSE_DATA_DIR, or share history through PULSE_REDIS_URL`);
+          throw new Error(
+            `${this.#root} is in use by process ${holder}: give each instance its own PULSE_DATA_DIR, or share history through PULSE_REDIS_URL`,
+          );
         }
         rmSync(this.#lockPath, { force: true });
       }

@@ -55,11 +55,14 @@ export class Recorder {
     const { clock } = this.#parts;
     const now = clock.now();
     // A second into the minute, so the sample belongs to the minute it is filed under.
-    this.#timer = clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.recordMinute();
-      this.start();
-    }, minuteOf(now) + MINUTE_MS + 1000 - now);
+    this.#timer = clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#running = this.recordMinute();
+        this.start();
+      },
+      minuteOf(now) + MINUTE_MS + 1000 - now,
+    );
   }
 
   /** Samples every host for the current minute (unless recorded); answers how many were recorded. */
@@ -87,15 +90,25 @@ export class Recorder {
       if (!(await store.claim(host, minute))) return 'elsewhere';
       for (let attempt = 0; attempt < TRIES && !this.#closed; attempt++) {
         const cached = await this.#parts.quickstats(host);
-        if (cached && cached.fetchedAt >= minute - FRESH_ENOUGH_MS && minuteOf(this.#parts.clock.now()) === minute) {
+        if (
+          cached &&
+          cached.fetchedAt >= minute - FRESH_ENOUGH_MS &&
+          minuteOf(this.#parts.clock.now()) === minute
+        ) {
           return (await store.record(host, minute, sampleOf(cached.stats))) ? 'recorded' : 'elsewhere';
         }
         if (minuteOf(this.#parts.clock.now()) !== minute) break;
         await this.#parts.clock.sleep(this.#retryMs);
       }
-      logger.warn({ site: host, minute: new Date(minute).toISOString() }, 'history: no fresh quickstats this minute; left as a gap');
+      logger.warn(
+        { site: host, minute: new Date(minute).toISOString() },
+        'history: no fresh quickstats this minute; left as a gap',
+      );
     } catch (error) {
-      logger.error({ site: host, err: (error as Error).message }, 'history: recording failed; minute left as a gap');
+      logger.error(
+        { site: host, err: (error as Error).message },
+        'history: recording failed; minute left as a gap',
+      );
     }
     return 'gap';
   }

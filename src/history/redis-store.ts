@@ -46,7 +46,10 @@ export class RedisStore implements HistoryStore {
     this.#client = createClient({
       url: options.url,
       disableOfflineQueue: true,
-      socket: { connectTimeout: Math.max(options.timeoutMs, 1000), reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
+      socket: {
+        connectTimeout: Math.max(options.timeoutMs, 1000),
+        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
+      },
     });
     this.#commands = this.#client.withCommandOptions({ timeout: options.timeoutMs });
     this.#client.on('error', () => undefined);
@@ -60,7 +63,12 @@ export class RedisStore implements HistoryStore {
 
   async claim(host: string, t: number): Promise<boolean> {
     const minute = minuteOf(t);
-    const reply = await this.#run(() => this.#commands.set(this.#key('history-lease', `${host}:${minute}`), randomUUID(), { condition: 'NX', expiration: { type: 'PX', value: 2 * MINUTE_MS } }));
+    const reply = await this.#run(() =>
+      this.#commands.set(this.#key('history-lease', `${host}:${minute}`), randomUUID(), {
+        condition: 'NX',
+        expiration: { type: 'PX', value: 2 * MINUTE_MS },
+      }),
+    );
     return reply === 'OK';
   }
 
@@ -68,11 +76,16 @@ export class RedisStore implements HistoryStore {
     const minute = minuteOf(t);
     const day = Math.floor(minute / DAY_MS);
     const key = this.#dayKey(host, day);
-    const row = JSON.stringify(values.slice(0, METRIC_COUNT).map((value) => (Number.isNaN(value) ? null : value)));
-    const reply = await this.#run(() => this.#client.multi()
-      .hSetNX(key, String((minute - day * DAY_MS) / MINUTE_MS), row)
-      .pExpireAt(key, (day + KEEP_DAYS + 1) * DAY_MS)
-      .exec());
+    const row = JSON.stringify(
+      values.slice(0, METRIC_COUNT).map((value) => (Number.isNaN(value) ? null : value)),
+    );
+    const reply = await this.#run(() =>
+      this.#client
+        .multi()
+        .hSetNX(key, String((minute - day * DAY_MS) / MINUTE_MS), row)
+        .pExpireAt(key, (day + KEEP_DAYS + 1) * DAY_MS)
+        .exec(),
+    );
     return Array.isArray(reply) && Number(reply[0]) === 1;
   }
 
@@ -86,11 +99,13 @@ export class RedisStore implements HistoryStore {
       if (day * DAY_MS > now) break;
       const final = (day + 1) * DAY_MS + SETTLE_MS <= now;
       if (final && this.#finished.hasDay(host, day)) continue;
-      reads.push(this.#readDay(host, day).then((block) => {
-        if (!block) return;
-        if (final) this.#finished.setDay(host, day, block);
-        else book.setDay(host, day, block);
-      }));
+      reads.push(
+        this.#readDay(host, day).then((block) => {
+          if (!block) return;
+          if (final) this.#finished.setDay(host, day, block);
+          else book.setDay(host, day, block);
+        }),
+      );
     }
     await Promise.all(reads);
     this.#finished.prune(now);
@@ -135,6 +150,11 @@ export class RedisStore implements HistoryStore {
   }
 
   #run<T>(command: () => Promise<T>): Promise<T | undefined> {
-    return runBounded(!this.#closed && this.#client.isReady, this.#logger, 'history: Redis command failed', command);
+    return runBounded(
+      !this.#closed && this.#client.isReady,
+      this.#logger,
+      'history: Redis command failed',
+      command,
+    );
   }
 }

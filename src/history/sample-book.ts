@@ -12,7 +12,10 @@ export interface DayBlock {
 }
 
 export function emptyDay(): DayBlock {
-  return { values: new Float32Array(MINUTES_PER_DAY * METRIC_COUNT).fill(Number.NaN), recorded: new Uint8Array(MINUTES_PER_DAY) };
+  return {
+    values: new Float32Array(MINUTES_PER_DAY * METRIC_COUNT).fill(Number.NaN),
+    recorded: new Uint8Array(MINUTES_PER_DAY),
+  };
 }
 
 export class SampleBook {
@@ -28,7 +31,8 @@ export class SampleBook {
     const minute = Math.floor((t - day * DAY_MS) / MINUTE_MS);
     if (block.recorded[minute]) return false;
     block.recorded[minute] = 1;
-    for (let metric = 0; metric < METRIC_COUNT; metric++) block.values[minute * METRIC_COUNT + metric] = values[metric] ?? Number.NaN;
+    for (let metric = 0; metric < METRIC_COUNT; metric++)
+      block.values[minute * METRIC_COUNT + metric] = values[metric] ?? Number.NaN;
     return true;
   }
 
@@ -53,13 +57,14 @@ export class SampleBook {
     const column = new Float64Array(minutes).fill(Number.NaN);
     const days = this.#hosts.get(host);
     if (!days) return column;
-    for (let i = 0; i < minutes;) {
+    for (let i = 0; i < minutes; ) {
       const t = from + i * MINUTE_MS;
       const day = Math.floor(t / DAY_MS);
       const first = Math.floor((t - day * DAY_MS) / MINUTE_MS);
       const count = Math.min(MINUTES_PER_DAY - first, minutes - i);
       const block = days.get(day);
-      if (block) for (let m = 0; m < count; m++) column[i + m] = block.values[(first + m) * METRIC_COUNT + metric]!;
+      if (block)
+        for (let m = 0; m < count; m++) column[i + m] = block.values[(first + m) * METRIC_COUNT + metric]!;
       i += count;
     }
     return column;

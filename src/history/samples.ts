@@ -27,7 +27,9 @@ export function sampleOf(stats: PageStats): number[] {
   const counts = stats as Record<string, unknown>;
   const platform = (stats.platform ?? {}) as Record<string, unknown>;
   return HISTORY_METRICS.map((metric) => {
-    const value = metric.startsWith('platform_') ? platform[metric.slice('platform_'.length)] : counts[metric];
+    const value = metric.startsWith('platform_')
+      ? platform[metric.slice('platform_'.length)]
+      : counts[metric];
     return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : Number.NaN;
   });
 }

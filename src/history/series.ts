@@ -36,12 +36,21 @@ function tenth(value: number): number {
 }
 
 /** The points of a range: first point, step, how many in all, and how many up to now. */
-export function rangePoints(range: HistoryRange, timeZone: string, now: number): { start: number; stepMinutes: number; total: number; elapsed: number } {
+export function rangePoints(
+  range: HistoryRange,
+  timeZone: string,
+  now: number,
+): { start: number; stepMinutes: number; total: number; elapsed: number } {
   if (range === 'today') {
     const start = startOfLocalDay(timeZone, now);
     // 25 h after a midnight is always in the next day, whatever daylight saving does to its length.
     const end = startOfLocalDay(timeZone, start + 25 * HOUR_MS);
-    return { start, stepMinutes: 1, total: (end - start) / MINUTE_MS, elapsed: (minuteOf(now) - start) / MINUTE_MS + 1 };
+    return {
+      start,
+      stepMinutes: 1,
+      total: (end - start) / MINUTE_MS,
+      elapsed: (minuteOf(now) - start) / MINUTE_MS + 1,
+    };
   }
   const step = 5 * MINUTE_MS;
   const end = Math.floor(now / step) * step + step;
@@ -49,7 +58,12 @@ export function rangePoints(range: HistoryRange, timeZone: string, now: number):
   return { start: end - total * step, stepMinutes: 5, total, elapsed: total };
 }
 
-export async function buildHistory(store: HistoryStore, request: HistoryRequest, timeZone: string, now: number): Promise<HistoryResponse> {
+export async function buildHistory(
+  store: HistoryStore,
+  request: HistoryRequest,
+  timeZone: string,
+  now: number,
+): Promise<HistoryResponse> {
   const { start, stepMinutes, total, elapsed } = rangePoints(request.range, timeZone, now);
   const metric = metricIndex(request.metric);
   const step = stepMinutes * MINUTE_MS;
@@ -84,7 +98,8 @@ export async function buildHistory(store: HistoryStore, request: HistoryRequest,
       const t = start + point * step;
       const hour = Math.floor(t / HOUR_MS);
       let shifted = shifts.get(hour);
-      if (shifted === undefined) shifts.set(hour, (shifted = weeksEarlier(timeZone, hour * HOUR_MS, week) - hour * HOUR_MS));
+      if (shifted === undefined)
+        shifts.set(hour, (shifted = weeksEarlier(timeZone, hour * HOUR_MS, week) - hour * HOUR_MS));
       const first = (t + shifted - base) / MINUTE_MS;
       for (let m = first + poolFrom; m < first + poolTo; m++) {
         const value = column[m];

@@ -54,10 +54,25 @@ export class HistoryService {
   constructor(parts: HistoryParts) {
     this.#parts = parts;
     this.#store = this.#openStore();
-    this.#store.then((store) => {
-      this.#recorder = new Recorder({ hosts: parts.hosts, store, quickstats: parts.quickstats, clock: parts.clock, logger: parts.logger, retryMs: parts.retryMs, onMinute: parts.onMinute });
-      if (parts.options.record !== false) this.#recorder.start();
-    }, (error: Error) => parts.logger.error({ err: error.message }, 'history: store cannot be opened; /history/v1/ answers 503'));
+    this.#store.then(
+      (store) => {
+        this.#recorder = new Recorder({
+          hosts: parts.hosts,
+          store,
+          quickstats: parts.quickstats,
+          clock: parts.clock,
+          logger: parts.logger,
+          retryMs: parts.retryMs,
+          onMinute: parts.onMinute,
+        });
+        if (parts.options.record !== false) this.#recorder.start();
+      },
+      (error: Error) =>
+        parts.logger.error(
+          { err: error.message },
+          'history: store cannot be opened; /history/v1/ answers 503',
+        ),
+    );
   }
 
   timeZoneOf(host: string): string {
@@ -99,7 +114,11 @@ export class HistoryService {
 
   async #compute(params: HistoryParams, now: number): Promise<StoredResponse> {
     const body = await buildHistory(await this.#store, params, this.timeZoneOf(params.host), now);
-    return storeBody(JSON.stringify(body), { startedAt: now, fetchedAt: now, freshUntil: minuteOf(now) + MINUTE_MS + AFTER_RECORDING_MS });
+    return storeBody(JSON.stringify(body), {
+      startedAt: now,
+      fetchedAt: now,
+      freshUntil: minuteOf(now) + MINUTE_MS + AFTER_RECORDING_MS,
+    });
   }
 
   async #openStore(): Promise<HistoryStore> {
@@ -110,7 +129,15 @@ export class HistoryService {
     else if (redis) store = new RedisStore({ ...redis, logger, now });
     else if (options.dataDir && options.dataDir !== 'memory') {
       const opened = await FileStore.open(options.dataDir, now());
-      logger.info({ dataDir: options.dataDir, samples: opened.report.samples, repaired: opened.report.repaired, deleted: opened.report.deleted }, 'history: log opened');
+      logger.info(
+        {
+          dataDir: options.dataDir,
+          samples: opened.report.samples,
+          repaired: opened.report.repaired,
+          deleted: opened.report.deleted,
+        },
+        'history: log opened',
+      );
       store = opened.store;
     } else store = new MemoryStore();
     return options.baseline ? withBaseline(store, options.baseline, now()) : store;

@@ -43,7 +43,12 @@ export class MemoryStore implements HistoryStore {
 }
 
 /** Values of one metric for minutes `[from, from + minutes)`, without a store: the simulator's backfill. */
-export type Baseline = (host: string, metric: number, from: number, minutes: number) => Float64Array | undefined;
+export type Baseline = (
+  host: string,
+  metric: number,
+  from: number,
+  minutes: number,
+) => Float64Array | undefined;
 
 /**
  * A store whose minutes before `until` that hold no sample are read from `baseline` (demo mode:

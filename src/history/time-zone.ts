@@ -10,7 +10,13 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
     });
     formatters.set(timeZone, format);
   }
@@ -20,7 +26,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 /** Minutes to add to UTC to get the wall clock of `timeZone` at instant `t`. */
 export function offsetMinutes(timeZone: string, t: number): number {
   const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(t)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  for (const part of formatter(timeZone).formatToParts(t))
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!);
   return Math.round((wall - Math.floor(t / MINUTE_MS) * MINUTE_MS) / MINUTE_MS);
 }

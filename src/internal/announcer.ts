@@ -85,4 +85,3 @@ export class Announcer implements ReactiveController {
     this.#timer = undefined;
   }
 }
-

@@ -21,7 +21,11 @@ function cached<F>(locale: string, name: string, make: () => F): F {
 }
 
 /** `format(value)` of one `Intl.NumberFormat`, memoised; `name` identifies `options`. */
-function numberFormat(locale: string, name: string, options: Intl.NumberFormatOptions): (value: number) => string {
+function numberFormat(
+  locale: string,
+  name: string,
+  options: Intl.NumberFormatOptions,
+): (value: number) => string {
   return cached(locale, name, () => {
     const format = new Intl.NumberFormat(locale, options);
     return memoize((value: number) => format.format(value));
@@ -46,8 +50,12 @@ export function formatDecimal(locale: string, value: number): string {
  */
 export function formatShare(locale: string, fraction: number): string {
   return fraction > 0 && fraction < 0.01
-    ? numberFormat(locale, 'percent1', { style: 'percent', maximumFractionDigits: 1 })(Math.round(fraction * 1000) / 1000)
-    : numberFormat(locale, 'percent0', { style: 'percent', maximumFractionDigits: 0 })(Math.round(fraction * 100) / 100);
+    ? numberFormat(locale, 'percent1', { style: 'percent', maximumFractionDigits: 1 })(
+        Math.round(fraction * 1000) / 1000,
+      )
+    : numberFormat(locale, 'percent0', { style: 'percent', maximumFractionDigits: 0 })(
+        Math.round(fraction * 100) / 100,
+      );
 }
 
 /** Units `Intl` can name (ECMA-402 sanctioned units) that our data uses. */
@@ -55,7 +63,12 @@ export type Unit = 'millisecond' | 'second' | 'minute' | 'percent';
 
 /** "2.5 sec", "30%": one decimal at most, the unit written short in the locale. */
 export function formatUnit(locale: string, value: number, unit: Unit): string {
-  return numberFormat(locale, `${unit} short`, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })(value);
+  return numberFormat(locale, `${unit} short`, {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  })(value);
 }
 
 /** A duration in seconds: seconds under a minute, minutes from there. */
@@ -66,13 +79,27 @@ export function formatDuration(locale: string, seconds: number): string {
 /** Engaged time: seconds under a minute, minutes (one decimal) above. */
 export function formatSeconds(locale: string, seconds: number): string {
   return seconds < 60
-    ? numberFormat(locale, 'second', { style: 'unit', unit: 'second', unitDisplay: 'narrow', maximumFractionDigits: 0 })(seconds)
-    : numberFormat(locale, 'minute', { style: 'unit', unit: 'minute', unitDisplay: 'narrow', maximumFractionDigits: 1 })(seconds / 60);
+    ? numberFormat(locale, 'second', {
+        style: 'unit',
+        unit: 'second',
+        unitDisplay: 'narrow',
+        maximumFractionDigits: 0,
+      })(seconds)
+    : numberFormat(locale, 'minute', {
+        style: 'unit',
+        unit: 'minute',
+        unitDisplay: 'narrow',
+        maximumFractionDigits: 1,
+      })(seconds / 60);
 }
 
 /** "3 sec. ago", "2 min. ago" in the locale. */
 export function formatAge(locale: string, ageMs: number): string {
-  const format = cached(locale, 'relative', () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' }));
+  const format = cached(
+    locale,
+    'relative',
+    () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' }),
+  );
   const seconds = Math.max(0, Math.round(ageMs / 1000));
   if (seconds < 60) return format.format(-seconds, 'second');
   if (seconds < 3600) return format.format(-Math.floor(seconds / 60), 'minute');
@@ -91,7 +118,11 @@ export function formatList(locale: string, items: readonly string[]): string {
 
 /** The localized name of a country or region code (`FR`, `419`), or undefined when unknown. */
 export function regionName(locale: string, code: string): string | undefined {
-  const names = cached(locale, 'region', () => new Intl.DisplayNames(locale, { type: 'region', fallback: 'none' }));
+  const names = cached(
+    locale,
+    'region',
+    () => new Intl.DisplayNames(locale, { type: 'region', fallback: 'none' }),
+  );
   try {
     return names.of(code.toUpperCase());
   } catch {

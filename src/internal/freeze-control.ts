@@ -65,7 +65,9 @@ export class FreezeControl<Data> {
       if (this.#waiting > 0) host.resume(held);
       this.held = undefined;
     }
-    host.announcer.announce(host.localize.term(held === undefined ? 'freezeOn' : 'freezeOff'), { urgent: true });
+    host.announcer.announce(host.localize.term(held === undefined ? 'freezeOn' : 'freezeOff'), {
+      urgent: true,
+    });
     this.#waiting = 0;
     host.requestUpdate();
   };

@@ -14,7 +14,11 @@ const AFTER_RECORDING_MS = 3000;
  * The `/history/v1/` address beside a quickstats address (same origin and prefix, same host):
  * `/pulse/live/quickstats/v4/?host=a.com` gives `/pulse/history/v1/?host=a.com&metric=…&range=…`.
  */
-export function historyUrlFor(quickstatsUrl: string, metric: HistoryMetric, range: HistoryRange = 'today'): string | undefined {
+export function historyUrlFor(
+  quickstatsUrl: string,
+  metric: HistoryMetric,
+  range: HistoryRange = 'today',
+): string | undefined {
   const url = new URL(quickstatsUrl);
   const at = url.pathname.lastIndexOf('/live/quickstats/v4');
   const host = url.searchParams.get('host');
@@ -152,7 +156,11 @@ export interface Comparison {
 }
 
 /** `value` against the typical median at `t`; `undefined` when history has no typical value then. */
-export function compareWithTypical(history: HistoryResponse, t: number, value: number): Comparison | undefined {
+export function compareWithTypical(
+  history: HistoryResponse,
+  t: number,
+  value: number,
+): Comparison | undefined {
   const index = pointAt(history, t);
   const median = index === -1 ? null : history.typical.median[index];
   if (median === null || median === undefined || median <= 0) return undefined;

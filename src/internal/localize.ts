@@ -34,7 +34,11 @@ interface Resolved {
 function resolve(element: Element, english: English): Resolved {
   let tag: string | undefined;
   let pageDir = false;
-  for (let node: Element | null = element; node && !tag; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host ?? null)) {
+  for (
+    let node: Element | null = element;
+    node && !tag;
+    node = node.parentElement ?? (node.getRootNode() as ShadowRoot).host ?? null
+  ) {
     if (node.hasAttribute('dir')) pageDir = true;
     const lang = node.getAttribute('lang');
     if (lang) tag = canonical(lang);
@@ -77,7 +81,8 @@ export class LocalizeController implements ReactiveController {
     this.#generation = -1;
     state.hosts.add(this.#host);
     observe(document);
-    for (let root = this.#host.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) observe(root);
+    for (let root = this.#host.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode())
+      observe(root);
   }
 
   hostDisconnected(): void {

@@ -27,7 +27,9 @@ const MEMO_QUERIES = 1000;
  * Memoises a pure function of a route's name and its query string (without the `?`), for the
  * validations that the same queries repeat every 3 s; at most {@link MEMO_QUERIES} of them.
  */
-export function memoizeByQuery<R extends string, V>(compute: (route: R, query: string) => V): (route: R, query: string) => V {
+export function memoizeByQuery<R extends string, V>(
+  compute: (route: R, query: string) => V,
+): (route: R, query: string) => V {
   // One string key: a route's name never holds a '?'.
   const byKey = memoize((key: string) => {
     const queryAt = key.indexOf('?');

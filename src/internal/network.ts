@@ -13,18 +13,28 @@ import type { SourceData } from '../client/index.ts';
 export function sumCounts<T>(bodies: readonly T[]): T {
   const present = bodies.filter((body) => body !== undefined && body !== null);
   const [first] = present;
-  if (typeof first === 'number') return present.reduce<number>((sum, value) => sum + (typeof value === 'number' ? value : 0), 0) as T;
+  if (typeof first === 'number')
+    return present.reduce<number>((sum, value) => sum + (typeof value === 'number' ? value : 0), 0) as T;
   if (!isPlainObject(first)) return first as T;
   const keys = new Set(present.flatMap((body) => (isPlainObject(body) ? Object.keys(body) : [])));
   const merged: Record<string, unknown> = {};
-  for (const key of keys) merged[key] = sumCounts(present.map((body) => (body as Record<string, unknown>)[key]));
+  for (const key of keys)
+    merged[key] = sumCounts(present.map((body) => (body as Record<string, unknown>)[key]));
   return merged as T;
 }
 
 /** <live-counter>: the counts add up (breakdowns and histograms are left out). */
 export function mergeCounts(parts: readonly SourceData<QuickstatsResponse>[]): QuickstatsResponse {
-  const counts = parts.map(({ data }) => Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')));
-  return { data: { ...parts[0]!.data.data, metrics: {}, stats: sumCounts(counts) as QuickstatsResponse['data']['stats'] } };
+  const counts = parts.map(({ data }) =>
+    Object.fromEntries(Object.entries(data.data.stats).filter(([, value]) => typeof value === 'number')),
+  );
+  return {
+    data: {
+      ...parts[0]!.data.data,
+      metrics: {},
+      stats: sumCounts(counts) as QuickstatsResponse['data']['stats'],
+    },
+  };
 }
 
 /** <top-pages>: one ranking by people, each page with its site. */

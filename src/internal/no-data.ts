@@ -10,6 +10,10 @@ export function noData(localize: LocalizeController): TemplateResult {
 }
 
 /** `format(value)`, or {@link noData} when the value is missing. */
-export function formatOrNoData<T>(localize: LocalizeController, value: T | undefined, format: (value: T) => string): string | TemplateResult {
+export function formatOrNoData<T>(
+  localize: LocalizeController,
+  value: T | undefined,
+  format: (value: T) => string,
+): string | TemplateResult {
   return value === undefined ? noData(localize) : format(value);
 }

@@ -1,6 +1,12 @@
 import { initialState, Task } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { getHub, MIN_INTERVAL_MS, type PollError, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import {
+  getHub,
+  MIN_INTERVAL_MS,
+  type PollError,
+  type PollSnapshot,
+  type SnapshotChange,
+} from '../client/index.ts';
 import { changesView, INITIAL_SNAPSHOT } from '../client/snapshot.ts';
 import type { DataSource } from './pulse-element.ts';
 
@@ -24,11 +30,16 @@ export class OneShotSource<Data> implements DataSource<Data>, ReactiveController
     this.#onChange = onChange;
     host.addController(this);
     this.#task = new Task(host, {
-      task: ([url]: readonly [string | undefined], { signal }) => (url ? loadOnce<Data>(url, signal, (waiting) => this.#wait(waiting)) : initialState),
+      task: ([url]: readonly [string | undefined], { signal }) =>
+        url ? loadOnce<Data>(url, signal, (waiting) => this.#wait(waiting)) : initialState,
       args: () => [this.#url] as const,
       onComplete: (loaded) => {
         this.#failures = 0;
-        this.#receive({ ...loaded, stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > maxAgeMs, paused: false });
+        this.#receive({
+          ...loaded,
+          stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > maxAgeMs,
+          paused: false,
+        });
       },
       onError: (error) => {
         this.#failures++;
@@ -98,7 +109,11 @@ export class OneShotSource<Data> implements DataSource<Data>, ReactiveController
 const MAX_RETRY_MS = 60_000;
 
 function isPassing(error: PollError): boolean {
-  return error.kind === 'network' || error.kind === 'invalid' || (error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408));
+  return (
+    error.kind === 'network' ||
+    error.kind === 'invalid' ||
+    (error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408))
+  );
 }
 
 /**
@@ -110,7 +125,11 @@ function isPassing(error: PollError): boolean {
  * Resolves with the snapshot holding the data; rejects with the `PollError`. `onWait` hears of
  * snapshots before the answer (the hub pauses while the page is hidden or offline).
  */
-function loadOnce<T>(url: string, signal: AbortSignal, onWait: (snapshot: PollSnapshot<T>) => void): Promise<PollSnapshot<T>> {
+function loadOnce<T>(
+  url: string,
+  signal: AbortSignal,
+  onWait: (snapshot: PollSnapshot<T>) => void,
+): Promise<PollSnapshot<T>> {
   return new Promise((resolve, reject) => {
     const hub = getHub();
     let unsubscribe = () => {};

@@ -1,7 +1,22 @@
-import { html, LitElement, nothing, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  html,
+  LitElement,
+  nothing,
+  type CSSResultGroup,
+  type CSSResultOrNative,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import { LazyPolling, PollController, routeOf, type PollSnapshot, type SnapshotChange } from '../client/index.ts';
+import {
+  LazyPolling,
+  PollController,
+  routeOf,
+  type PollSnapshot,
+  type SnapshotChange,
+} from '../client/index.ts';
 import { Announcer } from './announcer.ts';
 import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
@@ -53,7 +68,10 @@ export interface FeatureAssets {
 }
 
 /** An element class: PulseElement's subclasses, whatever their data. */
-type ElementClass = (abstract new (...args: never[]) => LitElement) & Pick<typeof LitElement, 'createProperty' | 'styles' | 'elementStyles'> & { terms: English };
+type ElementClass = (abstract new (
+  ...args: never[]
+) => LitElement) &
+  Pick<typeof LitElement, 'createProperty' | 'styles' | 'elementStyles'> & { terms: English };
 
 /** The features registered on each class. */
 const registered = new WeakMap<object, Partial<Features>>();
@@ -66,15 +84,22 @@ const registered = new WeakMap<object, Partial<Features>>();
  * the feature, whether its class was defined before or after: Lit reads `styles` once, when a
  * class is finalized, so a class already finalized gets the styles in its `elementStyles`.
  */
-export function registerFeature<Name extends keyof Features>(type: ElementClass, name: Name, feature: Features[Name], assets: FeatureAssets = {}): void {
+export function registerFeature<Name extends keyof Features>(
+  type: ElementClass,
+  name: Name,
+  feature: Features[Name],
+  assets: FeatureAssets = {},
+): void {
   registered.set(type, { ...registered.get(type), [name]: feature });
   if (assets.styles) {
     type.styles = [type.styles ?? [], assets.styles];
-    if (Object.hasOwn(type, 'elementStyles')) type.elementStyles.push(...([assets.styles].flat(Infinity as 1) as CSSResultOrNative[]));
+    if (Object.hasOwn(type, 'elementStyles'))
+      type.elementStyles.push(...([assets.styles].flat(Infinity as 1) as CSSResultOrNative[]));
   }
   // The object the class's elements read their English from, so elements made before have it too.
   Object.assign(type.terms, assets.terms);
-  for (const [property, options] of Object.entries(assets.properties ?? {})) type.createProperty(property, options);
+  for (const [property, options] of Object.entries(assets.properties ?? {}))
+    type.createProperty(property, options);
 }
 
 /**
@@ -158,7 +183,8 @@ export abstract class PulseElement<Data> extends LitElement {
   static define(name: string): void {
     const existing = customElements.get(name);
     if (!existing) customElements.define(name, this as unknown as CustomElementConstructor);
-    else if (existing !== (this as unknown)) console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
+    else if (existing !== (this as unknown))
+      console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
   }
 
   /** Registers the shape of the element's route when the element is defined, before any body arrives. */
@@ -277,7 +303,10 @@ export abstract class PulseElement<Data> extends LitElement {
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
     const sites = this.feature('sitesSource');
     if (!sites) return new PollController<Data>(this, onChange);
-    return sites({ element: this, localize: this.localize, announcer: this.announcer }, onChange as SnapshotChange<unknown>) as DataSource<Data>;
+    return sites(
+      { element: this, localize: this.localize, announcer: this.announcer },
+      onChange as SnapshotChange<unknown>,
+    ) as DataSource<Data>;
   }
 
   /**
@@ -309,7 +338,10 @@ export abstract class PulseElement<Data> extends LitElement {
       const resolved = this.#resolveSource();
       if (resolved.problem?.term !== this.#sourceProblem?.term) {
         this.#sourceProblem = resolved.problem;
-        if (resolved.problem) this.dispatchEvent(new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false));
+        if (resolved.problem)
+          this.dispatchEvent(
+            new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false),
+          );
       }
       if (resolved.url !== this.source.url) this.#freeze?.release();
       this.#lazyPolling.lazy = this.loading === 'lazy';
@@ -328,7 +360,8 @@ export abstract class PulseElement<Data> extends LitElement {
     const addresses = this.src.split(/\s+/).filter(Boolean);
     if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
     const sites = this.feature('sitesSource');
-    if (addresses.length > (sites ? MAX_SOURCES : 1)) return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
+    if (addresses.length > (sites ? MAX_SOURCES : 1))
+      return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
     const urls: string[] = [];
     for (const address of addresses) {
       let url: URL;
@@ -337,7 +370,8 @@ export abstract class PulseElement<Data> extends LitElement {
       } catch {
         return { problem: { term: 'sourceInvalid', path } };
       }
-      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route) return { problem: { term: 'sourceWrong', path } };
+      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route)
+        return { problem: { term: 'sourceWrong', path } };
       urls.push((this.requestUrl?.(url) ?? url).href);
     }
     return { url: [...new Set(urls)].join(' ') };
@@ -359,7 +393,8 @@ export abstract class PulseElement<Data> extends LitElement {
       this.#dataUrl = this.source.url;
       this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
     }
-    if (next.error && next.error !== previous.error) this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
+    if (next.error && next.error !== previous.error)
+      this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
   }
 
   protected get view(): View {

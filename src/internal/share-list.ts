@@ -12,7 +12,12 @@ export interface ShareItem {
 }
 
 /** Items from `name -> count` pairs, largest first, shares of `total` (default: their sum). */
-export function shareItems(entries: readonly (readonly [string, number])[], name: (key: string) => string, max: number, total?: number): ShareItem[] {
+export function shareItems(
+  entries: readonly (readonly [string, number])[],
+  name: (key: string) => string,
+  max: number,
+  total?: number,
+): ShareItem[] {
   const whole = total && total > 0 ? total : entries.reduce((sum, [, count]) => sum + count, 0);
   return [...entries]
     .sort((a, b) => b[1] - a[1])

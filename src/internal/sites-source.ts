@@ -27,10 +27,14 @@ export class SitesSource<Data> implements DataSource<Data> {
 
   constructor(host: SitesHost, onChange: SnapshotChange<Data>, merge: Merge<Data>) {
     this.#host = host;
-    this.#sites = new MultiPollController<Data>(host.element, (next, previous) => {
-      onChange(next, previous);
-      this.#tell();
-    }, merge);
+    this.#sites = new MultiPollController<Data>(
+      host.element,
+      (next, previous) => {
+        onChange(next, previous);
+        this.#tell();
+      },
+      merge,
+    );
   }
 
   get url(): string | undefined {
@@ -66,7 +70,8 @@ export class SitesSource<Data> implements DataSource<Data> {
     if (failing === this.#failing) return;
     const { element, announcer } = this.#host;
     for (const { site, error } of failing) {
-      if (!this.#failing.some((known) => known.site === site)) element.dispatchEvent(new PulseErrorEvent({ ...error, message: `${site}: ${error.message}` }, true));
+      if (!this.#failing.some((known) => known.site === site))
+        element.dispatchEvent(new PulseErrorEvent({ ...error, message: `${site}: ${error.message}` }, true));
     }
     if (failing.length > 0) announcer.announce(this.#text(failing), { urgent: true });
     this.#failing = failing;
@@ -74,7 +79,13 @@ export class SitesSource<Data> implements DataSource<Data> {
 
   #text(failing: readonly FailingSource[]): string {
     const { localize } = this.#host;
-    return localize.term('partial', formatList(localize.locale, failing.map(({ site }) => site)));
+    return localize.term(
+      'partial',
+      formatList(
+        localize.locale,
+        failing.map(({ site }) => site),
+      ),
+    );
   }
 }
 

@@ -73,7 +73,8 @@ export function observe(root: Node): void {
 
 /** Adds languages (importing `pulse-widgets/locales/de` does this); elements already on the page switch to them. */
 export function registerTranslation(...translations: Translation[]): void {
-  for (const translation of translations) state.translations.set(translation.$code.toLowerCase(), translation);
+  for (const translation of translations)
+    state.translations.set(translation.$code.toLowerCase(), translation);
   languageChanged();
 }
 
@@ -87,4 +88,3 @@ export function translationFor(tag: string): Translation | undefined {
   }
   return undefined;
 }
-

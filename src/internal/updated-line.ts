@@ -57,10 +57,13 @@ export class UpdatedLine implements ReactiveController {
   #schedule(): void {
     if (this.#timer !== undefined || !this.#host.isConnected) return;
     const clock = (this.#clock = getHub().clock);
-    this.#timer = clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.#write();
-      this.#schedule();
-    }, 1000 - (clock.now() % 1000));
+    this.#timer = clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#write();
+        this.#schedule();
+      },
+      1000 - (clock.now() % 1000),
+    );
   }
 }

@@ -5,7 +5,10 @@ import { plurals, registerTranslation, type Count, type Translation } from '../i
 const plural = plurals('ar');
 
 /** A counted noun in its six forms; one and two are said without the digit, as Arabic does. */
-const counted = (count: Count, forms: { zero: string; one: string; two: string; few: string; many: string; other: string }) => plural(count, forms);
+const counted = (
+  count: Count,
+  forms: { zero: string; one: string; two: string; few: string; many: string; other: string },
+) => plural(count, forms);
 
 /** Who a metric counts, as the subject of a label ("القرّاء"). */
 const CHART_WHO: Record<string, string> = {
@@ -21,7 +24,8 @@ const CHART_WHO: Record<string, string> = {
   internal: 'الزوار القادمون من الروابط الداخلية',
   subscr: 'الزوار القادمون من الاشتراكات',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `الزوار على المنصة ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `الزوار على المنصة ${metric.slice(9)}` : metric);
 
 const ar: Translation = {
   $code: 'ar',
@@ -46,7 +50,8 @@ const ar: Translation = {
   errorNotFound: 'لم يُعثر على مصدر البيانات (HTTP 404).',
   errorRefused: (status) => `رفض مصدر البيانات الطلب (HTTP ${status}).`,
   errorExplained: (reason) => `رفض مصدر البيانات الطلب: ${reason}`,
-  visitorsUnit: (count) => counted(count, { zero: 'زائر', one: 'زائر', two: 'زائران', few: 'زوار', many: 'زائرًا', other: 'زائر' }),
+  visitorsUnit: (count) =>
+    counted(count, { zero: 'زائر', one: 'زائر', two: 'زائران', few: 'زوار', many: 'زائرًا', other: 'زائر' }),
   sourceDirect: 'مباشر',
   sourceSearch: 'البحث',
   sourceSocial: 'شبكات التواصل',
@@ -105,10 +110,33 @@ const ar: Translation = {
   pagesTypeLanding: 'صفحة رئيسية',
   pagesNew: 'جديدة',
   pagesSameRank: '، دون تغيير',
-  pagesRankUp: (places) => counted(places, { zero: '، دون تغيير', one: '، تقدّمت مركزًا واحدًا', two: '، تقدّمت مركزين', few: `، تقدّمت ${places} مراكز`, many: `، تقدّمت ${places} مركزًا`, other: `، تقدّمت ${places} مركز` }),
-  pagesRankDown: (places) => counted(places, { zero: '، دون تغيير', one: '، تراجعت مركزًا واحدًا', two: '، تراجعت مركزين', few: `، تراجعت ${places} مراكز`, many: `، تراجعت ${places} مركزًا`, other: `، تراجعت ${places} مركز` }),
+  pagesRankUp: (places) =>
+    counted(places, {
+      zero: '، دون تغيير',
+      one: '، تقدّمت مركزًا واحدًا',
+      two: '، تقدّمت مركزين',
+      few: `، تقدّمت ${places} مراكز`,
+      many: `، تقدّمت ${places} مركزًا`,
+      other: `، تقدّمت ${places} مركز`,
+    }),
+  pagesRankDown: (places) =>
+    counted(places, {
+      zero: '، دون تغيير',
+      one: '، تراجعت مركزًا واحدًا',
+      two: '، تراجعت مركزين',
+      few: `، تراجعت ${places} مراكز`,
+      many: `، تراجعت ${places} مركزًا`,
+      other: `، تراجعت ${places} مركز`,
+    }),
   pagesReferrerCount: (count, top) =>
-    counted(count, { zero: 'لا مُحيلين', one: 'مُحيل واحد', two: 'مُحيلان', few: `${count} مُحيلين`, many: `${count} مُحيلًا`, other: `${count} مُحيل` }) + (top && `: ${top}`),
+    counted(count, {
+      zero: 'لا مُحيلين',
+      one: 'مُحيل واحد',
+      two: 'مُحيلان',
+      few: `${count} مُحيلين`,
+      many: `${count} مُحيلًا`,
+      other: `${count} مُحيل`,
+    }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `المتوسط ${value}`,
   pagesMetricSum: (value) => `المجموع ${value}`,
   pagesAnnouncement: (title) => `الصفحة الأكثر قراءة الآن: ${title}`,
@@ -153,7 +181,15 @@ const ar: Translation = {
   histogramOver: (value) => `أكثر من ${value}`,
   histogramMedian: 'الوسيط',
   histogramAverage: 'المتوسط',
-  histogramValues: (count) => counted(count, { zero: 'لا قيم', one: 'قيمة واحدة', two: 'قيمتان', few: `${count} قيم`, many: `${count} قيمة`, other: `${count} قيمة` }),
+  histogramValues: (count) =>
+    counted(count, {
+      zero: 'لا قيم',
+      one: 'قيمة واحدة',
+      two: 'قيمتان',
+      few: `${count} قيم`,
+      many: `${count} قيمة`,
+      other: `${count} قيمة`,
+    }),
   histogramShowTable: 'إظهار الجدول',
   histogramHideTable: 'إخفاء الجدول',
   histogramRange: 'المدى',
@@ -173,7 +209,15 @@ const ar: Translation = {
   summaryVisitors: 'الزوار',
   summaryValue: 'القيمة',
   summaryNoValue: '(لا شيء)',
-  summaryOtherValues: (count) => counted(count, { zero: 'لا قيم أخرى', one: 'قيمة أخرى واحدة', two: 'قيمتان أخريان', few: `${count} قيم أخرى`, many: `${count} قيمة أخرى`, other: `${count} قيمة أخرى` }),
+  summaryOtherValues: (count) =>
+    counted(count, {
+      zero: 'لا قيم أخرى',
+      one: 'قيمة أخرى واحدة',
+      two: 'قيمتان أخريان',
+      few: `${count} قيم أخرى`,
+      many: `${count} قيمة أخرى`,
+      other: `${count} قيمة أخرى`,
+    }),
   summaryPagetimer: 'وقت تحميل DOM',
   summaryTimeSpent: 'الوقت على الصفحة',
   summaryWindowHeight: 'ارتفاع النافذة',
@@ -194,10 +238,15 @@ const ar: Translation = {
 
   testsLabel: 'اختبارات العناوين',
   testsEmpty: 'لا توجد اختبارات عناوين في هذه الفترة.',
-  testsLoaded: (count) => counted(count, {
-    zero: 'لم يُحمَّل أي اختبار عناوين', one: 'تم تحميل اختبار عناوين واحد', two: 'تم تحميل اختباري عناوين',
-    few: `تم تحميل ${count} اختبارات عناوين`, many: `تم تحميل ${count} اختبارًا للعناوين`, other: `تم تحميل ${count} اختبار عناوين`,
-  }),
+  testsLoaded: (count) =>
+    counted(count, {
+      zero: 'لم يُحمَّل أي اختبار عناوين',
+      one: 'تم تحميل اختبار عناوين واحد',
+      two: 'تم تحميل اختباري عناوين',
+      few: `تم تحميل ${count} اختبارات عناوين`,
+      many: `تم تحميل ${count} اختبارًا للعناوين`,
+      other: `تم تحميل ${count} اختبار عناوين`,
+    }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${counted(tests, { zero: 'لا اختبارات', one: 'اختبار واحد', two: 'اختباران', few: `${tests} اختبارات`, many: `${tests} اختبارًا`, other: `${tests} اختبار` })}، ${counted(variants, { zero: 'لا صيغ', one: 'صيغة واحدة', two: 'صيغتان', few: `${variants} صيغ`, many: `${variants} صيغة`, other: `${variants} صيغة` })}، من ${start} إلى ${end} (${zone})`,
   testsStatusDraft: 'مسودة',
@@ -216,24 +265,40 @@ const ar: Translation = {
   testsPrevious: 'السابق',
   testsNext: 'التالي',
   testsPage: (page, pages) => `الصفحة ${page} من ${pages}`,
-  testsDownload: (variants) => `تنزيل CSV (${counted(variants, { zero: 'لا صيغ', one: 'صيغة واحدة', two: 'صيغتان', few: `${variants} صيغ`, many: `${variants} صيغة`, other: `${variants} صيغة` })})`,
+  testsDownload: (variants) =>
+    `تنزيل CSV (${counted(variants, { zero: 'لا صيغ', one: 'صيغة واحدة', two: 'صيغتان', few: `${variants} صيغ`, many: `${variants} صيغة`, other: `${variants} صيغة` })})`,
   testsCsvHeaders: [
-    'معرّف الاختبار', 'الحالة', 'النوع', 'المسار', 'تاريخ الإنشاء', 'تاريخ الاكتمال', 'الصيغة الفائزة', 'معرّف الصيغة', 'العنوان',
-    'متوسط نسبة النقر', 'الحد الأدنى لنسبة النقر', 'الحد الأعلى لنسبة النقر', 'متوسط التفاعل', 'الحد الأدنى للتفاعل', 'الحد الأعلى للتفاعل', 'احتمال أن تكون الأفضل',
+    'معرّف الاختبار',
+    'الحالة',
+    'النوع',
+    'المسار',
+    'تاريخ الإنشاء',
+    'تاريخ الاكتمال',
+    'الصيغة الفائزة',
+    'معرّف الصيغة',
+    'العنوان',
+    'متوسط نسبة النقر',
+    'الحد الأدنى لنسبة النقر',
+    'الحد الأعلى لنسبة النقر',
+    'متوسط التفاعل',
+    'الحد الأدنى للتفاعل',
+    'الحد الأعلى للتفاعل',
+    'احتمال أن تكون الأفضل',
   ],
 
   sourceTooMany: (max) => `يقبل src ${max} عنوانًا على الأكثر، عنوانًا واحدًا لكل موقع.`,
   sourceOne: (path) => `يقبل src عنوانًا واحدًا فقط، هو عنوان مورد ${path}.`,
   partial: (sites) => `بيانات جزئية: لا بيانات حديثة من ${sites}.`,
   freeze: 'تجميد',
-  freezeWaiting: (count) => counted(count, {
-    zero: 'لا تحديثات بانتظار العرض',
-    one: 'تحديث واحد بانتظار العرض',
-    two: 'تحديثان بانتظار العرض',
-    few: `${count} تحديثات بانتظار العرض`,
-    many: `${count} تحديثًا بانتظار العرض`,
-    other: `${count} تحديث بانتظار العرض`,
-  }),
+  freezeWaiting: (count) =>
+    counted(count, {
+      zero: 'لا تحديثات بانتظار العرض',
+      one: 'تحديث واحد بانتظار العرض',
+      two: 'تحديثان بانتظار العرض',
+      few: `${count} تحديثات بانتظار العرض`,
+      many: `${count} تحديثًا بانتظار العرض`,
+      other: `${count} تحديث بانتظار العرض`,
+    }),
   freezeOn: 'مُجمَّد: تبقى الصفوف ثابتة بينما تصل التحديثات.',
   freezeOff: 'يُعرض أحدث تحديث.',
 
@@ -241,7 +306,8 @@ const ar: Translation = {
   typicalBelow: (share) => `أدنى من المعتاد بنسبة ${share}`,
   typicalSame: 'قريب من المعتاد',
   typicalContext: 'في هذا الوقت من اليوم',
-  typicalSparkline: (from, to, low, high) => `اليوم منذ منتصف الليل: من ${from} إلى ${to} الآن، الأدنى ${low}، الأعلى ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `اليوم منذ منتصف الليل: من ${from} إلى ${to} الآن، الأدنى ${low}، الأعلى ${high}.`,
 
   pagesSite: 'الموقع',
   detailOpen: (title) => `الأرقام المباشرة لـ ${title}`,
@@ -252,26 +318,29 @@ const ar: Translation = {
   detailPlatforms: 'المنصات',
   detailReferrers: 'أبرز المُحيلين',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'خلال آخر 7 أيام' : range === '24h' ? 'خلال آخر 24 ساعة' : 'اليوم'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'خلال آخر 7 أيام' : range === '24h' ? 'خلال آخر 24 ساعة' : 'اليوم'}`,
   chartToday: 'اليوم',
   chartRecorded: 'المُسجَّل',
   chartNowLegend: 'الآن',
   chartMedian: 'المعتاد (الوسيط)',
   chartBand: 'النطاق المعتاد (من المئين 10 إلى 90)',
   chartNow: (value, metric) => `${chartWho(metric)} الآن: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `، ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `، ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   chartAbove: (share, weekday, time) => `أعلى بنسبة ${share} من يوم ${weekday} المعتاد في ${time}`,
   chartBelow: (share, weekday, time) => `أدنى بنسبة ${share} من يوم ${weekday} المعتاد في ${time}`,
   chartSame: (weekday, time) => `قريب من يوم ${weekday} المعتاد في ${time}`,
   chartNoTypical: 'لم يُسجَّل بعد يوم معتاد لهذا الوقت',
-  chartWeeks: (weeks) => counted(weeks, {
-    zero: 'المعتاد محسوب من دون أسابيع سابقة',
-    one: 'المعتاد محسوب من سجل أسبوع واحد',
-    two: 'المعتاد محسوب من سجل أسبوعين',
-    few: `المعتاد محسوب من سجل ${weeks} أسابيع`,
-    many: `المعتاد محسوب من سجل ${weeks} أسبوعًا`,
-    other: `المعتاد محسوب من سجل ${weeks} أسبوع`,
-  }),
+  chartWeeks: (weeks) =>
+    counted(weeks, {
+      zero: 'المعتاد محسوب من دون أسابيع سابقة',
+      one: 'المعتاد محسوب من سجل أسبوع واحد',
+      two: 'المعتاد محسوب من سجل أسبوعين',
+      few: `المعتاد محسوب من سجل ${weeks} أسابيع`,
+      many: `المعتاد محسوب من سجل ${weeks} أسبوعًا`,
+      other: `المعتاد محسوب من سجل ${weeks} أسبوع`,
+    }),
   chartHistoryLoading: 'جارٍ تحميل اليوم حتى الآن…',
   chartHistoryError: (message) => `تعذّر عرض اليوم حتى الآن: ${message}`,
   chartTableToggle: 'عرض البيانات في جدول',
@@ -285,13 +354,23 @@ const ar: Translation = {
   chartNoData: 'لا بيانات',
 
   boardTitle: 'الجمهور مباشرةً',
-  boardSites: (count) => counted(count, { zero: 'لا مواقع', one: 'موقع واحد', two: 'موقعان', few: `${count} مواقع`, many: `${count} موقعًا`, other: `${count} موقع` }),
+  boardSites: (count) =>
+    counted(count, {
+      zero: 'لا مواقع',
+      one: 'موقع واحد',
+      two: 'موقعان',
+      few: `${count} مواقع`,
+      many: `${count} موقعًا`,
+      other: `${count} موقع`,
+    }),
   boardUnknownParam: (name) => `تم تجاهل الإعداد غير المعروف «${name}».`,
-  boardBadValue: (name, value, allowed) => `«${value}» ليست قيمة لـ ${name} (إحدى القيم: ${allowed})؛ تم تجاهلها.`,
+  boardBadValue: (name, value, allowed) =>
+    `«${value}» ليست قيمة لـ ${name} (إحدى القيم: ${allowed})؛ تم تجاهلها.`,
   boardSiteNotServed: (site) => `الموقع «${site}» لا يُقدَّم هنا؛ تم استبعاده.`,
   boardNumbersHidden: (cards) => `مع إخفاء الأرقام لا تظهر إلا المراتب والعناوين: تم استبعاد ${cards}.`,
   boardBadLang: (lang) => `«${lang}» ليس رمز لغة؛ تم تجاهله.`,
-  boardBadRotate: (value, min, max) => `يجب أن تكون قيمة rotate عددًا من الثواني بين ${min} و${max}، لا «${value}»؛ لا تبديل.`,
+  boardBadRotate: (value, min, max) =>
+    `يجب أن تكون قيمة rotate عددًا من الثواني بين ${min} و${max}، لا «${value}»؛ لا تبديل.`,
   boardRotateNeedsSites: 'يحتاج rotate إلى عدة مواقع للتبديل بينها؛ لا تبديل.',
   boardNoSites: 'لا تقدّم نقطة الوصول هذه أي موقع.',
   boardConnecting: 'جارٍ الاتصال بذاكرة التخزين المؤقت…',
@@ -304,7 +383,8 @@ const ar: Translation = {
   boardCardPlatforms: 'المنصات',
   boardSetUp: 'إعداد هذه اللوحة',
   builderTitle: 'إعداد لوحة',
-  builderIntro: 'اختر ما تعرضه اللوحة؛ يحفظ عنوان اللوحة اختيارك، فلا يحتاج التلفاز أو متصفح الكشك إلا إلى هذا العنوان.',
+  builderIntro:
+    'اختر ما تعرضه اللوحة؛ يحفظ عنوان اللوحة اختيارك، فلا يحتاج التلفاز أو متصفح الكشك إلا إلى هذا العنوان.',
   builderSites: 'المواقع (عدة مواقع تصنع ترتيبًا واحدًا مدمجًا)',
   builderSitesLoading: 'جارٍ تحميل المواقع التي تقدّمها نقطة الوصول هذه…',
   builderCards: 'البطاقات',

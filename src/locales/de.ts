@@ -20,7 +20,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Besucher über interne Links',
   subscr: 'Besucher über Abonnements',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Besucher auf Plattform ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Besucher auf Plattform ${metric.slice(9)}` : metric);
 
 const de: Translation = {
   $code: 'de',
@@ -33,14 +35,16 @@ const de: Translation = {
   paused: 'Pausiert, solange die Seite verborgen oder offline ist.',
   pausedUpdated: (age) => sentence(`Pausiert; aktualisiert ${age}`),
   sourceMissing: (path) => `Keine Datenquelle: src muss die Adresse einer ${path}-Ressource sein.`,
-  sourceInvalid: (path) => `Die Datenquelle ist keine gültige Adresse: src muss die Adresse einer ${path}-Ressource sein.`,
+  sourceInvalid: (path) =>
+    `Die Datenquelle ist keine gültige Adresse: src muss die Adresse einer ${path}-Ressource sein.`,
   sourceWrong: (path) => `src muss die Adresse einer ${path}-Ressource sein.`,
   errorUnreachable: 'Die Datenquelle ist nicht erreichbar.',
   errorInvalidData: 'Die Datenquelle hat Daten in unerwarteter Form gesendet.',
   errorUnknownSource: 'Diese Adresse ist keine Datenquelle, die dieses Widget kennt.',
   errorBusy: 'Die Datenquelle ist ausgelastet; neuer Versuch in Kürze.',
   errorUnavailable: (status) => `Die Datenquelle ist nicht verfügbar (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `Der Analysedienst hat eine Antwort gesendet, die nicht gelesen werden konnte (HTTP ${status}).`,
   noData: 'keine Daten',
   errorNotFound: 'Die Datenquelle wurde nicht gefunden (HTTP 404).',
   errorRefused: (status) => `Die Datenquelle hat die Anfrage abgelehnt (HTTP ${status}).`,
@@ -104,9 +108,12 @@ const de: Translation = {
   pagesTypeLanding: 'Übersichtsseite',
   pagesNew: 'Neu',
   pagesSameRank: ', unverändert',
-  pagesRankUp: (places) => plural(places, { one: `, ${places} Platz hoch`, other: `, ${places} Plätze hoch` }),
-  pagesRankDown: (places) => plural(places, { one: `, ${places} Platz runter`, other: `, ${places} Plätze runter` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} Referrer`, other: `${count} Referrer` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, ${places} Platz hoch`, other: `, ${places} Plätze hoch` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, ${places} Platz runter`, other: `, ${places} Plätze runter` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, { one: `${count} Referrer`, other: `${count} Referrer` }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `Ø ${value}`,
   pagesMetricSum: (value) => `Summe ${value}`,
   pagesAnnouncement: (title) => `Jetzt meistgelesen: ${title}`,
@@ -171,7 +178,8 @@ const de: Translation = {
   summaryVisitors: 'Besucher',
   summaryValue: 'Wert',
   summaryNoValue: '(keiner)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} weiterer Wert`, other: `${count} weitere Werte` }),
+  summaryOtherValues: (count) =>
+    plural(count, { one: `${count} weiterer Wert`, other: `${count} weitere Werte` }),
   summaryPagetimer: 'DOM-Ladezeit',
   summaryTimeSpent: 'Verweildauer',
   summaryWindowHeight: 'Fensterhöhe',
@@ -192,7 +200,8 @@ const de: Translation = {
 
   testsLabel: 'Schlagzeilentests',
   testsEmpty: 'Keine Schlagzeilentests in diesem Zeitraum.',
-  testsLoaded: (count) => plural(count, { one: `${count} Schlagzeilentest geladen`, other: `${count} Schlagzeilentests geladen` }),
+  testsLoaded: (count) =>
+    plural(count, { one: `${count} Schlagzeilentest geladen`, other: `${count} Schlagzeilentests geladen` }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} Test`, other: `${tests} Tests` })}, ${plural(variants, { one: `${variants} Variante`, other: `${variants} Varianten` })}, ${start} bis ${end} (${zone})`,
   testsStatusDraft: 'Entwurf',
@@ -211,17 +220,38 @@ const de: Translation = {
   testsPrevious: 'Zurück',
   testsNext: 'Weiter',
   testsPage: (page, pages) => `Seite ${page} von ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `CSV herunterladen (${variants} Variante)`, other: `CSV herunterladen (${variants} Varianten)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `CSV herunterladen (${variants} Variante)`,
+      other: `CSV herunterladen (${variants} Varianten)`,
+    }),
   testsCsvHeaders: [
-    'Test-ID', 'Status', 'Typ', 'Pfad', 'Erstellt', 'Abgeschlossen', 'Gewinnervariante', 'Varianten-ID', 'Schlagzeile',
-    'Klickrate Mittel', 'Klickrate unten', 'Klickrate oben', 'Engagement Mittel', 'Engagement unten', 'Engagement oben', 'Wahrscheinlichkeit beste',
+    'Test-ID',
+    'Status',
+    'Typ',
+    'Pfad',
+    'Erstellt',
+    'Abgeschlossen',
+    'Gewinnervariante',
+    'Varianten-ID',
+    'Schlagzeile',
+    'Klickrate Mittel',
+    'Klickrate unten',
+    'Klickrate oben',
+    'Engagement Mittel',
+    'Engagement unten',
+    'Engagement oben',
+    'Wahrscheinlichkeit beste',
   ],
 
   sourceTooMany: (max) => `src nimmt höchstens ${max} Adressen auf, eine je Website.`,
   sourceOne: (path) => `src nimmt nur eine Adresse auf: die einer ${path}-Ressource.`,
   partial: (sites) => `Unvollständig: keine aktuellen Daten von ${sites}.`,
   freeze: 'Einfrieren',
-  freezeWaiting: (count) => (count.value === 0 ? 'Keine Aktualisierung wartet' : plural(count, { one: `${count} Aktualisierung wartet`, other: `${count} Aktualisierungen warten` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Keine Aktualisierung wartet'
+      : plural(count, { one: `${count} Aktualisierung wartet`, other: `${count} Aktualisierungen warten` }),
   freezeOn: 'Eingefroren: Die Zeilen bleiben stehen, während Aktualisierungen eintreffen.',
   freezeOff: 'Die neueste Aktualisierung wird angezeigt.',
 
@@ -229,7 +259,8 @@ const de: Translation = {
   typicalBelow: (share) => `${share} unter dem Üblichen`,
   typicalSame: 'etwa wie üblich',
   typicalContext: 'für diese Tageszeit',
-  typicalSparkline: (from, to, low, high) => `Heute seit Mitternacht: von ${from} auf ${to} jetzt, niedrigster Wert ${low}, höchster ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Heute seit Mitternacht: von ${from} auf ${to} jetzt, niedrigster Wert ${low}, höchster ${high}.`,
 
   pagesSite: 'Website',
   detailOpen: (title) => `Live-Zahlen zu ${title}`,
@@ -240,19 +271,25 @@ const de: Translation = {
   detailPlatforms: 'Plattformen',
   detailReferrers: 'Top-Referrer',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'in den letzten 7 Tagen' : range === '24h' ? 'in den letzten 24 Stunden' : 'heute'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'in den letzten 7 Tagen' : range === '24h' ? 'in den letzten 24 Stunden' : 'heute'}`,
   chartToday: 'Heute',
   chartRecorded: 'Erfasst',
   chartNowLegend: 'Jetzt',
   chartMedian: 'Üblich (Median)',
   chartBand: 'Üblicher Bereich (10. bis 90. Perzentil)',
   chartNow: (value, metric) => `${chartWho(metric)} jetzt: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   chartAbove: (share, weekday, time) => `${share} mehr als an einem typischen ${weekday} um ${time}`,
   chartBelow: (share, weekday, time) => `${share} weniger als an einem typischen ${weekday} um ${time}`,
   chartSame: (weekday, time) => `etwa so viele wie an einem typischen ${weekday} um ${time}`,
   chartNoTypical: 'für diese Uhrzeit ist noch kein typischer Tag erfasst',
-  chartWeeks: (weeks) => plural(weeks, { one: `Vergleich aus ${weeks} Woche Verlauf`, other: `Vergleich aus ${weeks} Wochen Verlauf` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `Vergleich aus ${weeks} Woche Verlauf`,
+      other: `Vergleich aus ${weeks} Wochen Verlauf`,
+    }),
   chartHistoryLoading: 'Der bisherige Tag wird geladen…',
   chartHistoryError: (message) => `Der bisherige Tag kann nicht angezeigt werden: ${message}`,
   chartTableToggle: 'Daten als Tabelle zeigen',
@@ -268,11 +305,14 @@ const de: Translation = {
   boardTitle: 'Live-Publikum',
   boardSites: (count) => plural(count, { one: `${count} Website`, other: `${count} Websites` }),
   boardUnknownParam: (name) => `Unbekannte Einstellung „${name}“ ignoriert.`,
-  boardBadValue: (name, value, allowed) => `„${value}“ ist kein Wert für ${name} (erlaubt: ${allowed}); ignoriert.`,
+  boardBadValue: (name, value, allowed) =>
+    `„${value}“ ist kein Wert für ${name} (erlaubt: ${allowed}); ignoriert.`,
   boardSiteNotServed: (site) => `Die Website „${site}“ wird hier nicht bereitgestellt; weggelassen.`,
-  boardNumbersHidden: (cards) => `Bei ausgeblendeten Zahlen erscheinen nur Ränge und Titel: ${cards} weggelassen.`,
+  boardNumbersHidden: (cards) =>
+    `Bei ausgeblendeten Zahlen erscheinen nur Ränge und Titel: ${cards} weggelassen.`,
   boardBadLang: (lang) => `„${lang}“ ist kein Sprachcode; ignoriert.`,
-  boardBadRotate: (value, min, max) => `rotate muss eine Sekundenzahl von ${min} bis ${max} sein, nicht „${value}“; kein Wechsel.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate muss eine Sekundenzahl von ${min} bis ${max} sein, nicht „${value}“; kein Wechsel.`,
   boardRotateNeedsSites: 'rotate braucht mehrere Websites zum Wechseln; kein Wechsel.',
   boardNoSites: 'Dieser Endpunkt stellt keine Website bereit.',
   boardConnecting: 'Verbindung zum Cache wird hergestellt…',
@@ -285,7 +325,8 @@ const de: Translation = {
   boardCardPlatforms: 'Plattformen',
   boardSetUp: 'Dieses Board einrichten',
   builderTitle: 'Ein Board einrichten',
-  builderIntro: 'Wählen Sie, was das Board zeigt; die Adresse des Boards speichert die Auswahl, ein Fernseher oder Kiosk-Browser braucht also nur diese Adresse.',
+  builderIntro:
+    'Wählen Sie, was das Board zeigt; die Adresse des Boards speichert die Auswahl, ein Fernseher oder Kiosk-Browser braucht also nur diese Adresse.',
   builderSites: 'Websites (mehrere ergeben eine gemeinsame Rangliste)',
   builderSitesLoading: 'Die Websites dieses Endpunkts werden geladen…',
   builderCards: 'Karten',

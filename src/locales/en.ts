@@ -20,7 +20,8 @@ export const cardTerms = {
   paused: 'Paused while this page is hidden or offline.',
   pausedUpdated: (age: string) => `Paused; updated ${age}.`,
   sourceMissing: (path: string) => `No data source: src must be the address of a ${path} resource.`,
-  sourceInvalid: (path: string) => `The data source is not a valid address: src must be the address of a ${path} resource.`,
+  sourceInvalid: (path: string) =>
+    `The data source is not a valid address: src must be the address of a ${path} resource.`,
   sourceWrong: (path: string) => `src must be the address of a ${path} resource.`,
   sourceOne: (path: string) => `src takes one address: src must be the address of a ${path} resource.`,
   errorUnreachable: 'The data source could not be reached.',
@@ -29,7 +30,8 @@ export const cardTerms = {
   errorBusy: 'The data source is busy; retrying shortly.',
   errorUnavailable: (status: number) => `The data source is unavailable (HTTP ${status}).`,
   /** The cache endpoint's 502 `upstream_invalid`: the service answered, but with a body nothing could be shown from. */
-  errorUpstreamInvalid: (status: number) => `The analytics service sent an answer that could not be read (HTTP ${status}).`,
+  errorUpstreamInvalid: (status: number) =>
+    `The analytics service sent an answer that could not be read (HTTP ${status}).`,
   errorNotFound: 'The data source was not found (HTTP 404).',
   errorRefused: (status: number) => `The data source refused the request (HTTP ${status}).`,
   /** The cache endpoint's own explanation of a refusal, which is not translated. */
@@ -68,7 +70,10 @@ export const networkTerms = {
   partial: (sites: string) => `Partial: no fresh data from ${sites}.`,
   sourceTooMany: (max: number) => `src takes at most ${max} addresses, one per site.`,
   freeze: 'Freeze',
-  freezeWaiting: (count: Count) => (count.value === 0 ? 'No update waiting' : plural(count, { one: `${count} update waiting`, other: `${count} updates waiting` })),
+  freezeWaiting: (count: Count) =>
+    count.value === 0
+      ? 'No update waiting'
+      : plural(count, { one: `${count} update waiting`, other: `${count} updates waiting` }),
   freezeOn: 'Frozen: rows stay still while updates arrive.',
   freezeOff: 'Showing the latest update.',
 };
@@ -106,7 +111,8 @@ export const typicalTerms = {
   typicalSame: 'about typical',
   /** Completes the sentence for screen readers: "18 % above typical for this time of day". */
   typicalContext: 'for this time of day',
-  typicalSparkline: (from: string, to: string, low: string, high: string) => `Today since midnight: from ${from} to ${to} now, lowest ${low}, highest ${high}.`,
+  typicalSparkline: (from: string, to: string, low: string, high: string) =>
+    `Today since midnight: from ${from} to ${to} now, lowest ${low}, highest ${high}.`,
 };
 
 /** <top-pages> */
@@ -142,7 +148,8 @@ export const topPagesColumnTerms = {
   pagesTypeArticle: 'Article',
   pagesTypeLanding: 'Landing page',
   /** How many sites send readers to a page, then the top ones ("Google 39, Bing 19"), if any. */
-  pagesReferrerCount: (count: Count, top: string) => plural(count, { one: `${count} referrer`, other: `${count} referrers` }) + (top && `: ${top}`),
+  pagesReferrerCount: (count: Count, top: string) =>
+    plural(count, { one: `${count} referrer`, other: `${count} referrers` }) + (top && `: ${top}`),
   pagesMetricAverage: (value: string) => `avg ${value}`,
   pagesMetricSum: (value: string) => `sum ${value}`,
 };
@@ -236,12 +243,16 @@ const CHART_WHO: Record<string, string> = {
   internal: 'people from internal links',
   subscr: 'people from subscriptions',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `people on platform ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `people on platform ${metric.slice(9)}` : metric);
 
 /** <traffic-chart>: numbers, times and weekdays arrive formatted in the element's locale. */
 export const trafficChartTerms = {
   chartLabel: (metric: string, range: string) => {
-    const subject = metric === 'people' ? 'People on the site' : chartWho(metric).replace(/^./, (first) => first.toUpperCase());
+    const subject =
+      metric === 'people'
+        ? 'People on the site'
+        : chartWho(metric).replace(/^./, (first) => first.toUpperCase());
     return `${subject} ${range === '7d' ? 'over the last 7 days' : range === '24h' ? 'over the last 24 hours' : 'today'}`;
   },
   chartToday: 'Today',
@@ -253,13 +264,20 @@ export const trafficChartTerms = {
   /** "1,240 people now" */
   chartNow: (value: string, metric: string) => `${value} ${chartWho(metric)} now`,
   /** "1,240 people now, 18 % above a typical Monday at 14:05." */
-  chartSummary: (now: string, comparison: string, footing: string) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
-  chartAbove: (share: string, weekday: string, time: string) => `${share} above a typical ${weekday} at ${time}`,
-  chartBelow: (share: string, weekday: string, time: string) => `${share} below a typical ${weekday} at ${time}`,
+  chartSummary: (now: string, comparison: string, footing: string) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartAbove: (share: string, weekday: string, time: string) =>
+    `${share} above a typical ${weekday} at ${time}`,
+  chartBelow: (share: string, weekday: string, time: string) =>
+    `${share} below a typical ${weekday} at ${time}`,
   chartSame: (weekday: string, time: string) => `about the same as a typical ${weekday} at ${time}`,
   chartNoTypical: 'no typical day recorded yet for this time',
   /** Said when the band stands on fewer than 4 weeks. */
-  chartWeeks: (weeks: Count) => plural(weeks, { one: `typical from ${weeks} week of history`, other: `typical from ${weeks} weeks of history` }),
+  chartWeeks: (weeks: Count) =>
+    plural(weeks, {
+      one: `typical from ${weeks} week of history`,
+      other: `typical from ${weeks} weeks of history`,
+    }),
   chartHistoryLoading: 'Loading the day so far…',
   chartHistoryError: (message: string) => `The day so far cannot be shown: ${message}`,
   chartTableToggle: 'Show the data as a table',
@@ -287,7 +305,8 @@ export const summaryStatsTerms = {
   summaryVisitors: 'Visitors',
   summaryValue: 'Value',
   summaryNoValue: '(none)',
-  summaryOtherValues: (count: Count) => plural(count, { one: `${count} other value`, other: `${count} other values` }),
+  summaryOtherValues: (count: Count) =>
+    plural(count, { one: `${count} other value`, other: `${count} other values` }),
   summaryPagetimer: 'DOM load time',
   summaryTimeSpent: 'Time on page',
   summaryWindowHeight: 'Window height',
@@ -311,7 +330,8 @@ export const summaryStatsTerms = {
 export const headlineTestsTerms = {
   testsLabel: 'Headline tests',
   testsEmpty: 'No headline tests in this range.',
-  testsLoaded: (count: Count) => plural(count, { one: `${count} headline test loaded`, other: `${count} headline tests loaded` }),
+  testsLoaded: (count: Count) =>
+    plural(count, { one: `${count} headline test loaded`, other: `${count} headline tests loaded` }),
   testsSummary: (tests: Count, variants: Count, start: string, end: string, zone: string) =>
     `${plural(tests, { one: `${tests} test`, other: `${tests} tests` })}, ${plural(variants, { one: `${variants} variant`, other: `${variants} variants` })}, ${start} to ${end} (${zone})`,
   testsStatusDraft: 'Draft',
@@ -330,11 +350,29 @@ export const headlineTestsTerms = {
   testsPrevious: 'Previous',
   testsNext: 'Next',
   testsPage: (page: string, pages: string) => `Page ${page} of ${pages}`,
-  testsDownload: (variants: Count) => plural(variants, { one: `Download CSV (${variants} variant)`, other: `Download CSV (${variants} variants)` }),
+  testsDownload: (variants: Count) =>
+    plural(variants, {
+      one: `Download CSV (${variants} variant)`,
+      other: `Download CSV (${variants} variants)`,
+    }),
   /** Column headers of the CSV download, in its column order. */
   testsCsvHeaders: [
-    'Experiment ID', 'Status', 'Type', 'Path', 'Created', 'Completed', 'Winning variant', 'Variant ID', 'Headline',
-    'CTR mean', 'CTR low', 'CTR high', 'Engagement mean', 'Engagement low', 'Engagement high', 'Probability best',
+    'Experiment ID',
+    'Status',
+    'Type',
+    'Path',
+    'Created',
+    'Completed',
+    'Winning variant',
+    'Variant ID',
+    'Headline',
+    'CTR mean',
+    'CTR low',
+    'CTR high',
+    'Engagement mean',
+    'Engagement low',
+    'Engagement high',
+    'Probability best',
   ] as readonly string[],
 };
 
@@ -344,11 +382,14 @@ export const boardTerms = {
   boardSites: (count: Count) => plural(count, { one: `${count} site`, other: `${count} sites` }),
   boardUnknownParam: (name: string) => `Unknown setting “${name}” ignored.`,
   /** `allowed`: the values, as a list in the language. */
-  boardBadValue: (name: string, value: string, allowed: string) => `“${value}” is not a value of ${name} (one of ${allowed}); ignored.`,
+  boardBadValue: (name: string, value: string, allowed: string) =>
+    `“${value}” is not a value of ${name} (one of ${allowed}); ignored.`,
   boardSiteNotServed: (site: string) => `Site “${site}” is not served here; left out.`,
-  boardNumbersHidden: (cards: string) => `With numbers hidden, only ranks and titles show: ${cards} left out.`,
+  boardNumbersHidden: (cards: string) =>
+    `With numbers hidden, only ranks and titles show: ${cards} left out.`,
   boardBadLang: (lang: string) => `“${lang}” is not a language tag; ignored.`,
-  boardBadRotate: (value: string, min: number, max: number) => `rotate must be a number of seconds from ${min} to ${max}, not “${value}”; not rotating.`,
+  boardBadRotate: (value: string, min: number, max: number) =>
+    `rotate must be a number of seconds from ${min} to ${max}, not “${value}”; not rotating.`,
   boardRotateNeedsSites: 'rotate needs several sites to rotate between; not rotating.',
   boardNoSites: 'This endpoint serves no site.',
   boardConnecting: 'Connecting to the cache…',
@@ -361,7 +402,8 @@ export const boardTerms = {
   boardCardPlatforms: 'Platforms',
   boardSetUp: 'Set up this board',
   builderTitle: 'Set up a board',
-  builderIntro: 'Choose what the board shows; the board\'s address keeps the choice, so a TV or a kiosk browser needs only that address.',
+  builderIntro:
+    "Choose what the board shows; the board's address keeps the choice, so a TV or a kiosk browser needs only that address.",
   builderSites: 'Sites (several make one merged ranking)',
   builderSitesLoading: 'Loading the sites this endpoint serves…',
   builderCards: 'Cards',
@@ -389,13 +431,43 @@ export const boardTerms = {
 };
 
 /** The whole catalog: what a translation must give. Elements take only their sections (the English fallback they bundle). */
-export type Terms = typeof cardTerms & typeof trafficTerms & typeof networkTerms & typeof liveCounterTerms & typeof typicalTerms & typeof topPagesTerms
-  & typeof topPagesColumnTerms & typeof pageDetailTerms & typeof geoListTerms & typeof referrerBarsTerms & typeof trafficSourcesTerms & typeof platformSplitTerms
-  & typeof engagementHistogramTerms & typeof trafficChartTerms & typeof summaryStatsTerms & typeof headlineTestsTerms & typeof boardTerms;
+export type Terms = typeof cardTerms &
+  typeof trafficTerms &
+  typeof networkTerms &
+  typeof liveCounterTerms &
+  typeof typicalTerms &
+  typeof topPagesTerms &
+  typeof topPagesColumnTerms &
+  typeof pageDetailTerms &
+  typeof geoListTerms &
+  typeof referrerBarsTerms &
+  typeof trafficSourcesTerms &
+  typeof platformSplitTerms &
+  typeof engagementHistogramTerms &
+  typeof trafficChartTerms &
+  typeof summaryStatsTerms &
+  typeof headlineTestsTerms &
+  typeof boardTerms;
 
 export const en: Terms = /* @__PURE__ */ Object.assign(
-  {}, cardTerms, trafficTerms, networkTerms, liveCounterTerms, typicalTerms, topPagesTerms, topPagesColumnTerms, pageDetailTerms, geoListTerms, referrerBarsTerms,
-  trafficSourcesTerms, platformSplitTerms, engagementHistogramTerms, trafficChartTerms, summaryStatsTerms, headlineTestsTerms, boardTerms,
+  {},
+  cardTerms,
+  trafficTerms,
+  networkTerms,
+  liveCounterTerms,
+  typicalTerms,
+  topPagesTerms,
+  topPagesColumnTerms,
+  pageDetailTerms,
+  geoListTerms,
+  referrerBarsTerms,
+  trafficSourcesTerms,
+  platformSplitTerms,
+  engagementHistogramTerms,
+  trafficChartTerms,
+  summaryStatsTerms,
+  headlineTestsTerms,
+  boardTerms,
 );
 
 /** The terms that are plain text (no arguments). */

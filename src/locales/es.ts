@@ -18,7 +18,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Visitantes desde enlaces internos',
   subscr: 'Visitantes desde suscripciones',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Visitantes en la plataforma ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Visitantes en la plataforma ${metric.slice(9)}` : metric);
 
 const es: Translation = {
   $code: 'es',
@@ -31,14 +33,16 @@ const es: Translation = {
   paused: 'En pausa mientras la página esté oculta o sin conexión.',
   pausedUpdated: (age) => `En pausa; actualizado ${age}.`,
   sourceMissing: (path) => `Sin fuente de datos: src debe ser la dirección de un recurso ${path}.`,
-  sourceInvalid: (path) => `La fuente de datos no es una dirección válida: src debe ser la dirección de un recurso ${path}.`,
+  sourceInvalid: (path) =>
+    `La fuente de datos no es una dirección válida: src debe ser la dirección de un recurso ${path}.`,
   sourceWrong: (path) => `src debe ser la dirección de un recurso ${path}.`,
   errorUnreachable: 'No se pudo conectar con la fuente de datos.',
   errorInvalidData: 'La fuente de datos envió datos con un formato inesperado.',
   errorUnknownSource: 'Esta dirección no es una fuente de datos que este widget conozca.',
   errorBusy: 'La fuente de datos está saturada; se reintentará en breve.',
   errorUnavailable: (status) => `La fuente de datos no está disponible (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `El servicio de analítica envió una respuesta que no se pudo leer (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `El servicio de analítica envió una respuesta que no se pudo leer (HTTP ${status}).`,
   noData: 'sin datos',
   errorNotFound: 'No se encontró la fuente de datos (HTTP 404).',
   errorRefused: (status) => `La fuente de datos rechazó la solicitud (HTTP ${status}).`,
@@ -102,9 +106,16 @@ const es: Translation = {
   pagesTypeLanding: 'Página de portada',
   pagesNew: 'Nueva',
   pagesSameRank: ', sin cambios',
-  pagesRankUp: (places) => plural(places, { one: `, sube ${places} puesto`, other: `, sube ${places} puestos` }),
-  pagesRankDown: (places) => plural(places, { one: `, baja ${places} puesto`, other: `, baja ${places} puestos` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} referente`, many: `${count} de referentes`, other: `${count} referentes` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, sube ${places} puesto`, other: `, sube ${places} puestos` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, baja ${places} puesto`, other: `, baja ${places} puestos` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, {
+      one: `${count} referente`,
+      many: `${count} de referentes`,
+      other: `${count} referentes`,
+    }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `media ${value}`,
   pagesMetricSum: (value) => `total ${value}`,
   pagesAnnouncement: (title) => `Página más leída ahora: ${title}`,
@@ -149,7 +160,8 @@ const es: Translation = {
   histogramOver: (value) => `más de ${value}`,
   histogramMedian: 'Mediana',
   histogramAverage: 'Media',
-  histogramValues: (count) => plural(count, { one: `${count} valor`, many: `${count} de valores`, other: `${count} valores` }),
+  histogramValues: (count) =>
+    plural(count, { one: `${count} valor`, many: `${count} de valores`, other: `${count} valores` }),
   histogramShowTable: 'Mostrar tabla',
   histogramHideTable: 'Ocultar tabla',
   histogramRange: 'Intervalo',
@@ -169,7 +181,12 @@ const es: Translation = {
   summaryVisitors: 'Visitantes',
   summaryValue: 'Valor',
   summaryNoValue: '(ninguno)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} valor más`, many: `${count} de valores más`, other: `${count} valores más` }),
+  summaryOtherValues: (count) =>
+    plural(count, {
+      one: `${count} valor más`,
+      many: `${count} de valores más`,
+      other: `${count} valores más`,
+    }),
   summaryPagetimer: 'Tiempo de carga del DOM',
   summaryTimeSpent: 'Tiempo en la página',
   summaryWindowHeight: 'Altura de la ventana',
@@ -190,7 +207,12 @@ const es: Translation = {
 
   testsLabel: 'Pruebas de titulares',
   testsEmpty: 'No hay pruebas de titulares en este periodo.',
-  testsLoaded: (count) => plural(count, { one: `${count} prueba de titular cargada`, many: `${count} de pruebas de titulares cargadas`, other: `${count} pruebas de titulares cargadas` }),
+  testsLoaded: (count) =>
+    plural(count, {
+      one: `${count} prueba de titular cargada`,
+      many: `${count} de pruebas de titulares cargadas`,
+      other: `${count} pruebas de titulares cargadas`,
+    }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} prueba`, other: `${tests} pruebas` })}, ${plural(variants, { one: `${variants} variante`, other: `${variants} variantes` })}, del ${start} al ${end} (${zone})`,
   testsStatusDraft: 'Borrador',
@@ -209,17 +231,41 @@ const es: Translation = {
   testsPrevious: 'Anterior',
   testsNext: 'Siguiente',
   testsPage: (page, pages) => `Página ${page} de ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `Descargar CSV (${variants} variante)`, other: `Descargar CSV (${variants} variantes)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `Descargar CSV (${variants} variante)`,
+      other: `Descargar CSV (${variants} variantes)`,
+    }),
   testsCsvHeaders: [
-    'ID de prueba', 'Estado', 'Tipo', 'Ruta', 'Creada', 'Finalizada', 'Variante ganadora', 'ID de variante', 'Titular',
-    'Tasa de clics media', 'Tasa de clics mínima', 'Tasa de clics máxima', 'Interacción media', 'Interacción mínima', 'Interacción máxima', 'Probabilidad de ser la mejor',
+    'ID de prueba',
+    'Estado',
+    'Tipo',
+    'Ruta',
+    'Creada',
+    'Finalizada',
+    'Variante ganadora',
+    'ID de variante',
+    'Titular',
+    'Tasa de clics media',
+    'Tasa de clics mínima',
+    'Tasa de clics máxima',
+    'Interacción media',
+    'Interacción mínima',
+    'Interacción máxima',
+    'Probabilidad de ser la mejor',
   ],
 
   sourceTooMany: (max) => `src admite como máximo ${max} direcciones, una por sitio.`,
   sourceOne: (path) => `src admite una sola dirección, la de un recurso ${path}.`,
   partial: (sites) => `Parcial: sin datos recientes de ${sites}.`,
   freeze: 'Congelar',
-  freezeWaiting: (count) => (count.value === 0 ? 'Ninguna actualización en espera' : plural(count, { one: `${count} actualización en espera`, other: `${count} actualizaciones en espera` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Ninguna actualización en espera'
+      : plural(count, {
+          one: `${count} actualización en espera`,
+          other: `${count} actualizaciones en espera`,
+        }),
   freezeOn: 'Congelado: las filas no se mueven mientras llegan actualizaciones.',
   freezeOff: 'Se muestra la última actualización.',
 
@@ -227,7 +273,8 @@ const es: Translation = {
   typicalBelow: (share) => `${share} por debajo de lo habitual`,
   typicalSame: 'como de costumbre',
   typicalContext: 'a esta hora del día',
-  typicalSparkline: (from, to, low, high) => `Hoy desde medianoche: de ${from} a ${to} ahora, mínimo ${low}, máximo ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Hoy desde medianoche: de ${from} a ${to} ahora, mínimo ${low}, máximo ${high}.`,
 
   pagesSite: 'Sitio',
   detailOpen: (title) => `Cifras en directo de ${title}`,
@@ -238,19 +285,25 @@ const es: Translation = {
   detailPlatforms: 'Plataformas',
   detailReferrers: 'Principales referentes',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'en los últimos 7 días' : range === '24h' ? 'en las últimas 24 horas' : 'hoy'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'en los últimos 7 días' : range === '24h' ? 'en las últimas 24 horas' : 'hoy'}`,
   chartToday: 'Hoy',
   chartRecorded: 'Registrado',
   chartNowLegend: 'Ahora',
   chartMedian: 'Habitual (mediana)',
   chartBand: 'Rango habitual (percentiles 10 a 90)',
   chartNow: (value, metric) => `${chartWho(metric)} ahora: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   chartAbove: (share, weekday, time) => `${share} más que un ${weekday} típico a las ${time}`,
   chartBelow: (share, weekday, time) => `${share} menos que un ${weekday} típico a las ${time}`,
   chartSame: (weekday, time) => `más o menos como un ${weekday} típico a las ${time}`,
   chartNoTypical: 'aún no hay un día típico registrado para esta hora',
-  chartWeeks: (weeks) => plural(weeks, { one: `lo habitual según ${weeks} semana de historial`, other: `lo habitual según ${weeks} semanas de historial` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `lo habitual según ${weeks} semana de historial`,
+      other: `lo habitual según ${weeks} semanas de historial`,
+    }),
   chartHistoryLoading: 'Cargando el día hasta ahora…',
   chartHistoryError: (message) => `No se puede mostrar el día hasta ahora: ${message}`,
   chartTableToggle: 'Mostrar los datos como tabla',
@@ -266,11 +319,13 @@ const es: Translation = {
   boardTitle: 'Audiencia en directo',
   boardSites: (count) => plural(count, { one: `${count} sitio`, other: `${count} sitios` }),
   boardUnknownParam: (name) => `Se ignora el ajuste desconocido «${name}».`,
-  boardBadValue: (name, value, allowed) => `«${value}» no es un valor de ${name} (uno de: ${allowed}); se ignora.`,
+  boardBadValue: (name, value, allowed) =>
+    `«${value}» no es un valor de ${name} (uno de: ${allowed}); se ignora.`,
   boardSiteNotServed: (site) => `El sitio «${site}» no se sirve aquí; se omite.`,
   boardNumbersHidden: (cards) => `Con las cifras ocultas solo se ven puestos y títulos: se omite ${cards}.`,
   boardBadLang: (lang) => `«${lang}» no es un código de idioma; se ignora.`,
-  boardBadRotate: (value, min, max) => `rotate debe ser un número de segundos entre ${min} y ${max}, no «${value}»; sin rotación.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate debe ser un número de segundos entre ${min} y ${max}, no «${value}»; sin rotación.`,
   boardRotateNeedsSites: 'rotate necesita varios sitios entre los que alternar; sin rotación.',
   boardNoSites: 'Este punto de acceso no sirve ningún sitio.',
   boardConnecting: 'Conectando con la caché…',
@@ -283,7 +338,8 @@ const es: Translation = {
   boardCardPlatforms: 'Plataformas',
   boardSetUp: 'Configurar este panel',
   builderTitle: 'Configurar un panel',
-  builderIntro: 'Elija qué muestra el panel; su dirección guarda la elección, así que un televisor o un navegador en modo quiosco solo necesita esa dirección.',
+  builderIntro:
+    'Elija qué muestra el panel; su dirección guarda la elección, así que un televisor o un navegador en modo quiosco solo necesita esa dirección.',
   builderSites: 'Sitios (varios forman una sola clasificación)',
   builderSitesLoading: 'Cargando los sitios que sirve este punto de acceso…',
   builderCards: 'Tarjetas',

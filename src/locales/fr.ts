@@ -19,7 +19,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Visiteurs venus de liens internes',
   subscr: 'Visiteurs venus des abonnements',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Visiteurs sur la plateforme ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Visiteurs sur la plateforme ${metric.slice(9)}` : metric);
 
 const fr: Translation = {
   $code: 'fr',
@@ -32,7 +34,8 @@ const fr: Translation = {
   paused: 'En pause tant que la page est masquée ou hors ligne.',
   pausedUpdated: (age) => `En pause ; mis à jour ${age}.`,
   sourceMissing: (path) => `Aucune source de données : src doit être l’adresse d’une ressource ${path}.`,
-  sourceInvalid: (path) => `La source de données n’est pas une adresse valide : src doit être l’adresse d’une ressource ${path}.`,
+  sourceInvalid: (path) =>
+    `La source de données n’est pas une adresse valide : src doit être l’adresse d’une ressource ${path}.`,
   sourceWrong: (path) => `src doit être l’adresse d’une ressource ${path}.`,
   errorUnreachable: 'La source de données est injoignable.',
   errorInvalidData: 'La source de données a envoyé des données dans un format inattendu.',
@@ -103,9 +106,13 @@ const fr: Translation = {
   pagesTypeLanding: 'Page d’accueil',
   pagesNew: 'Nouveau',
   pagesSameRank: ', sans changement',
-  pagesRankUp: (places) => plural(places, { one: `, gagne ${places} place`, other: `, gagne ${places} places` }),
-  pagesRankDown: (places) => plural(places, { one: `, perd ${places} place`, other: `, perd ${places} places` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} référent`, many: `${count} de référents`, other: `${count} référents` }) + (top && ` : ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, gagne ${places} place`, other: `, gagne ${places} places` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, perd ${places} place`, other: `, perd ${places} places` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, { one: `${count} référent`, many: `${count} de référents`, other: `${count} référents` }) +
+    (top && ` : ${top}`),
   pagesMetricAverage: (value) => `moy. ${value}`,
   pagesMetricSum: (value) => `total ${value}`,
   pagesAnnouncement: (title) => `Page la plus lue en ce moment : ${title}`,
@@ -150,7 +157,8 @@ const fr: Translation = {
   histogramOver: (value) => `plus de ${value}`,
   histogramMedian: 'Médiane',
   histogramAverage: 'Moyenne',
-  histogramValues: (count) => plural(count, { one: `${count} valeur`, many: `${count} de valeurs`, other: `${count} valeurs` }),
+  histogramValues: (count) =>
+    plural(count, { one: `${count} valeur`, many: `${count} de valeurs`, other: `${count} valeurs` }),
   histogramShowTable: 'Afficher le tableau',
   histogramHideTable: 'Masquer le tableau',
   histogramRange: 'Intervalle',
@@ -170,7 +178,12 @@ const fr: Translation = {
   summaryVisitors: 'Visiteurs',
   summaryValue: 'Valeur',
   summaryNoValue: '(aucune)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} autre valeur`, many: `${count} d’autres valeurs`, other: `${count} autres valeurs` }),
+  summaryOtherValues: (count) =>
+    plural(count, {
+      one: `${count} autre valeur`,
+      many: `${count} d’autres valeurs`,
+      other: `${count} autres valeurs`,
+    }),
   summaryPagetimer: 'Temps de chargement du DOM',
   summaryTimeSpent: 'Temps passé sur la page',
   summaryWindowHeight: 'Hauteur de la fenêtre',
@@ -191,7 +204,12 @@ const fr: Translation = {
 
   testsLabel: 'Tests de titres',
   testsEmpty: 'Aucun test de titre sur cette période.',
-  testsLoaded: (count) => plural(count, { one: `${count} test de titre chargé`, many: `${count} de tests de titres chargés`, other: `${count} tests de titres chargés` }),
+  testsLoaded: (count) =>
+    plural(count, {
+      one: `${count} test de titre chargé`,
+      many: `${count} de tests de titres chargés`,
+      other: `${count} tests de titres chargés`,
+    }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} test`, other: `${tests} tests` })}, ${plural(variants, { one: `${variants} variante`, other: `${variants} variantes` })}, du ${start} au ${end} (${zone})`,
   testsStatusDraft: 'Brouillon',
@@ -210,17 +228,38 @@ const fr: Translation = {
   testsPrevious: 'Précédent',
   testsNext: 'Suivant',
   testsPage: (page, pages) => `Page ${page} sur ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `Télécharger le CSV (${variants} variante)`, other: `Télécharger le CSV (${variants} variantes)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `Télécharger le CSV (${variants} variante)`,
+      other: `Télécharger le CSV (${variants} variantes)`,
+    }),
   testsCsvHeaders: [
-    'ID du test', 'Statut', 'Type', 'Chemin', 'Créé le', 'Terminé le', 'Variante gagnante', 'ID de variante', 'Titre',
-    'Taux de clic moyen', 'Taux de clic bas', 'Taux de clic haut', 'Engagement moyen', 'Engagement bas', 'Engagement haut', 'Probabilité d’être la meilleure',
+    'ID du test',
+    'Statut',
+    'Type',
+    'Chemin',
+    'Créé le',
+    'Terminé le',
+    'Variante gagnante',
+    'ID de variante',
+    'Titre',
+    'Taux de clic moyen',
+    'Taux de clic bas',
+    'Taux de clic haut',
+    'Engagement moyen',
+    'Engagement bas',
+    'Engagement haut',
+    'Probabilité d’être la meilleure',
   ],
 
   sourceTooMany: (max) => `src accepte au plus ${max} adresses, une par site.`,
   sourceOne: (path) => `src n’accepte qu’une adresse, celle d’une ressource ${path}.`,
   partial: (sites) => `Partiel : pas de données récentes de ${sites}.`,
   freeze: 'Figer',
-  freezeWaiting: (count) => (count.value === 0 ? 'Aucune mise à jour en attente' : plural(count, { one: `${count} mise à jour en attente`, other: `${count} mises à jour en attente` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Aucune mise à jour en attente'
+      : plural(count, { one: `${count} mise à jour en attente`, other: `${count} mises à jour en attente` }),
   freezeOn: 'Figé : les lignes restent en place pendant que les mises à jour arrivent.',
   freezeOff: 'Affichage de la dernière mise à jour.',
 
@@ -228,7 +267,8 @@ const fr: Translation = {
   typicalBelow: (share) => `${share} au-dessous de la normale`,
   typicalSame: 'proche de la normale',
   typicalContext: 'pour cette heure de la journée',
-  typicalSparkline: (from, to, low, high) => `Aujourd’hui depuis minuit : de ${from} à ${to} maintenant, minimum ${low}, maximum ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Aujourd’hui depuis minuit : de ${from} à ${to} maintenant, minimum ${low}, maximum ${high}.`,
 
   pagesSite: 'Site',
   detailOpen: (title) => `Chiffres en direct de ${title}`,
@@ -239,19 +279,25 @@ const fr: Translation = {
   detailPlatforms: 'Plateformes',
   detailReferrers: 'Principaux référents',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'sur les 7 derniers jours' : range === '24h' ? 'sur les dernières 24 heures' : 'aujourd’hui'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'sur les 7 derniers jours' : range === '24h' ? 'sur les dernières 24 heures' : 'aujourd’hui'}`,
   chartToday: 'Aujourd’hui',
   chartRecorded: 'Relevé',
   chartNowLegend: 'Maintenant',
   chartMedian: 'Normale (médiane)',
   chartBand: 'Fourchette normale (10e au 90e centile)',
   chartNow: (value, metric) => `${chartWho(metric)} en ce moment : ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   chartAbove: (share, weekday, time) => `${share} de plus qu’un ${weekday} typique à ${time}`,
   chartBelow: (share, weekday, time) => `${share} de moins qu’un ${weekday} typique à ${time}`,
   chartSame: (weekday, time) => `à peu près comme un ${weekday} typique à ${time}`,
   chartNoTypical: 'pas encore de journée typique enregistrée pour cette heure',
-  chartWeeks: (weeks) => plural(weeks, { one: `normale établie sur ${weeks} semaine d’historique`, other: `normale établie sur ${weeks} semaines d’historique` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `normale établie sur ${weeks} semaine d’historique`,
+      other: `normale établie sur ${weeks} semaines d’historique`,
+    }),
   chartHistoryLoading: 'Chargement de la journée en cours…',
   chartHistoryError: (message) => `Impossible d’afficher la journée en cours : ${message}`,
   chartTableToggle: 'Afficher les données sous forme de tableau',
@@ -267,11 +313,14 @@ const fr: Translation = {
   boardTitle: 'Audience en direct',
   boardSites: (count) => plural(count, { one: `${count} site`, other: `${count} sites` }),
   boardUnknownParam: (name) => `Réglage inconnu « ${name} » ignoré.`,
-  boardBadValue: (name, value, allowed) => `« ${value} » n’est pas une valeur de ${name} (au choix : ${allowed}) ; ignoré.`,
+  boardBadValue: (name, value, allowed) =>
+    `« ${value} » n’est pas une valeur de ${name} (au choix : ${allowed}) ; ignoré.`,
   boardSiteNotServed: (site) => `Le site « ${site} » n’est pas servi ici ; laissé de côté.`,
-  boardNumbersHidden: (cards) => `Chiffres masqués : seuls les rangs et les titres s’affichent ; ${cards} laissés de côté.`,
+  boardNumbersHidden: (cards) =>
+    `Chiffres masqués : seuls les rangs et les titres s’affichent ; ${cards} laissés de côté.`,
   boardBadLang: (lang) => `« ${lang} » n’est pas un code de langue ; ignoré.`,
-  boardBadRotate: (value, min, max) => `rotate doit être un nombre de secondes entre ${min} et ${max}, pas « ${value} » ; pas de rotation.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate doit être un nombre de secondes entre ${min} et ${max}, pas « ${value} » ; pas de rotation.`,
   boardRotateNeedsSites: 'rotate demande plusieurs sites entre lesquels alterner ; pas de rotation.',
   boardNoSites: 'Ce point d’accès ne sert aucun site.',
   boardConnecting: 'Connexion au cache…',
@@ -284,7 +333,8 @@ const fr: Translation = {
   boardCardPlatforms: 'Plateformes',
   boardSetUp: 'Configurer ce tableau',
   builderTitle: 'Configurer un tableau',
-  builderIntro: 'Choisissez ce que montre le tableau ; son adresse garde ce choix, si bien qu’un téléviseur ou un navigateur en mode kiosque n’a besoin que de cette adresse.',
+  builderIntro:
+    'Choisissez ce que montre le tableau ; son adresse garde ce choix, si bien qu’un téléviseur ou un navigateur en mode kiosque n’a besoin que de cette adresse.',
   builderSites: 'Sites (plusieurs forment un classement commun)',
   builderSitesLoading: 'Chargement des sites servis par ce point d’accès…',
   builderCards: 'Cartes',

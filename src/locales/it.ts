@@ -18,7 +18,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Visitatori da link interni',
   subscr: 'Visitatori dagli abbonamenti',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Visitatori sulla piattaforma ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Visitatori sulla piattaforma ${metric.slice(9)}` : metric);
 
 const it: Translation = {
   $code: 'it',
@@ -31,14 +33,16 @@ const it: Translation = {
   paused: 'In pausa finché la pagina è nascosta o offline.',
   pausedUpdated: (age) => `In pausa; aggiornato ${age}.`,
   sourceMissing: (path) => `Nessuna fonte di dati: src deve essere l’indirizzo di una risorsa ${path}.`,
-  sourceInvalid: (path) => `La fonte di dati non è un indirizzo valido: src deve essere l’indirizzo di una risorsa ${path}.`,
+  sourceInvalid: (path) =>
+    `La fonte di dati non è un indirizzo valido: src deve essere l’indirizzo di una risorsa ${path}.`,
   sourceWrong: (path) => `src deve essere l’indirizzo di una risorsa ${path}.`,
   errorUnreachable: 'Impossibile raggiungere la fonte di dati.',
   errorInvalidData: 'La fonte di dati ha inviato dati in un formato inatteso.',
   errorUnknownSource: 'Questo indirizzo non è una fonte di dati nota a questo widget.',
   errorBusy: 'La fonte di dati è sovraccarica; nuovo tentativo a breve.',
   errorUnavailable: (status) => `La fonte di dati non è disponibile (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `Il servizio di analisi ha inviato una risposta che non è stato possibile leggere (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `Il servizio di analisi ha inviato una risposta che non è stato possibile leggere (HTTP ${status}).`,
   noData: 'nessun dato',
   errorNotFound: 'La fonte di dati non è stata trovata (HTTP 404).',
   errorRefused: (status) => `La fonte di dati ha rifiutato la richiesta (HTTP ${status}).`,
@@ -102,9 +106,12 @@ const it: Translation = {
   pagesTypeLanding: 'Pagina di ingresso',
   pagesNew: 'Nuova',
   pagesSameRank: ', invariata',
-  pagesRankUp: (places) => plural(places, { one: `, sale di ${places} posizione`, other: `, sale di ${places} posizioni` }),
-  pagesRankDown: (places) => plural(places, { one: `, scende di ${places} posizione`, other: `, scende di ${places} posizioni` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} referrer`, other: `${count} referrer` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, sale di ${places} posizione`, other: `, sale di ${places} posizioni` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, scende di ${places} posizione`, other: `, scende di ${places} posizioni` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, { one: `${count} referrer`, other: `${count} referrer` }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `media ${value}`,
   pagesMetricSum: (value) => `totale ${value}`,
   pagesAnnouncement: (title) => `Pagina più letta ora: ${title}`,
@@ -149,7 +156,8 @@ const it: Translation = {
   histogramOver: (value) => `oltre ${value}`,
   histogramMedian: 'Mediana',
   histogramAverage: 'Media',
-  histogramValues: (count) => plural(count, { one: `${count} valore`, many: `${count} di valori`, other: `${count} valori` }),
+  histogramValues: (count) =>
+    plural(count, { one: `${count} valore`, many: `${count} di valori`, other: `${count} valori` }),
   histogramShowTable: 'Mostra tabella',
   histogramHideTable: 'Nascondi tabella',
   histogramRange: 'Intervallo',
@@ -169,7 +177,12 @@ const it: Translation = {
   summaryVisitors: 'Visitatori',
   summaryValue: 'Valore',
   summaryNoValue: '(nessuno)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} altro valore`, many: `${count} di altri valori`, other: `${count} altri valori` }),
+  summaryOtherValues: (count) =>
+    plural(count, {
+      one: `${count} altro valore`,
+      many: `${count} di altri valori`,
+      other: `${count} altri valori`,
+    }),
   summaryPagetimer: 'Tempo di caricamento del DOM',
   summaryTimeSpent: 'Tempo sulla pagina',
   summaryWindowHeight: 'Altezza della finestra',
@@ -190,7 +203,8 @@ const it: Translation = {
 
   testsLabel: 'Test dei titoli',
   testsEmpty: 'Nessun test dei titoli in questo periodo.',
-  testsLoaded: (count) => plural(count, { one: `${count} test del titolo caricato`, other: `${count} test dei titoli caricati` }),
+  testsLoaded: (count) =>
+    plural(count, { one: `${count} test del titolo caricato`, other: `${count} test dei titoli caricati` }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} test`, other: `${tests} test` })}, ${plural(variants, { one: `${variants} variante`, many: `${variants} di varianti`, other: `${variants} varianti` })}, dal ${start} al ${end} (${zone})`,
   testsStatusDraft: 'Bozza',
@@ -209,17 +223,38 @@ const it: Translation = {
   testsPrevious: 'Precedente',
   testsNext: 'Successiva',
   testsPage: (page, pages) => `Pagina ${page} di ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `Scarica CSV (${variants} variante)`, other: `Scarica CSV (${variants} varianti)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `Scarica CSV (${variants} variante)`,
+      other: `Scarica CSV (${variants} varianti)`,
+    }),
   testsCsvHeaders: [
-    'ID test', 'Stato', 'Tipo', 'Percorso', 'Creato', 'Concluso', 'Variante vincente', 'ID variante', 'Titolo',
-    'CTR media', 'CTR minimo', 'CTR massimo', 'Coinvolgimento medio', 'Coinvolgimento minimo', 'Coinvolgimento massimo', 'Probabilità di essere la migliore',
+    'ID test',
+    'Stato',
+    'Tipo',
+    'Percorso',
+    'Creato',
+    'Concluso',
+    'Variante vincente',
+    'ID variante',
+    'Titolo',
+    'CTR media',
+    'CTR minimo',
+    'CTR massimo',
+    'Coinvolgimento medio',
+    'Coinvolgimento minimo',
+    'Coinvolgimento massimo',
+    'Probabilità di essere la migliore',
   ],
 
   sourceTooMany: (max) => `src accetta al massimo ${max} indirizzi, uno per sito.`,
   sourceOne: (path) => `src accetta un solo indirizzo, quello di una risorsa ${path}.`,
   partial: (sites) => `Parziale: nessun dato aggiornato da ${sites}.`,
   freeze: 'Blocca',
-  freezeWaiting: (count) => (count.value === 0 ? 'Nessun aggiornamento in attesa' : plural(count, { one: `${count} aggiornamento in attesa`, other: `${count} aggiornamenti in attesa` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Nessun aggiornamento in attesa'
+      : plural(count, { one: `${count} aggiornamento in attesa`, other: `${count} aggiornamenti in attesa` }),
   freezeOn: 'Bloccato: le righe restano ferme mentre arrivano gli aggiornamenti.',
   freezeOff: 'Viene mostrato l’ultimo aggiornamento.',
 
@@ -227,7 +262,8 @@ const it: Translation = {
   typicalBelow: (share) => `${share} sotto il solito`,
   typicalSame: 'in linea con il solito',
   typicalContext: 'per quest’ora del giorno',
-  typicalSparkline: (from, to, low, high) => `Oggi dalla mezzanotte: da ${from} a ${to} ora, minimo ${low}, massimo ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Oggi dalla mezzanotte: da ${from} a ${to} ora, minimo ${low}, massimo ${high}.`,
 
   pagesSite: 'Sito',
   detailOpen: (title) => `Dati in tempo reale di ${title}`,
@@ -238,20 +274,26 @@ const it: Translation = {
   detailPlatforms: 'Piattaforme',
   detailReferrers: 'Principali referrer',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'negli ultimi 7 giorni' : range === '24h' ? 'nelle ultime 24 ore' : 'oggi'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'negli ultimi 7 giorni' : range === '24h' ? 'nelle ultime 24 ore' : 'oggi'}`,
   chartToday: 'Oggi',
   chartRecorded: 'Registrato',
   chartNowLegend: 'Ora',
   chartMedian: 'Solito (mediana)',
   chartBand: 'Intervallo solito (dal 10° al 90° percentile)',
   chartNow: (value, metric) => `${chartWho(metric)} ora: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   // Weekdays differ in gender (il lunedì, la domenica): the day and time go in brackets.
   chartAbove: (share, weekday, time) => `${share} sopra il solito (${weekday}, ${time})`,
   chartBelow: (share, weekday, time) => `${share} sotto il solito (${weekday}, ${time})`,
   chartSame: (weekday, time) => `in linea con il solito (${weekday}, ${time})`,
   chartNoTypical: 'nessun giorno tipico ancora registrato per quest’ora',
-  chartWeeks: (weeks) => plural(weeks, { one: `il solito da ${weeks} settimana di storico`, other: `il solito da ${weeks} settimane di storico` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `il solito da ${weeks} settimana di storico`,
+      other: `il solito da ${weeks} settimane di storico`,
+    }),
   chartHistoryLoading: 'Caricamento della giornata finora…',
   chartHistoryError: (message) => `Impossibile mostrare la giornata finora: ${message}`,
   chartTableToggle: 'Mostra i dati come tabella',
@@ -267,11 +309,13 @@ const it: Translation = {
   boardTitle: 'Pubblico in tempo reale',
   boardSites: (count) => plural(count, { one: `${count} sito`, other: `${count} siti` }),
   boardUnknownParam: (name) => `Impostazione sconosciuta «${name}» ignorata.`,
-  boardBadValue: (name, value, allowed) => `«${value}» non è un valore di ${name} (uno tra: ${allowed}); ignorato.`,
+  boardBadValue: (name, value, allowed) =>
+    `«${value}» non è un valore di ${name} (uno tra: ${allowed}); ignorato.`,
   boardSiteNotServed: (site) => `Il sito «${site}» non è servito qui; escluso.`,
   boardNumbersHidden: (cards) => `Con i numeri nascosti si vedono solo posizioni e titoli: esclusi ${cards}.`,
   boardBadLang: (lang) => `«${lang}» non è un codice di lingua; ignorato.`,
-  boardBadRotate: (value, min, max) => `rotate deve essere un numero di secondi da ${min} a ${max}, non «${value}»; nessuna rotazione.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate deve essere un numero di secondi da ${min} a ${max}, non «${value}»; nessuna rotazione.`,
   boardRotateNeedsSites: 'rotate richiede più siti tra cui alternare; nessuna rotazione.',
   boardNoSites: 'Questo endpoint non serve alcun sito.',
   boardConnecting: 'Connessione alla cache…',
@@ -284,7 +328,8 @@ const it: Translation = {
   boardCardPlatforms: 'Piattaforme',
   boardSetUp: 'Configura questa bacheca',
   builderTitle: 'Configura una bacheca',
-  builderIntro: 'Scegli cosa mostra la bacheca; il suo indirizzo conserva la scelta, quindi a un televisore o a un browser in modalità kiosk basta quell’indirizzo.',
+  builderIntro:
+    'Scegli cosa mostra la bacheca; il suo indirizzo conserva la scelta, quindi a un televisore o a un browser in modalità kiosk basta quell’indirizzo.',
   builderSites: 'Siti (più siti formano un’unica classifica)',
   builderSitesLoading: 'Caricamento dei siti serviti da questo endpoint…',
   builderCards: 'Schede',

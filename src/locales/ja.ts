@@ -15,7 +15,9 @@ const CHART_WHO: Record<string, string> = {
   internal: '内部リンク経由の訪問者',
   subscr: '購読経由の訪問者',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `プラットフォーム ${metric.slice(9)} の訪問者` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `プラットフォーム ${metric.slice(9)} の訪問者` : metric);
 
 const ja: Translation = {
   $code: 'ja',
@@ -27,8 +29,10 @@ const ja: Translation = {
   outOfDate: (age) => `データが古くなっています（最終更新: ${age}）`,
   paused: 'ページが非表示またはオフラインの間は一時停止しています。',
   pausedUpdated: (age) => `一時停止中（${age}に更新）`,
-  sourceMissing: (path) => `データソースがありません: src には ${path} リソースのアドレスを指定してください。`,
-  sourceInvalid: (path) => `データソースのアドレスが正しくありません: src には ${path} リソースのアドレスを指定してください。`,
+  sourceMissing: (path) =>
+    `データソースがありません: src には ${path} リソースのアドレスを指定してください。`,
+  sourceInvalid: (path) =>
+    `データソースのアドレスが正しくありません: src には ${path} リソースのアドレスを指定してください。`,
   sourceWrong: (path) => `src には ${path} リソースのアドレスを指定してください。`,
   errorUnreachable: 'データソースに接続できませんでした。',
   errorInvalidData: 'データソースから想定外の形式のデータが届きました。',
@@ -76,7 +80,8 @@ const ja: Translation = {
   counterUp: (size) => `前回の更新から${size}増加`,
   counterDown: (size) => `前回の更新から${size}減少`,
   counterSame: '前回の更新から変化なし',
-  counterTrend: (updates, first, last, low, high) => `直近${updates}回の更新の推移: ${first}から${last}、最小${low}、最大${high}。`,
+  counterTrend: (updates, first, last, low, high) =>
+    `直近${updates}回の更新の推移: ${first}から${last}、最小${low}、最大${high}。`,
   counterAnnouncement: (label, value) => `${label}: ${value}`,
 
   pagesLabel: '現在よく読まれているページ',
@@ -187,7 +192,8 @@ const ja: Translation = {
   testsLabel: '見出しテスト',
   testsEmpty: 'この期間の見出しテストはありません。',
   testsLoaded: (count) => `見出しテストを${count}件読み込みました`,
-  testsSummary: (tests, variants, start, end, zone) => `テスト${tests}件、バリエーション${variants}件、${start}〜${end}（${zone}）`,
+  testsSummary: (tests, variants, start, end, zone) =>
+    `テスト${tests}件、バリエーション${variants}件、${start}〜${end}（${zone}）`,
   testsStatusDraft: '下書き',
   testsStatusActive: '実施中',
   testsStatusCompleted: '完了',
@@ -206,8 +212,22 @@ const ja: Translation = {
   testsPage: (page, pages) => `${pages}ページ中${page}ページ目`,
   testsDownload: (variants) => `CSV をダウンロード（バリエーション${variants}件）`,
   testsCsvHeaders: [
-    'テスト ID', 'ステータス', '種類', 'パス', '作成日時', '完了日時', '勝者のバリエーション', 'バリエーション ID', '見出し',
-    'クリック率（平均）', 'クリック率（下限）', 'クリック率（上限）', 'エンゲージメント（平均）', 'エンゲージメント（下限）', 'エンゲージメント（上限）', '最良である確率',
+    'テスト ID',
+    'ステータス',
+    '種類',
+    'パス',
+    '作成日時',
+    '完了日時',
+    '勝者のバリエーション',
+    'バリエーション ID',
+    '見出し',
+    'クリック率（平均）',
+    'クリック率（下限）',
+    'クリック率（上限）',
+    'エンゲージメント（平均）',
+    'エンゲージメント（下限）',
+    'エンゲージメント（上限）',
+    '最良である確率',
   ],
 
   sourceTooMany: (max) => `src に指定できるアドレスは最大 ${max} 件（サイトごとに 1 件）です。`,
@@ -222,7 +242,8 @@ const ja: Translation = {
   typicalBelow: (share) => `通常より ${share} 少ない`,
   typicalSame: 'ほぼ通常どおり',
   typicalContext: '（この時間帯の比較）',
-  typicalSparkline: (from, to, low, high) => `今日の午前0時から: ${from} から現在の ${to} へ、最小 ${low}、最大 ${high}。`,
+  typicalSparkline: (from, to, low, high) =>
+    `今日の午前0時から: ${from} から現在の ${to} へ、最小 ${low}、最大 ${high}。`,
 
   pagesSite: 'サイト',
   detailOpen: (title) => `${title} のリアルタイムの数値`,
@@ -233,14 +254,16 @@ const ja: Translation = {
   detailPlatforms: 'プラットフォーム',
   detailReferrers: '主な参照元',
 
-  chartLabel: (metric, range) => `${range === '7d' ? '過去7日間の' : range === '24h' ? '過去24時間の' : '今日の'}${chartWho(metric)}`,
+  chartLabel: (metric, range) =>
+    `${range === '7d' ? '過去7日間の' : range === '24h' ? '過去24時間の' : '今日の'}${chartWho(metric)}`,
   chartToday: '今日',
   chartRecorded: '記録',
   chartNowLegend: '現在',
   chartMedian: '通常（中央値）',
   chartBand: '通常の範囲（10〜90パーセンタイル）',
   chartNow: (value, metric) => `現在の${chartWho(metric)}: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `、${comparison}`}${footing ? `（${footing}）` : ''}。`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `、${comparison}`}${footing ? `（${footing}）` : ''}。`,
   chartAbove: (share, weekday, time) => `典型的な${weekday}の${time}より ${share} 多い`,
   chartBelow: (share, weekday, time) => `典型的な${weekday}の${time}より ${share} 少ない`,
   chartSame: (weekday, time) => `典型的な${weekday}の${time}とほぼ同じ`,
@@ -261,11 +284,13 @@ const ja: Translation = {
   boardTitle: 'リアルタイムの読者',
   boardSites: (count) => `${count} サイト`,
   boardUnknownParam: (name) => `不明な設定「${name}」は無視しました。`,
-  boardBadValue: (name, value, allowed) => `「${value}」は ${name} の値ではありません（${allowed} のいずれか）。無視しました。`,
+  boardBadValue: (name, value, allowed) =>
+    `「${value}」は ${name} の値ではありません（${allowed} のいずれか）。無視しました。`,
   boardSiteNotServed: (site) => `サイト「${site}」はここでは配信されていないため、除外しました。`,
   boardNumbersHidden: (cards) => `数値を隠すと順位とタイトルだけが表示されます。${cards} を除外しました。`,
   boardBadLang: (lang) => `「${lang}」は言語タグではありません。無視しました。`,
-  boardBadRotate: (value, min, max) => `rotate には ${min}〜${max} の秒数を指定してください（「${value}」は無効）。切り替えません。`,
+  boardBadRotate: (value, min, max) =>
+    `rotate には ${min}〜${max} の秒数を指定してください（「${value}」は無効）。切り替えません。`,
   boardRotateNeedsSites: 'rotate には切り替える複数のサイトが必要です。切り替えません。',
   boardNoSites: 'このエンドポイントが配信するサイトはありません。',
   boardConnecting: 'キャッシュに接続しています…',
@@ -278,7 +303,8 @@ const ja: Translation = {
   boardCardPlatforms: 'プラットフォーム',
   boardSetUp: 'このボードを設定',
   builderTitle: 'ボードの設定',
-  builderIntro: 'ボードに表示する内容を選んでください。選択はボードのアドレスに保存されるので、テレビやキオスク端末のブラウザにはそのアドレスだけで足ります。',
+  builderIntro:
+    'ボードに表示する内容を選んでください。選択はボードのアドレスに保存されるので、テレビやキオスク端末のブラウザにはそのアドレスだけで足ります。',
   builderSites: 'サイト（複数選ぶと1つのランキングにまとめます）',
   builderSitesLoading: 'このエンドポイントが配信するサイトを読み込み中…',
   builderCards: 'カード',

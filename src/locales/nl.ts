@@ -17,7 +17,8 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Bezoekers via interne links',
   subscr: 'Bezoekers via abonnementen',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Bezoekers op platform ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Bezoekers op platform ${metric.slice(9)}` : metric);
 
 const nl: Translation = {
   $code: 'nl',
@@ -30,14 +31,16 @@ const nl: Translation = {
   paused: 'Gepauzeerd zolang de pagina verborgen of offline is.',
   pausedUpdated: (age) => `Gepauzeerd; bijgewerkt ${age}.`,
   sourceMissing: (path) => `Geen gegevensbron: src moet het adres van een ${path}-bron zijn.`,
-  sourceInvalid: (path) => `De gegevensbron is geen geldig adres: src moet het adres van een ${path}-bron zijn.`,
+  sourceInvalid: (path) =>
+    `De gegevensbron is geen geldig adres: src moet het adres van een ${path}-bron zijn.`,
   sourceWrong: (path) => `src moet het adres van een ${path}-bron zijn.`,
   errorUnreachable: 'De gegevensbron is niet bereikbaar.',
   errorInvalidData: 'De gegevensbron stuurde gegevens in een onverwachte vorm.',
   errorUnknownSource: 'Dit adres is geen gegevensbron die deze widget kent.',
   errorBusy: 'De gegevensbron is overbelast; zo dadelijk volgt een nieuwe poging.',
   errorUnavailable: (status) => `De gegevensbron is niet beschikbaar (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `De analysedienst stuurde een antwoord dat niet gelezen kon worden (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `De analysedienst stuurde een antwoord dat niet gelezen kon worden (HTTP ${status}).`,
   noData: 'geen gegevens',
   errorNotFound: 'De gegevensbron is niet gevonden (HTTP 404).',
   errorRefused: (status) => `De gegevensbron heeft het verzoek geweigerd (HTTP ${status}).`,
@@ -101,9 +104,12 @@ const nl: Translation = {
   pagesTypeLanding: 'Overzichtspagina',
   pagesNew: 'Nieuw',
   pagesSameRank: ', ongewijzigd',
-  pagesRankUp: (places) => plural(places, { one: `, ${places} plek gestegen`, other: `, ${places} plekken gestegen` }),
-  pagesRankDown: (places) => plural(places, { one: `, ${places} plek gedaald`, other: `, ${places} plekken gedaald` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} verwijzer`, other: `${count} verwijzers` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, ${places} plek gestegen`, other: `, ${places} plekken gestegen` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, ${places} plek gedaald`, other: `, ${places} plekken gedaald` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, { one: `${count} verwijzer`, other: `${count} verwijzers` }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `gem. ${value}`,
   pagesMetricSum: (value) => `totaal ${value}`,
   pagesAnnouncement: (title) => `Best gelezen pagina nu: ${title}`,
@@ -168,7 +174,8 @@ const nl: Translation = {
   summaryVisitors: 'Bezoekers',
   summaryValue: 'Waarde',
   summaryNoValue: '(geen)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} andere waarde`, other: `${count} andere waarden` }),
+  summaryOtherValues: (count) =>
+    plural(count, { one: `${count} andere waarde`, other: `${count} andere waarden` }),
   summaryPagetimer: 'DOM-laadtijd',
   summaryTimeSpent: 'Tijd op pagina',
   summaryWindowHeight: 'Vensterhoogte',
@@ -189,7 +196,8 @@ const nl: Translation = {
 
   testsLabel: 'Koptests',
   testsEmpty: 'Geen koptests in deze periode.',
-  testsLoaded: (count) => plural(count, { one: `${count} koptest geladen`, other: `${count} koptests geladen` }),
+  testsLoaded: (count) =>
+    plural(count, { one: `${count} koptest geladen`, other: `${count} koptests geladen` }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} test`, other: `${tests} tests` })}, ${plural(variants, { one: `${variants} variant`, other: `${variants} varianten` })}, ${start} tot en met ${end} (${zone})`,
   testsStatusDraft: 'Concept',
@@ -208,17 +216,38 @@ const nl: Translation = {
   testsPrevious: 'Vorige',
   testsNext: 'Volgende',
   testsPage: (page, pages) => `Pagina ${page} van ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `CSV downloaden (${variants} variant)`, other: `CSV downloaden (${variants} varianten)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `CSV downloaden (${variants} variant)`,
+      other: `CSV downloaden (${variants} varianten)`,
+    }),
   testsCsvHeaders: [
-    'Test-ID', 'Status', 'Soort', 'Pad', 'Aangemaakt', 'Afgerond', 'Winnende variant', 'Variant-ID', 'Kop',
-    'Klikfrequentie gemiddeld', 'Klikfrequentie laag', 'Klikfrequentie hoog', 'Betrokkenheid gemiddeld', 'Betrokkenheid laag', 'Betrokkenheid hoog', 'Kans de beste te zijn',
+    'Test-ID',
+    'Status',
+    'Soort',
+    'Pad',
+    'Aangemaakt',
+    'Afgerond',
+    'Winnende variant',
+    'Variant-ID',
+    'Kop',
+    'Klikfrequentie gemiddeld',
+    'Klikfrequentie laag',
+    'Klikfrequentie hoog',
+    'Betrokkenheid gemiddeld',
+    'Betrokkenheid laag',
+    'Betrokkenheid hoog',
+    'Kans de beste te zijn',
   ],
 
   sourceTooMany: (max) => `src neemt hoogstens ${max} adressen, één per site.`,
   sourceOne: (path) => `src neemt één adres, dat van een ${path}-bron.`,
   partial: (sites) => `Onvolledig: geen actuele gegevens van ${sites}.`,
   freeze: 'Bevriezen',
-  freezeWaiting: (count) => (count.value === 0 ? 'Geen update in de wacht' : plural(count, { one: `${count} update in de wacht`, other: `${count} updates in de wacht` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Geen update in de wacht'
+      : plural(count, { one: `${count} update in de wacht`, other: `${count} updates in de wacht` }),
   freezeOn: 'Bevroren: de rijen blijven staan terwijl er updates binnenkomen.',
   freezeOff: 'De nieuwste update wordt getoond.',
 
@@ -226,7 +255,8 @@ const nl: Translation = {
   typicalBelow: (share) => `${share} onder normaal`,
   typicalSame: 'ongeveer normaal',
   typicalContext: 'voor dit tijdstip van de dag',
-  typicalSparkline: (from, to, low, high) => `Vandaag sinds middernacht: van ${from} naar ${to} nu, laagste ${low}, hoogste ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Vandaag sinds middernacht: van ${from} naar ${to} nu, laagste ${low}, hoogste ${high}.`,
 
   pagesSite: 'Site',
   detailOpen: (title) => `Livecijfers van ${title}`,
@@ -237,19 +267,25 @@ const nl: Translation = {
   detailPlatforms: 'Platforms',
   detailReferrers: 'Belangrijkste verwijzers',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'in de afgelopen 7 dagen' : range === '24h' ? 'in de afgelopen 24 uur' : 'vandaag'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'in de afgelopen 7 dagen' : range === '24h' ? 'in de afgelopen 24 uur' : 'vandaag'}`,
   chartToday: 'Vandaag',
   chartRecorded: 'Gemeten',
   chartNowLegend: 'Nu',
   chartMedian: 'Normaal (mediaan)',
   chartBand: 'Normale marge (10e tot 90e percentiel)',
   chartNow: (value, metric) => `${chartWho(metric)} nu: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   chartAbove: (share, weekday, time) => `${share} meer dan op een gewone ${weekday} om ${time}`,
   chartBelow: (share, weekday, time) => `${share} minder dan op een gewone ${weekday} om ${time}`,
   chartSame: (weekday, time) => `ongeveer zoals op een gewone ${weekday} om ${time}`,
   chartNoTypical: 'nog geen normale dag vastgelegd voor dit tijdstip',
-  chartWeeks: (weeks) => plural(weeks, { one: `normaal op basis van ${weeks} week geschiedenis`, other: `normaal op basis van ${weeks} weken geschiedenis` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `normaal op basis van ${weeks} week geschiedenis`,
+      other: `normaal op basis van ${weeks} weken geschiedenis`,
+    }),
   chartHistoryLoading: 'De dag tot nu toe wordt geladen…',
   chartHistoryError: (message) => `De dag tot nu toe kan niet worden getoond: ${message}`,
   chartTableToggle: 'Gegevens als tabel tonen',
@@ -265,11 +301,14 @@ const nl: Translation = {
   boardTitle: 'Live publiek',
   boardSites: (count) => plural(count, { one: `${count} site`, other: `${count} sites` }),
   boardUnknownParam: (name) => `Onbekende instelling ‘${name}’ genegeerd.`,
-  boardBadValue: (name, value, allowed) => `‘${value}’ is geen waarde van ${name} (een van: ${allowed}); genegeerd.`,
+  boardBadValue: (name, value, allowed) =>
+    `‘${value}’ is geen waarde van ${name} (een van: ${allowed}); genegeerd.`,
   boardSiteNotServed: (site) => `Site ‘${site}’ wordt hier niet aangeboden; weggelaten.`,
-  boardNumbersHidden: (cards) => `Met verborgen cijfers zijn alleen posities en titels te zien: ${cards} weggelaten.`,
+  boardNumbersHidden: (cards) =>
+    `Met verborgen cijfers zijn alleen posities en titels te zien: ${cards} weggelaten.`,
   boardBadLang: (lang) => `‘${lang}’ is geen taalcode; genegeerd.`,
-  boardBadRotate: (value, min, max) => `rotate moet een aantal seconden van ${min} tot ${max} zijn, niet ‘${value}’; er wordt niet gewisseld.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate moet een aantal seconden van ${min} tot ${max} zijn, niet ‘${value}’; er wordt niet gewisseld.`,
   boardRotateNeedsSites: 'rotate heeft meerdere sites nodig om tussen te wisselen; er wordt niet gewisseld.',
   boardNoSites: 'Dit eindpunt biedt geen enkele site aan.',
   boardConnecting: 'Verbinden met de cache…',
@@ -282,7 +321,8 @@ const nl: Translation = {
   boardCardPlatforms: 'Platforms',
   boardSetUp: 'Dit bord instellen',
   builderTitle: 'Een bord instellen',
-  builderIntro: 'Kies wat het bord toont; het adres van het bord bewaart de keuze, zodat een tv of kioskbrowser alleen dat adres nodig heeft.',
+  builderIntro:
+    'Kies wat het bord toont; het adres van het bord bewaart de keuze, zodat een tv of kioskbrowser alleen dat adres nodig heeft.',
   builderSites: 'Sites (meerdere vormen één gezamenlijke ranglijst)',
   builderSitesLoading: 'De sites van dit eindpunt worden geladen…',
   builderCards: 'Kaarten',

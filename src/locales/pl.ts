@@ -18,7 +18,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Odwiedzający z linków wewnętrznych',
   subscr: 'Odwiedzający z subskrypcji',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Odwiedzający na platformie ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Odwiedzający na platformie ${metric.slice(9)}` : metric);
 
 const pl: Translation = {
   $code: 'pl',
@@ -38,12 +40,19 @@ const pl: Translation = {
   errorUnknownSource: 'Ten adres nie jest źródłem danych znanym temu widżetowi.',
   errorBusy: 'Źródło danych jest przeciążone; wkrótce ponowimy próbę.',
   errorUnavailable: (status) => `Źródło danych jest niedostępne (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `Usługa analityczna wysłała odpowiedź, której nie można odczytać (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `Usługa analityczna wysłała odpowiedź, której nie można odczytać (HTTP ${status}).`,
   noData: 'brak danych',
   errorNotFound: 'Nie znaleziono źródła danych (HTTP 404).',
   errorRefused: (status) => `Źródło danych odrzuciło żądanie (HTTP ${status}).`,
   errorExplained: (reason) => `Źródło danych odrzuciło żądanie: ${reason}`,
-  visitorsUnit: (count) => plural(count, { one: 'odwiedzający', few: 'odwiedzających', many: 'odwiedzających', other: 'odwiedzającego' }),
+  visitorsUnit: (count) =>
+    plural(count, {
+      one: 'odwiedzający',
+      few: 'odwiedzających',
+      many: 'odwiedzających',
+      other: 'odwiedzającego',
+    }),
   sourceDirect: 'Bezpośrednio',
   sourceSearch: 'Wyszukiwarki',
   sourceSocial: 'Media społecznościowe',
@@ -102,9 +111,27 @@ const pl: Translation = {
   pagesTypeLanding: 'Strona główna działu',
   pagesNew: 'Nowa',
   pagesSameRank: ', bez zmian',
-  pagesRankUp: (places) => plural(places, { one: `, w górę o ${places} miejsce`, few: `, w górę o ${places} miejsca`, many: `, w górę o ${places} miejsc`, other: `, w górę o ${places} miejsca` }),
-  pagesRankDown: (places) => plural(places, { one: `, w dół o ${places} miejsce`, few: `, w dół o ${places} miejsca`, many: `, w dół o ${places} miejsc`, other: `, w dół o ${places} miejsca` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} odsyłacz`, few: `${count} odsyłacze`, many: `${count} odsyłaczy`, other: `${count} odsyłacza` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, {
+      one: `, w górę o ${places} miejsce`,
+      few: `, w górę o ${places} miejsca`,
+      many: `, w górę o ${places} miejsc`,
+      other: `, w górę o ${places} miejsca`,
+    }),
+  pagesRankDown: (places) =>
+    plural(places, {
+      one: `, w dół o ${places} miejsce`,
+      few: `, w dół o ${places} miejsca`,
+      many: `, w dół o ${places} miejsc`,
+      other: `, w dół o ${places} miejsca`,
+    }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, {
+      one: `${count} odsyłacz`,
+      few: `${count} odsyłacze`,
+      many: `${count} odsyłaczy`,
+      other: `${count} odsyłacza`,
+    }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `śr. ${value}`,
   pagesMetricSum: (value) => `suma ${value}`,
   pagesAnnouncement: (title) => `Najczęściej czytana strona teraz: ${title}`,
@@ -149,7 +176,13 @@ const pl: Translation = {
   histogramOver: (value) => `ponad ${value}`,
   histogramMedian: 'Mediana',
   histogramAverage: 'Średnia',
-  histogramValues: (count) => plural(count, { one: `${count} wartość`, few: `${count} wartości`, many: `${count} wartości`, other: `${count} wartości` }),
+  histogramValues: (count) =>
+    plural(count, {
+      one: `${count} wartość`,
+      few: `${count} wartości`,
+      many: `${count} wartości`,
+      other: `${count} wartości`,
+    }),
   histogramShowTable: 'Pokaż tabelę',
   histogramHideTable: 'Ukryj tabelę',
   histogramRange: 'Przedział',
@@ -169,7 +202,13 @@ const pl: Translation = {
   summaryVisitors: 'Odwiedzający',
   summaryValue: 'Wartość',
   summaryNoValue: '(brak)',
-  summaryOtherValues: (count) => plural(count, { one: `${count} inna wartość`, few: `${count} inne wartości`, many: `${count} innych wartości`, other: `${count} innej wartości` }),
+  summaryOtherValues: (count) =>
+    plural(count, {
+      one: `${count} inna wartość`,
+      few: `${count} inne wartości`,
+      many: `${count} innych wartości`,
+      other: `${count} innej wartości`,
+    }),
   summaryPagetimer: 'Czas wczytywania DOM',
   summaryTimeSpent: 'Czas na stronie',
   summaryWindowHeight: 'Wysokość okna',
@@ -190,7 +229,13 @@ const pl: Translation = {
 
   testsLabel: 'Testy nagłówków',
   testsEmpty: 'Brak testów nagłówków w tym okresie.',
-  testsLoaded: (count) => plural(count, { one: `Wczytano ${count} test nagłówka`, few: `Wczytano ${count} testy nagłówków`, many: `Wczytano ${count} testów nagłówków`, other: `Wczytano ${count} testu nagłówków` }),
+  testsLoaded: (count) =>
+    plural(count, {
+      one: `Wczytano ${count} test nagłówka`,
+      few: `Wczytano ${count} testy nagłówków`,
+      many: `Wczytano ${count} testów nagłówków`,
+      other: `Wczytano ${count} testu nagłówków`,
+    }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} test`, few: `${tests} testy`, many: `${tests} testów`, other: `${tests} testu` })}, ${plural(variants, { one: `${variants} wariant`, few: `${variants} warianty`, many: `${variants} wariantów`, other: `${variants} wariantu` })}, od ${start} do ${end} (${zone})`,
   testsStatusDraft: 'Szkic',
@@ -209,19 +254,45 @@ const pl: Translation = {
   testsPrevious: 'Poprzednia',
   testsNext: 'Następna',
   testsPage: (page, pages) => `Strona ${page} z ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `Pobierz CSV (${variants} wariant)`, few: `Pobierz CSV (${variants} warianty)`, many: `Pobierz CSV (${variants} wariantów)`, other: `Pobierz CSV (${variants} wariantu)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `Pobierz CSV (${variants} wariant)`,
+      few: `Pobierz CSV (${variants} warianty)`,
+      many: `Pobierz CSV (${variants} wariantów)`,
+      other: `Pobierz CSV (${variants} wariantu)`,
+    }),
   testsCsvHeaders: [
-    'ID testu', 'Status', 'Typ', 'Ścieżka', 'Utworzono', 'Zakończono', 'Zwycięski wariant', 'ID wariantu', 'Nagłówek',
-    'CTR średni', 'CTR dolny', 'CTR górny', 'Zaangażowanie średnie', 'Zaangażowanie dolne', 'Zaangażowanie górne', 'Szansa, że jest najlepszy',
+    'ID testu',
+    'Status',
+    'Typ',
+    'Ścieżka',
+    'Utworzono',
+    'Zakończono',
+    'Zwycięski wariant',
+    'ID wariantu',
+    'Nagłówek',
+    'CTR średni',
+    'CTR dolny',
+    'CTR górny',
+    'Zaangażowanie średnie',
+    'Zaangażowanie dolne',
+    'Zaangażowanie górne',
+    'Szansa, że jest najlepszy',
   ],
 
   sourceTooMany: (max) => `src przyjmuje najwyżej ${max} adresów, po jednym na witrynę.`,
   sourceOne: (path) => `src przyjmuje jeden adres: adres zasobu ${path}.`,
   partial: (sites) => `Dane niepełne: brak aktualnych danych z ${sites}.`,
   freeze: 'Zatrzymaj',
-  freezeWaiting: (count) => (count.value === 0
-    ? 'Żadna aktualizacja nie czeka'
-    : plural(count, { one: `${count} aktualizacja czeka`, few: `${count} aktualizacje czekają`, many: `${count} aktualizacji czeka`, other: `${count} aktualizacji czeka` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Żadna aktualizacja nie czeka'
+      : plural(count, {
+          one: `${count} aktualizacja czeka`,
+          few: `${count} aktualizacje czekają`,
+          many: `${count} aktualizacji czeka`,
+          other: `${count} aktualizacji czeka`,
+        }),
   freezeOn: 'Zatrzymano: wiersze stoją w miejscu, a aktualizacje dalej napływają.',
   freezeOff: 'Wyświetlana jest najnowsza aktualizacja.',
 
@@ -229,7 +300,8 @@ const pl: Translation = {
   typicalBelow: (share) => `${share} poniżej typowego poziomu`,
   typicalSame: 'na typowym poziomie',
   typicalContext: 'o tej porze dnia',
-  typicalSparkline: (from, to, low, high) => `Dziś od północy: od ${from} do ${to} teraz, najmniej ${low}, najwięcej ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Dziś od północy: od ${from} do ${to} teraz, najmniej ${low}, najwięcej ${high}.`,
 
   pagesSite: 'Witryna',
   detailOpen: (title) => `Dane na żywo: ${title}`,
@@ -240,25 +312,28 @@ const pl: Translation = {
   detailPlatforms: 'Platformy',
   detailReferrers: 'Najważniejsze odsyłacze',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'w ostatnich 7 dniach' : range === '24h' ? 'w ostatnich 24 godzinach' : 'dziś'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'w ostatnich 7 dniach' : range === '24h' ? 'w ostatnich 24 godzinach' : 'dziś'}`,
   chartToday: 'Dziś',
   chartRecorded: 'Zarejestrowane',
   chartNowLegend: 'Teraz',
   chartMedian: 'Typowo (mediana)',
   chartBand: 'Typowy zakres (od 10. do 90. percentyla)',
   chartNow: (value, metric) => `${chartWho(metric)} teraz: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   // The weekday comes in the nominative from Intl: it stands in brackets, where no case is needed.
   chartAbove: (share, weekday, time) => `${share} powyżej typowego poziomu (${weekday}, ${time})`,
   chartBelow: (share, weekday, time) => `${share} poniżej typowego poziomu (${weekday}, ${time})`,
   chartSame: (weekday, time) => `mniej więcej na typowym poziomie (${weekday}, ${time})`,
   chartNoTypical: 'nie ma jeszcze typowego dnia dla tej godziny',
-  chartWeeks: (weeks) => plural(weeks, {
-    one: `typowy poziom z ${weeks} tygodnia historii`,
-    few: `typowy poziom z ${weeks} tygodni historii`,
-    many: `typowy poziom z ${weeks} tygodni historii`,
-    other: `typowy poziom z ${weeks} tygodnia historii`,
-  }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `typowy poziom z ${weeks} tygodnia historii`,
+      few: `typowy poziom z ${weeks} tygodni historii`,
+      many: `typowy poziom z ${weeks} tygodni historii`,
+      other: `typowy poziom z ${weeks} tygodnia historii`,
+    }),
   chartHistoryLoading: 'Wczytywanie dotychczasowego dnia…',
   chartHistoryError: (message) => `Nie można pokazać dotychczasowego dnia: ${message}`,
   chartTableToggle: 'Pokaż dane w tabeli',
@@ -272,13 +347,21 @@ const pl: Translation = {
   chartNoData: 'brak danych',
 
   boardTitle: 'Publiczność na żywo',
-  boardSites: (count) => plural(count, { one: `${count} witryna`, few: `${count} witryny`, many: `${count} witryn`, other: `${count} witryny` }),
+  boardSites: (count) =>
+    plural(count, {
+      one: `${count} witryna`,
+      few: `${count} witryny`,
+      many: `${count} witryn`,
+      other: `${count} witryny`,
+    }),
   boardUnknownParam: (name) => `Pominięto nieznane ustawienie „${name}”.`,
-  boardBadValue: (name, value, allowed) => `„${value}” nie jest wartością ${name} (dozwolone: ${allowed}); pominięto.`,
+  boardBadValue: (name, value, allowed) =>
+    `„${value}” nie jest wartością ${name} (dozwolone: ${allowed}); pominięto.`,
   boardSiteNotServed: (site) => `Witryna „${site}” nie jest tu obsługiwana; pominięto.`,
   boardNumbersHidden: (cards) => `Przy ukrytych liczbach widać tylko pozycje i tytuły: pominięto ${cards}.`,
   boardBadLang: (lang) => `„${lang}” nie jest kodem języka; pominięto.`,
-  boardBadRotate: (value, min, max) => `rotate musi być liczbą sekund od ${min} do ${max}, a nie „${value}”; bez przełączania.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate musi być liczbą sekund od ${min} do ${max}, a nie „${value}”; bez przełączania.`,
   boardRotateNeedsSites: 'rotate wymaga kilku witryn do przełączania; bez przełączania.',
   boardNoSites: 'Ten punkt końcowy nie obsługuje żadnej witryny.',
   boardConnecting: 'Łączenie z pamięcią podręczną…',
@@ -291,7 +374,8 @@ const pl: Translation = {
   boardCardPlatforms: 'Platformy',
   boardSetUp: 'Skonfiguruj tę tablicę',
   builderTitle: 'Konfiguracja tablicy',
-  builderIntro: 'Wybierz, co pokazuje tablica; jej adres zapamiętuje wybór, więc telewizorowi lub przeglądarce w trybie kiosku wystarczy ten adres.',
+  builderIntro:
+    'Wybierz, co pokazuje tablica; jej adres zapamiętuje wybór, więc telewizorowi lub przeglądarce w trybie kiosku wystarczy ten adres.',
   builderSites: 'Witryny (kilka tworzy jeden wspólny ranking)',
   builderSitesLoading: 'Wczytywanie witryn obsługiwanych przez ten punkt końcowy…',
   builderCards: 'Karty',

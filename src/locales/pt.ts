@@ -21,7 +21,9 @@ const CHART_WHO: Record<string, string> = {
   internal: 'Visitantes vindos de links internos',
   subscr: 'Visitantes vindos de assinaturas',
 };
-const chartWho = (metric: string) => CHART_WHO[metric] ?? (metric.startsWith('platform_') ? `Visitantes na plataforma ${metric.slice(9)}` : metric);
+const chartWho = (metric: string) =>
+  CHART_WHO[metric] ??
+  (metric.startsWith('platform_') ? `Visitantes na plataforma ${metric.slice(9)}` : metric);
 
 const pt: Translation = {
   $code: 'pt',
@@ -34,14 +36,16 @@ const pt: Translation = {
   paused: 'Em pausa enquanto a página estiver oculta ou offline.',
   pausedUpdated: (age) => sentence(`Em pausa; atualizado ${age}`),
   sourceMissing: (path) => `Nenhuma fonte de dados: src deve ser o endereço de um recurso ${path}.`,
-  sourceInvalid: (path) => `A fonte de dados não é um endereço válido: src deve ser o endereço de um recurso ${path}.`,
+  sourceInvalid: (path) =>
+    `A fonte de dados não é um endereço válido: src deve ser o endereço de um recurso ${path}.`,
   sourceWrong: (path) => `src deve ser o endereço de um recurso ${path}.`,
   errorUnreachable: 'Não foi possível acessar a fonte de dados.',
   errorInvalidData: 'A fonte de dados enviou dados num formato inesperado.',
   errorUnknownSource: 'Este endereço não é uma fonte de dados conhecida por este widget.',
   errorBusy: 'A fonte de dados está sobrecarregada; nova tentativa em breve.',
   errorUnavailable: (status) => `A fonte de dados está indisponível (HTTP ${status}).`,
-  errorUpstreamInvalid: (status) => `O serviço de análise enviou uma resposta que não pôde ser lida (HTTP ${status}).`,
+  errorUpstreamInvalid: (status) =>
+    `O serviço de análise enviou uma resposta que não pôde ser lida (HTTP ${status}).`,
   noData: 'sem dados',
   errorNotFound: 'A fonte de dados não foi encontrada (HTTP 404).',
   errorRefused: (status) => `A fonte de dados recusou o pedido (HTTP ${status}).`,
@@ -105,9 +109,16 @@ const pt: Translation = {
   pagesTypeLanding: 'Página de entrada',
   pagesNew: 'Nova',
   pagesSameRank: ', sem alteração',
-  pagesRankUp: (places) => plural(places, { one: `, sobe ${places} posição`, other: `, sobe ${places} posições` }),
-  pagesRankDown: (places) => plural(places, { one: `, desce ${places} posição`, other: `, desce ${places} posições` }),
-  pagesReferrerCount: (count, top) => plural(count, { one: `${count} referência`, many: `${count} de referências`, other: `${count} referências` }) + (top && `: ${top}`),
+  pagesRankUp: (places) =>
+    plural(places, { one: `, sobe ${places} posição`, other: `, sobe ${places} posições` }),
+  pagesRankDown: (places) =>
+    plural(places, { one: `, desce ${places} posição`, other: `, desce ${places} posições` }),
+  pagesReferrerCount: (count, top) =>
+    plural(count, {
+      one: `${count} referência`,
+      many: `${count} de referências`,
+      other: `${count} referências`,
+    }) + (top && `: ${top}`),
   pagesMetricAverage: (value) => `média ${value}`,
   pagesMetricSum: (value) => `total ${value}`,
   pagesAnnouncement: (title) => `Página mais lida agora: ${title}`,
@@ -152,7 +163,8 @@ const pt: Translation = {
   histogramOver: (value) => `mais de ${value}`,
   histogramMedian: 'Mediana',
   histogramAverage: 'Média',
-  histogramValues: (count) => plural(count, { one: `${count} valor`, many: `${count} de valores`, other: `${count} valores` }),
+  histogramValues: (count) =>
+    plural(count, { one: `${count} valor`, many: `${count} de valores`, other: `${count} valores` }),
   histogramShowTable: 'Mostrar tabela',
   histogramHideTable: 'Ocultar tabela',
   histogramRange: 'Intervalo',
@@ -172,7 +184,12 @@ const pt: Translation = {
   summaryVisitors: 'Visitantes',
   summaryValue: 'Valor',
   summaryNoValue: '(nenhum)',
-  summaryOtherValues: (count) => plural(count, { one: `mais ${count} valor`, many: `mais ${count} de valores`, other: `mais ${count} valores` }),
+  summaryOtherValues: (count) =>
+    plural(count, {
+      one: `mais ${count} valor`,
+      many: `mais ${count} de valores`,
+      other: `mais ${count} valores`,
+    }),
   summaryPagetimer: 'Tempo de carregamento do DOM',
   summaryTimeSpent: 'Tempo na página',
   summaryWindowHeight: 'Altura da janela',
@@ -193,7 +210,12 @@ const pt: Translation = {
 
   testsLabel: 'Testes de manchete',
   testsEmpty: 'Nenhum teste de manchete neste período.',
-  testsLoaded: (count) => plural(count, { one: `${count} teste de manchete carregado`, many: `${count} de testes de manchete carregados`, other: `${count} testes de manchete carregados` }),
+  testsLoaded: (count) =>
+    plural(count, {
+      one: `${count} teste de manchete carregado`,
+      many: `${count} de testes de manchete carregados`,
+      other: `${count} testes de manchete carregados`,
+    }),
   testsSummary: (tests, variants, start, end, zone) =>
     `${plural(tests, { one: `${tests} teste`, other: `${tests} testes` })}, ${plural(variants, { one: `${variants} variante`, other: `${variants} variantes` })}, de ${start} a ${end} (${zone})`,
   testsStatusDraft: 'Rascunho',
@@ -212,17 +234,38 @@ const pt: Translation = {
   testsPrevious: 'Anterior',
   testsNext: 'Próxima',
   testsPage: (page, pages) => `Página ${page} de ${pages}`,
-  testsDownload: (variants) => plural(variants, { one: `Baixar CSV (${variants} variante)`, other: `Baixar CSV (${variants} variantes)` }),
+  testsDownload: (variants) =>
+    plural(variants, {
+      one: `Baixar CSV (${variants} variante)`,
+      other: `Baixar CSV (${variants} variantes)`,
+    }),
   testsCsvHeaders: [
-    'ID do teste', 'Status', 'Tipo', 'Caminho', 'Criado', 'Concluído', 'Variante vencedora', 'ID da variante', 'Manchete',
-    'Taxa de cliques média', 'Taxa de cliques mínima', 'Taxa de cliques máxima', 'Engajamento médio', 'Engajamento mínimo', 'Engajamento máximo', 'Probabilidade de ser a melhor',
+    'ID do teste',
+    'Status',
+    'Tipo',
+    'Caminho',
+    'Criado',
+    'Concluído',
+    'Variante vencedora',
+    'ID da variante',
+    'Manchete',
+    'Taxa de cliques média',
+    'Taxa de cliques mínima',
+    'Taxa de cliques máxima',
+    'Engajamento médio',
+    'Engajamento mínimo',
+    'Engajamento máximo',
+    'Probabilidade de ser a melhor',
   ],
 
   sourceTooMany: (max) => `src aceita no máximo ${max} endereços, um por site.`,
   sourceOne: (path) => `src aceita um só endereço, o de um recurso ${path}.`,
   partial: (sites) => `Parcial: sem dados recentes de ${sites}.`,
   freeze: 'Congelar',
-  freezeWaiting: (count) => (count.value === 0 ? 'Nenhuma atualização aguardando' : plural(count, { one: `${count} atualização aguardando`, other: `${count} atualizações aguardando` })),
+  freezeWaiting: (count) =>
+    count.value === 0
+      ? 'Nenhuma atualização aguardando'
+      : plural(count, { one: `${count} atualização aguardando`, other: `${count} atualizações aguardando` }),
   freezeOn: 'Congelado: as linhas ficam paradas enquanto chegam atualizações.',
   freezeOff: 'Mostrando a atualização mais recente.',
 
@@ -230,7 +273,8 @@ const pt: Translation = {
   typicalBelow: (share) => `${share} abaixo do habitual`,
   typicalSame: 'dentro do habitual',
   typicalContext: 'para esta hora do dia',
-  typicalSparkline: (from, to, low, high) => `Hoje desde a meia-noite: de ${from} a ${to} agora, mínimo ${low}, máximo ${high}.`,
+  typicalSparkline: (from, to, low, high) =>
+    `Hoje desde a meia-noite: de ${from} a ${to} agora, mínimo ${low}, máximo ${high}.`,
 
   pagesSite: 'Site',
   detailOpen: (title) => `Números ao vivo de ${title}`,
@@ -241,20 +285,26 @@ const pt: Translation = {
   detailPlatforms: 'Plataformas',
   detailReferrers: 'Principais referências',
 
-  chartLabel: (metric, range) => `${chartWho(metric)} ${range === '7d' ? 'nos últimos 7 dias' : range === '24h' ? 'nas últimas 24 horas' : 'hoje'}`,
+  chartLabel: (metric, range) =>
+    `${chartWho(metric)} ${range === '7d' ? 'nos últimos 7 dias' : range === '24h' ? 'nas últimas 24 horas' : 'hoje'}`,
   chartToday: 'Hoje',
   chartRecorded: 'Registrado',
   chartNowLegend: 'Agora',
   chartMedian: 'Habitual (mediana)',
   chartBand: 'Faixa habitual (percentis 10 a 90)',
   chartNow: (value, metric) => `${chartWho(metric)} agora: ${value}`,
-  chartSummary: (now, comparison, footing) => `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
+  chartSummary: (now, comparison, footing) =>
+    `${now}${comparison && `, ${comparison}`}${footing ? ` (${footing})` : ''}.`,
   // Weekdays differ in gender (a segunda-feira, o sábado): "habitual para" needs no article.
   chartAbove: (share, weekday, time) => `${share} acima do habitual para ${weekday} às ${time}`,
   chartBelow: (share, weekday, time) => `${share} abaixo do habitual para ${weekday} às ${time}`,
   chartSame: (weekday, time) => `dentro do habitual para ${weekday} às ${time}`,
   chartNoTypical: 'ainda não há um dia típico registrado para esta hora',
-  chartWeeks: (weeks) => plural(weeks, { one: `habitual calculado com ${weeks} semana de histórico`, other: `habitual calculado com ${weeks} semanas de histórico` }),
+  chartWeeks: (weeks) =>
+    plural(weeks, {
+      one: `habitual calculado com ${weeks} semana de histórico`,
+      other: `habitual calculado com ${weeks} semanas de histórico`,
+    }),
   chartHistoryLoading: 'Carregando o dia até agora…',
   chartHistoryError: (message) => `Não é possível mostrar o dia até agora: ${message}`,
   chartTableToggle: 'Mostrar os dados como tabela',
@@ -270,11 +320,14 @@ const pt: Translation = {
   boardTitle: 'Audiência ao vivo',
   boardSites: (count) => plural(count, { one: `${count} site`, other: `${count} sites` }),
   boardUnknownParam: (name) => `Configuração desconhecida “${name}” ignorada.`,
-  boardBadValue: (name, value, allowed) => `“${value}” não é um valor de ${name} (um de: ${allowed}); ignorado.`,
+  boardBadValue: (name, value, allowed) =>
+    `“${value}” não é um valor de ${name} (um de: ${allowed}); ignorado.`,
   boardSiteNotServed: (site) => `O site “${site}” não é servido aqui; deixado de fora.`,
-  boardNumbersHidden: (cards) => `Com os números ocultos, só aparecem posições e títulos: ${cards} deixado de fora.`,
+  boardNumbersHidden: (cards) =>
+    `Com os números ocultos, só aparecem posições e títulos: ${cards} deixado de fora.`,
   boardBadLang: (lang) => `“${lang}” não é um código de idioma; ignorado.`,
-  boardBadRotate: (value, min, max) => `rotate deve ser um número de segundos de ${min} a ${max}, não “${value}”; sem rotação.`,
+  boardBadRotate: (value, min, max) =>
+    `rotate deve ser um número de segundos de ${min} a ${max}, não “${value}”; sem rotação.`,
   boardRotateNeedsSites: 'rotate precisa de vários sites para alternar; sem rotação.',
   boardNoSites: 'Este endpoint não serve nenhum site.',
   boardConnecting: 'Conectando ao cache…',
@@ -287,7 +340,8 @@ const pt: Translation = {
   boardCardPlatforms: 'Plataformas',
   boardSetUp: 'Configurar este painel',
   builderTitle: 'Configurar um painel',
-  builderIntro: 'Escolha o que o painel mostra; o endereço do painel guarda a escolha, então uma TV ou um navegador em modo quiosque só precisa desse endereço.',
+  builderIntro:
+    'Escolha o que o painel mostra; o endereço do painel guarda a escolha, então uma TV ou um navegador em modo quiosque só precisa desse endereço.',
   builderSites: 'Sites (vários formam uma só classificação)',
   builderSitesLoading: 'Carregando os sites que este endpoint serve…',
   builderCards: 'Cartões',

@@ -5,7 +5,12 @@
 import type { Logger } from 'pino';
 
 /** One command, or `undefined` at once when Redis is unreachable (`ready` false), slow or closed. */
-export async function runBounded<T>(ready: boolean, logger: Logger, failure: string, command: () => Promise<T>): Promise<T | undefined> {
+export async function runBounded<T>(
+  ready: boolean,
+  logger: Logger,
+  failure: string,
+  command: () => Promise<T>,
+): Promise<T | undefined> {
   if (!ready) return undefined;
   try {
     return await command();

@@ -29,13 +29,18 @@ export const realClock: Clock = {
     timer.unref();
     return timer;
   },
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout> | undefined),
+  clearTimeout: (handle) =>
+    globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout> | undefined),
   sleep: (ms, signal) => sleepOn(realClock, ms, signal),
   timeout: (ms) => AbortSignal.timeout(ms),
 };
 
 /** `sleep` written on a clock's own timers, for any `Clock`. */
-export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, signal?: AbortSignal): Promise<void> {
+export function sleepOn(
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
@@ -74,7 +79,11 @@ export interface Deadline {
  * `AbortSignal.any([clock.timeout(ms), also])`, nothing of it outlives the operation once
  * cleared: no timer left to fire, no abort event to build, no listener kept on `also`.
  */
-export function deadline(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, also?: AbortSignal): Deadline {
+export function deadline(
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
+  ms: number,
+  also?: AbortSignal,
+): Deadline {
   const controller = new AbortController();
   let expired = false;
   const timer = clock.setTimeout(() => {

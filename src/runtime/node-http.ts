@@ -25,7 +25,11 @@ export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Reques
   return new Request(url, { method: req.method, headers, signal });
 }
 
-export async function sendWebResponse(response: Response, res: ServerResponse, method?: string): Promise<void> {
+export async function sendWebResponse(
+  response: Response,
+  res: ServerResponse,
+  method?: string,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -74,7 +78,12 @@ export interface RunningServer {
 }
 
 /** Listens on `host:port` (port 0 picks a free one) and resolves once listening. */
-export function listen(handler: WebHandler, port = 0, host = '127.0.0.1', shortcut?: NodeShortcut): Promise<RunningServer> {
+export function listen(
+  handler: WebHandler,
+  port = 0,
+  host = '127.0.0.1',
+  shortcut?: NodeShortcut,
+): Promise<RunningServer> {
   const server = createServer(toNodeListener(handler, shortcut));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -84,10 +93,11 @@ export function listen(handler: WebHandler, port = 0, host = '127.0.0.1', shortc
       resolve({
         server,
         url: `http://${shownHost}:${address.port}`,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });

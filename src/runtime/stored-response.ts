@@ -54,11 +54,22 @@ export const zlibEncoder: BodyEncoder = async (identity) => {
   return { gzip: gzipped, br: brotli };
 };
 
-export async function storeBody(json: string, timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>, encode: BodyEncoder = zlibEncoder): Promise<StoredResponse> {
+export async function storeBody(
+  json: string,
+  timing: Pick<StoredResponse, 'startedAt' | 'fetchedAt' | 'freshUntil'>,
+  encode: BodyEncoder = zlibEncoder,
+): Promise<StoredResponse> {
   const identity = Buffer.from(json);
   const { gzip: gzipped, br: brotli } = await encode(identity);
   const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
-  return { identity, gzip: exactCopy(gzipped), br: exactCopy(brotli), etag, ...timing, size: identity.length + gzipped.length + brotli.length };
+  return {
+    identity,
+    gzip: exactCopy(gzipped),
+    br: exactCopy(brotli),
+    etag,
+    ...timing,
+    size: identity.length + gzipped.length + brotli.length,
+  };
 }
 
 /**
@@ -68,7 +79,15 @@ export async function storeBody(json: string, timing: Pick<StoredResponse, 'star
  */
 export function packStored(stored: StoredResponse): Buffer {
   const { etag, startedAt, fetchedAt, freshUntil } = stored;
-  const header = Buffer.from(JSON.stringify({ etag, startedAt, fetchedAt, freshUntil, lengths: [stored.identity.length, stored.gzip.length, stored.br.length] }));
+  const header = Buffer.from(
+    JSON.stringify({
+      etag,
+      startedAt,
+      fetchedAt,
+      freshUntil,
+      lengths: [stored.identity.length, stored.gzip.length, stored.br.length],
+    }),
+  );
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
   return Buffer.concat([length, header, stored.identity, stored.gzip, stored.br]);
@@ -82,7 +101,10 @@ export function unpackStored(reply: Buffer): StoredResponse | undefined {
   const packed = exactCopy(reply);
   try {
     const headerEnd = 4 + packed.readUInt32BE(0);
-    const header = JSON.parse(packed.subarray(4, headerEnd).toString()) as Pick<StoredResponse, 'etag' | 'startedAt' | 'fetchedAt' | 'freshUntil'> & { lengths: [number, number, number] };
+    const header = JSON.parse(packed.subarray(4, headerEnd).toString()) as Pick<
+      StoredResponse,
+      'etag' | 'startedAt' | 'fetchedAt' | 'freshUntil'
+    > & { lengths: [number, number, number] };
     const [identityLength, gzipLength, brLength] = header.lengths;
     if (headerEnd + identityLength + gzipLength + brLength !== packed.length) return undefined;
     const gzipStart = headerEnd + identityLength;
@@ -106,11 +128,9 @@ export function unpackStored(reply: Buffer): StoredResponse | undefined {
  * RFC 9211 vocabulary: a hit, a miss we waited for, or a stale answer and why it is stale;
  * `folded` names the wider query's cache key when the body was derived from its answer.
  */
-export type CacheStatus = (
-  | { kind: 'hit' }
-  | { kind: 'miss' }
-  | { kind: 'stale'; detail: StaleDetail }
-) & { folded?: string };
+export type CacheStatus = ({ kind: 'hit' } | { kind: 'miss' } | { kind: 'stale'; detail: StaleDetail }) & {
+  folded?: string;
+};
 
 export type StaleDetail = 'refreshing' | 'budget' | 'rate-limited' | 'upstream-error' | 'upstream-invalid';
 
@@ -119,7 +139,10 @@ export const CACHE_NAME = 'pulse-widgets';
 /** A derived answer says so (`detail=folded`, unless a stale reason takes the detail) and gives the wide `key` (RFC 9211 2.7). */
 export function cacheStatusHeader(status: CacheStatus, ttlSeconds?: number): string {
   const ttl = ttlSeconds === undefined ? '' : `; ttl=${ttlSeconds}`;
-  const folded = status.folded === undefined ? '' : `${status.kind === 'stale' ? '' : '; detail=folded'}; key="${status.folded}"`;
+  const folded =
+    status.folded === undefined
+      ? ''
+      : `${status.kind === 'stale' ? '' : '; detail=folded'}; key="${status.folded}"`;
   if (status.kind === 'hit') return `${CACHE_NAME}; hit${folded}${ttl}`;
   if (status.kind === 'miss') return `${CACHE_NAME}; fwd=miss; fwd-status=200; stored${folded}${ttl}`;
   return `${CACHE_NAME}; fwd=stale; detail=${status.detail}${folded}${ttl}`;
@@ -160,7 +183,10 @@ export interface Freshness {
 
 /** Whole seconds since the fill and left of its freshness: what the freshness headers are made of. */
 export function freshnessSeconds(stored: StoredResponse, now: number): { age: number; remaining: number } {
-  return { age: Math.max(0, Math.floor((now - stored.fetchedAt) / 1000)), remaining: Math.floor((stored.freshUntil - now) / 1000) };
+  return {
+    age: Math.max(0, Math.floor((now - stored.fetchedAt) / 1000)),
+    remaining: Math.floor((stored.freshUntil - now) / 1000),
+  };
 }
 
 /**
@@ -182,7 +208,13 @@ export function freshness(stored: StoredResponse, status: CacheStatus, now: numb
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The response for a stored answer: validators, freshness, the best encoding the client takes, or a 304. */
-export function respondStored(request: Request, stored: StoredResponse, status: CacheStatus, now: number, headers: Headers): Response {
+export function respondStored(
+  request: Request,
+  stored: StoredResponse,
+  status: CacheStatus,
+  now: number,
+  headers: Headers,
+): Response {
   const fresh = freshness(stored, status, now);
   headers.set('content-type', JSON_CONTENT_TYPE);
   headers.set('etag', stored.etag);
@@ -204,5 +236,8 @@ export function respondStored(request: Request, stored: StoredResponse, status: 
   if (encoding !== 'identity') headers.set('content-encoding', encoding);
   headers.set('content-length', String(body.length));
   // Buffers from Buffer.from and zlib are backed by a plain ArrayBuffer, as BodyInit wants.
-  return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+  return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), {
+    status: 200,
+    headers,
+  });
 }

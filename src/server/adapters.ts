@@ -9,7 +9,11 @@ import { createCacheHandler, type CacheHandler } from './http/handler.ts';
 import { toNodeListener } from '../runtime/node-http.ts';
 import type { CacheOptions } from './config/options.ts';
 
-export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+export type NodeMiddleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
 
 /** Express-style `(req, res, next?)` middleware for a cache handler. */
 export function createCacheMiddleware(cache: CacheHandler): NodeMiddleware {

@@ -27,9 +27,12 @@ async function runServe(args: string[]): Promise<void> {
     const running = settings.workers > 1 ? await runWorkers(settings) : await serve(settings);
     // A worker (forked from this same script) serves without a word; the primary speaks for all.
     if (running) {
-      const mode = running.mode === 'demo' ? 'demo mode (simulated upstream)' : `upstream ${settings.upstream!.origin}`;
+      const mode =
+        running.mode === 'demo' ? 'demo mode (simulated upstream)' : `upstream ${settings.upstream!.origin}`;
       const workers = settings.workers > 1 ? `, ${settings.workers} workers` : '';
-      console.log(`pulse-widgets: ${mode}, hosts ${running.hosts.join(', ')}${workers}; listening on ${running.url}/`);
+      console.log(
+        `pulse-widgets: ${mode}, hosts ${running.hosts.join(', ')}${workers}; listening on ${running.url}/`,
+      );
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.once(signal, () => {
           void running.close().then(() => process.exit(0));
@@ -44,5 +47,9 @@ async function runServe(args: string[]): Promise<void> {
 
 const args = process.argv.slice(2);
 if (args[0] === 'proxy-config') printProxyConfig(args);
-else if (args[0] === 'doctor') process.exitCode = await doctorCommand(args.slice(1), process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+else if (args[0] === 'doctor')
+  process.exitCode = await doctorCommand(args.slice(1), process.env, {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  });
 else await runServe(args);

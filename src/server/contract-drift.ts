@@ -33,13 +33,21 @@ export class ContractDrift {
    * difference (so two queries whose bodies differ in different ways do not take turns in the
    * log), and when the body is clean while another query of the route still is not.
    */
-  note(route: RouteName, query: string, problem: Difference | undefined, dropped: readonly Difference[]): DriftLine | undefined {
+  note(
+    route: RouteName,
+    query: string,
+    problem: Difference | undefined,
+    dropped: readonly Difference[],
+  ): DriftLine | undefined {
     const patterns = new Map<string, Difference>();
     for (const difference of problem ? [problem] : dropped) {
       const key = `${difference.pattern} ${difference.kind} ${difference.expected ?? ''} ${difference.found}`;
       if (!patterns.has(key)) patterns.set(key, difference);
     }
-    const now = patterns.size === 0 ? '' : `${problem ? 'invalid' : 'dropped'}\n${[...patterns.keys()].sort().join('\n')}`;
+    const now =
+      patterns.size === 0
+        ? ''
+        : `${problem ? 'invalid' : 'dropped'}\n${[...patterns.keys()].sort().join('\n')}`;
     let queries = this.#wrong.get(route);
     if (!queries) this.#wrong.set(route, (queries = new Map()));
     const before = queries.get(query) ?? '';
@@ -50,7 +58,10 @@ export class ContractDrift {
       queries.set(query, now);
       if (queries.size > QUERIES_KEPT) queries.delete(queries.keys().next().value!);
     }
-    if (now === '') return queries.size === 0 ? { level: 'info', message: 'upstream body matches the contract again', fields: { route } } : undefined;
+    if (now === '')
+      return queries.size === 0
+        ? { level: 'info', message: 'upstream body matches the contract again', fields: { route } }
+        : undefined;
     if (known) return undefined;
     if (problem) {
       return {
@@ -62,7 +73,12 @@ export class ContractDrift {
     return {
       level: 'warn',
       message: 'upstream body read with values dropped: optional fields of another type or unusable entries',
-      fields: { route, outcome: 'dropped', dropped: dropped.length, differences: [...patterns.values()].slice(0, LISTED).map(logged) },
+      fields: {
+        route,
+        outcome: 'dropped',
+        dropped: dropped.length,
+        differences: [...patterns.values()].slice(0, LISTED).map(logged),
+      },
     };
   }
 }

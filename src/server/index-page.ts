@@ -28,7 +28,13 @@ function exampleQuery(name: RouteName, host: string, today: Date): string {
  * `shapes`: the query shapes this process has been asked so far, listed as a `PULSE_QUERIES`
  * value to start pinning from (docs/cache-endpoint.md, "Public endpoint").
  */
-export function createIndexPage(options: { prefix: string; hosts: readonly string[]; mode: string; clock?: Clock; shapes?: () => readonly string[] }): WebHandler {
+export function createIndexPage(options: {
+  prefix: string;
+  hosts: readonly string[];
+  mode: string;
+  clock?: Clock;
+  shapes?: () => readonly string[];
+}): WebHandler {
   const clock = options.clock ?? realClock;
   return async (request) => {
     const { pathname } = new URL(request.url);
@@ -41,12 +47,15 @@ export function createIndexPage(options: { prefix: string; hosts: readonly strin
       return `<li><code>${escapeHtml(options.prefix + routes[name].path)}</code> — <a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`;
     });
     const history = `${options.prefix}${HISTORY_PATH}?${new URLSearchParams({ host, metric: 'people', range: 'today' })}`;
-    items.push(`<li><code>${escapeHtml(options.prefix + HISTORY_PATH)}</code> (ours: recorded here) — <a href="${escapeHtml(history)}">${escapeHtml(history)}</a></li>`);
+    items.push(
+      `<li><code>${escapeHtml(options.prefix + HISTORY_PATH)}</code> (ours: recorded here) — <a href="${escapeHtml(history)}">${escapeHtml(history)}</a></li>`,
+    );
     const hosts = options.hosts.map((one) => `<code>${escapeHtml(one)}</code>`).join(', ');
     const shapes = options.shapes?.() ?? [];
-    const seen = shapes.length === 0
-      ? '<p>None yet: open your pages, then reload this one.</p>'
-      : `<p>To answer only these (and refuse others with 403), start with:</p>\n<pre>PULSE_QUERIES="${escapeHtml(shapes.join(' '))}"</pre>`;
+    const seen =
+      shapes.length === 0
+        ? '<p>None yet: open your pages, then reload this one.</p>'
+        : `<p>To answer only these (and refuse others with 403), start with:</p>\n<pre>PULSE_QUERIES="${escapeHtml(shapes.join(' '))}"</pre>`;
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pulse-widgets cache endpoint</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>

@@ -3,7 +3,13 @@ export { createCacheHandler, createLogger, type CacheHandler } from './http/hand
 export { createCacheMiddleware, pulseWidgetsVitePlugin, type NodeMiddleware } from './adapters.ts';
 export { ConfigError } from '../runtime/config-error.ts';
 export { DEFAULTS, type CacheOptions } from './config/options.ts';
-export { CLIENT_IP_HEADER, listen, toNodeListener, type WebHandler, type RunningServer } from '../runtime/node-http.ts';
+export {
+  CLIENT_IP_HEADER,
+  listen,
+  toNodeListener,
+  type WebHandler,
+  type RunningServer,
+} from '../runtime/node-http.ts';
 export { createStaticHandler } from './static-files.ts';
 export { serve, type RunningEndpoint } from './serve.ts';
 export { readSettings, type ServeSettings } from './config/settings.ts';

@@ -38,28 +38,47 @@ function checkUpstream(value: string): URL {
   } catch {
     throw new ConfigError(`--upstream "${value}" is not a URL such as http://127.0.0.1:8080`);
   }
-  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  ) {
     throw new ConfigError(`--upstream "${value}" must be http(s)://host:port, without a path`);
   }
   return url;
 }
 
 /** `proxy-config` arguments: the server and the options, or what is wrong with them. */
-export function readProxyConfigArgs(argv: readonly string[]): { help: true } | { server: ProxyServer; options: ProxyConfigOptions } | { error: string } {
+export function readProxyConfigArgs(
+  argv: readonly string[],
+): { help: true } | { server: ProxyServer; options: ProxyConfigOptions } | { error: string } {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { prefix: { type: 'string', default: '/pulse' }, upstream: { type: 'string', default: 'http://127.0.0.1:8080' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        prefix: { type: 'string', default: '/pulse' },
+        upstream: { type: 'string', default: 'http://127.0.0.1:8080' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
     if (values.help) return { help: true };
     const [command, server, ...rest] = positionals;
     if (command !== 'proxy-config' || (server !== 'apache' && server !== 'nginx') || rest.length > 0) {
-      return { error: 'expected "proxy-config apache" or "proxy-config nginx" (see pulse-widgets proxy-config --help)' };
+      return {
+        error:
+          'expected "proxy-config apache" or "proxy-config nginx" (see pulse-widgets proxy-config --help)',
+      };
     }
     const prefix = checkPrefix(values.prefix);
-    if (prefix === '') throw new ConfigError('--prefix must name a path such as /pulse: the endpoint gets one path of the site, not all of it');
+    if (prefix === '')
+      throw new ConfigError(
+        '--prefix must name a path such as /pulse: the endpoint gets one path of the site, not all of it',
+      );
     return { server, options: { prefix, upstream: checkUpstream(values.upstream) } };
   } catch (error) {
     return { error: (error as Error).message };
@@ -68,7 +87,9 @@ export function readProxyConfigArgs(argv: readonly string[]): { help: true } | {
 
 /** What `--trust-proxy` should say: loopback when the endpoint is on this machine, else this web server's own address. */
 function trustHint(upstream: URL): string {
-  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(upstream.hostname) ? 'loopback' : '<address of this web server>';
+  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(upstream.hostname)
+    ? 'loopback'
+    : '<address of this web server>';
 }
 
 function nginxConfig({ prefix, upstream }: ProxyConfigOptions): string {

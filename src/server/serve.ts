@@ -38,12 +38,25 @@ export interface UpstreamTarget {
 }
 
 /** The upstream of these settings; in demo mode a simulator on a loopback port, stopped by `close`. */
-export async function startUpstream(settings: ServeSettings): Promise<UpstreamTarget & { close(): Promise<void> }> {
+export async function startUpstream(
+  settings: ServeSettings,
+): Promise<UpstreamTarget & { close(): Promise<void> }> {
   // Demo mode serves each simulated site and its video@ variant (spec 5.4), as the simulator does.
   const hosts = settings.hosts ?? DEMO_HOSTS.flatMap((site) => [site, `video@${site}`]);
-  if (settings.upstream !== undefined) return { url: settings.upstream.href, apiKey: settings.apiKey!, mode: 'upstream', hosts, close: async () => {} };
+  if (settings.upstream !== undefined)
+    return {
+      url: settings.upstream.href,
+      apiKey: settings.apiKey!,
+      mode: 'upstream',
+      hosts,
+      close: async () => {},
+    };
   const apiKey = settings.apiKey ?? randomBytes(24).toString('base64url');
-  const simulator = await listen(createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }), 0, '127.0.0.1');
+  const simulator = await listen(
+    createUpstreamHandler({ apiKey, hosts: hosts.filter((host) => !host.startsWith('video@')) }),
+    0,
+    '127.0.0.1',
+  );
   return { url: simulator.url, apiKey, mode: 'demo', hosts, close: simulator.close };
 }
 
@@ -52,7 +65,13 @@ export async function startUpstream(settings: ServeSettings): Promise<UpstreamTa
  * options the settings do not carry: the shared tier of a worker, scaled-down times in tests.
  * `metrics` answers `/metrics` instead of this process's registry (a worker: every worker's, summed).
  */
-export async function serveEndpoint(settings: ServeSettings, target: UpstreamTarget, logger: Logger, overrides: Partial<CacheOptions> = {}, metrics?: () => Promise<string>): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
+export async function serveEndpoint(
+  settings: ServeSettings,
+  target: UpstreamTarget,
+  logger: Logger,
+  overrides: Partial<CacheOptions> = {},
+  metrics?: () => Promise<string>,
+): Promise<Omit<RunningEndpoint, 'mode' | 'hosts'>> {
   const cache = createCacheHandler({
     upstream: target.url,
     apiKey: target.apiKey,
@@ -76,17 +95,30 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
   });
   const site: WebHandler = settings.staticDir
     ? await createStaticHandler(settings.staticDir)
-    : createIndexPage({ prefix: settings.prefix, hosts: target.hosts, shapes: () => cache.queryShapes(), mode: target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service' });
+    : createIndexPage({
+        prefix: settings.prefix,
+        hosts: target.hosts,
+        shapes: () => cache.queryShapes(),
+        mode:
+          target.mode === 'demo' ? 'Demo mode: data from the built-in simulator' : 'Serving the real service',
+      });
   const board = await createBoardPage({ prefix: settings.prefix, hosts: target.hosts });
   const metricsPath = `${settings.prefix}/metrics`;
-  const server = await listen(async (request) => {
-    const url = new URL(request.url);
-    if (metrics && url.pathname === metricsPath && request.method === 'GET') {
-      return new Response(await metrics(), { headers: { 'content-type': cache.registry.contentType, 'cache-control': 'no-store' } });
-    }
-    if (cache.owns(url)) return cache.handle(request);
-    return isBoardPath(url.pathname) ? board(request) : site(request);
-  }, settings.port, settings.host, cache.serveHit);
+  const server = await listen(
+    async (request) => {
+      const url = new URL(request.url);
+      if (metrics && url.pathname === metricsPath && request.method === 'GET') {
+        return new Response(await metrics(), {
+          headers: { 'content-type': cache.registry.contentType, 'cache-control': 'no-store' },
+        });
+      }
+      if (cache.owns(url)) return cache.handle(request);
+      return isBoardPath(url.pathname) ? board(request) : site(request);
+    },
+    settings.port,
+    settings.host,
+    cache.serveHit,
+  );
   return {
     url: server.url,
     cache,
@@ -97,7 +129,10 @@ export async function serveEndpoint(settings: ServeSettings, target: UpstreamTar
   };
 }
 
-export async function serve(settings: ServeSettings, logger: Logger = createLogger(settings.logLevel)): Promise<RunningEndpoint> {
+export async function serve(
+  settings: ServeSettings,
+  logger: Logger = createLogger(settings.logLevel),
+): Promise<RunningEndpoint> {
   const upstream = await startUpstream(settings);
   const endpoint = await serveEndpoint(settings, upstream, logger);
   return {

@@ -48,7 +48,10 @@ async function resolveFile(root: string, pathname: string): Promise<string | und
   }
   if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
   const relative = normalize(decoded).replace(/^(\.\.(\/|$))+/, '');
-  if (relative.split('/').some((segment) => segment === '..' || segment.startsWith('.') && segment.length > 1)) return undefined;
+  if (
+    relative.split('/').some((segment) => segment === '..' || (segment.startsWith('.') && segment.length > 1))
+  )
+    return undefined;
   let file = join(root, relative);
   try {
     if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
@@ -65,7 +68,9 @@ export async function createStaticHandler(directory: string): Promise<WebHandler
   if (!(await stat(root)).isDirectory()) throw new Error(`${directory} is not a directory`);
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed: use GET`, { headers: { allow: 'GET, HEAD' } });
+      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed: use GET`, {
+        headers: { allow: 'GET, HEAD' },
+      });
     }
     const { pathname } = new URL(request.url);
     const file = await resolveFile(root, pathname);
@@ -81,7 +86,10 @@ export async function createStaticHandler(directory: string): Promise<WebHandler
     });
     if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
     headers.set('content-length', String(info.size));
-    const body = request.method === 'HEAD' ? null : (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>);
+    const body =
+      request.method === 'HEAD'
+        ? null
+        : (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>);
     return new Response(body, { status: 200, headers });
   };
 }

@@ -22,8 +22,17 @@ import { VERSION } from './version.ts';
 export const USER_AGENT = `pulse-widgets/${VERSION}`;
 
 export type FailureReason =
-  | 'timeout' | 'network' | 'cut' | 'too_large' | 'redirect' | 'rate_limited' | 'status'
-  | 'content_type' | 'bad_json' | 'invalid' | 'closed';
+  | 'timeout'
+  | 'network'
+  | 'cut'
+  | 'too_large'
+  | 'redirect'
+  | 'rate_limited'
+  | 'status'
+  | 'content_type'
+  | 'bad_json'
+  | 'invalid'
+  | 'closed';
 
 /** What the upstream said about its rate limit, whatever the outcome. */
 export interface RateLimitSignals {
@@ -32,8 +41,22 @@ export interface RateLimitSignals {
 }
 
 export type UpstreamOutcome =
-  | { ok: true; data: unknown; status: number; ms: number; limits: RateLimitSignals; dropped?: readonly Difference[] }
-  | { ok: false; reason: FailureReason; status?: number; ms: number; limits: RateLimitSignals; problem?: Difference };
+  | {
+      ok: true;
+      data: unknown;
+      status: number;
+      ms: number;
+      limits: RateLimitSignals;
+      dropped?: readonly Difference[];
+    }
+  | {
+      ok: false;
+      reason: FailureReason;
+      status?: number;
+      ms: number;
+      limits: RateLimitSignals;
+      problem?: Difference;
+    };
 
 /** The part of an HTTP answer the client reads (undici's `request` result has this shape). */
 export interface TransportResponse {
@@ -46,7 +69,10 @@ export interface TransportResponse {
  * How one call travels: undici over the network by default; the deterministic simulation
  * (test/simulation/) answers in process, on its virtual clock.
  */
-export type UpstreamTransport = (url: URL, call: { headers: Record<string, string>; signal: AbortSignal; live: boolean }) => Promise<TransportResponse>;
+export type UpstreamTransport = (
+  url: URL,
+  call: { headers: Record<string, string>; signal: AbortSignal; live: boolean },
+) => Promise<TransportResponse>;
 
 export interface UpstreamClientOptions {
   base: URL;
@@ -98,10 +124,19 @@ export class UpstreamClient {
   }
 
   /** `grantedAt`: when the budget granted this call, logged beside `sentAt` (see host-budget.ts). */
-  async get(name: RouteName, query: string, fillSignal?: AbortSignal, grantedAt?: number): Promise<UpstreamOutcome> {
+  async get(
+    name: RouteName,
+    query: string,
+    fillSignal?: AbortSignal,
+    grantedAt?: number,
+  ): Promise<UpstreamOutcome> {
     const route = routes[name];
     const { clock } = this.#options;
-    const limit = deadline(clock, route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs, fillSignal);
+    const limit = deadline(
+      clock,
+      route.live ? this.#options.liveTimeoutMs : this.#options.rawDataTimeoutMs,
+      fillSignal,
+    );
     const sentAt = clock.now();
     let limits: RateLimitSignals = {};
     let status: number | undefined;
@@ -143,10 +178,21 @@ export class UpstreamClient {
     const live = new Agent({ ...common, maxResponseSize: this.#options.maxBodyBytes });
     const rawData = new Agent({ ...common, maxResponseSize: this.#options.rawDataMaxBytes });
     this.#agents.push(live, rawData);
-    return (url, call) => request(url, { method: 'GET', headers: call.headers, dispatcher: call.live ? live : rawData, signal: call.signal });
+    return (url, call) =>
+      request(url, {
+        method: 'GET',
+        headers: call.headers,
+        dispatcher: call.live ? live : rawData,
+        signal: call.signal,
+      });
   }
 
-  #report(name: RouteName, query: string, times: { grantedAt?: number; sentAt: number }, outcome: UpstreamOutcome): void {
+  #report(
+    name: RouteName,
+    query: string,
+    times: { grantedAt?: number; sentAt: number },
+    outcome: UpstreamOutcome,
+  ): void {
     const fields = {
       route: name,
       query,
@@ -166,7 +212,12 @@ export class UpstreamClient {
       this.#options.onDropped?.(name, entries, outcome.dropped.length - entries);
     }
     if (outcome.ok || outcome.reason === 'invalid') {
-      const line = this.#drift.note(name, query, outcome.ok ? undefined : outcome.problem, outcome.ok ? outcome.dropped ?? [] : []);
+      const line = this.#drift.note(
+        name,
+        query,
+        outcome.ok ? undefined : outcome.problem,
+        outcome.ok ? (outcome.dropped ?? []) : [],
+      );
       if (line) this.#options.logger[line.level](line.fields, line.message);
     }
   }
@@ -209,7 +260,12 @@ function parse(name: RouteName, text: string, status: number, limits: RateLimitS
   return { ok: true, data: reading.value, status, ms: 0, limits, dropped: reading.differences };
 }
 
-function classify(error: unknown, limit: Deadline, fillSignal: AbortSignal | undefined, readingBody: boolean): FailureReason {
+function classify(
+  error: unknown,
+  limit: Deadline,
+  fillSignal: AbortSignal | undefined,
+  readingBody: boolean,
+): FailureReason {
   if (fillSignal?.aborted) return 'closed';
   if (limit.expired) return 'timeout';
   if (error instanceof errors.ResponseExceededMaxSizeError) return 'too_large';

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 
 declare const __PULSE_WIDGETS_VERSION__: string | undefined;
 
-export const VERSION: string = typeof __PULSE_WIDGETS_VERSION__ === 'string'
-  ? __PULSE_WIDGETS_VERSION__
-  : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+export const VERSION: string =
+  typeof __PULSE_WIDGETS_VERSION__ === 'string'
+    ? __PULSE_WIDGETS_VERSION__
+    : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;

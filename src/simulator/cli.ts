@@ -28,7 +28,9 @@ const running = await listen(createUpstreamHandler({ apiKey, seed }), port, '127
 console.log(`Simulated upstream listening on ${running.url} (seed ${seed})`);
 console.log(`Hosts: ${DEMO_HOSTS.join(', ')} (and video@ + each, for real-time endpoints)`);
 console.log(`Key it expects in X-SVC-AK: ${apiKey}`);
-console.log(`Try: curl -H 'X-SVC-AK: ${apiKey}' '${running.url}/live/toppages/v3/?host=${DEMO_HOSTS[0]}&limit=5&sort_by=engaged_time&loyalty=1&types=1'`);
+console.log(
+  `Try: curl -H 'X-SVC-AK: ${apiKey}' '${running.url}/live/toppages/v3/?host=${DEMO_HOSTS[0]}&limit=5&sort_by=engaged_time&loyalty=1&types=1'`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

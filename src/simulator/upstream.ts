@@ -75,7 +75,11 @@ export interface UpstreamCall {
 export function createUpstreamHandler(options: UpstreamOptions): (request: Request) => Promise<Response> {
   const answer = createUpstreamAnswerer(options);
   return async (request) => {
-    const reply = answer({ method: request.method, url: new URL(request.url), keyHeader: request.headers.get(KEY_HEADER) });
+    const reply = answer({
+      method: request.method,
+      url: new URL(request.url),
+      keyHeader: request.headers.get(KEY_HEADER),
+    });
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
 }
@@ -84,10 +88,13 @@ export function createUpstreamHandler(options: UpstreamOptions): (request: Reque
 export function createUpstreamAnswerer(options: UpstreamOptions): (call: UpstreamCall) => UpstreamReply {
   const simulator = options.simulator ?? createSimulator({ seed: options.seed, hosts: options.hosts });
   const clock = options.now ?? Date.now;
-  const answerText = options.answerText ?? ((route, params, nowMs) => JSON.stringify(simulator.answer(route, params, nowMs)));
+  const answerText =
+    options.answerText ?? ((route, params, nowMs) => JSON.stringify(simulator.answer(route, params, nowMs)));
   const limiter = new SlidingWindowLimiter(options.rateLimitPerMinute ?? 200, RATE_WINDOW_MS);
   /** A route's query, validated once per distinct query string: the same ones come every 3 s. */
-  const parseParams = memoizeByQuery((route: RouteName, query: string) => parseQuery(route, new URLSearchParams(query)));
+  const parseParams = memoizeByQuery((route: RouteName, query: string) =>
+    parseQuery(route, new URLSearchParams(query)),
+  );
 
   return ({ method, url, keyHeader }) => {
     const now = clock();
@@ -107,14 +114,23 @@ export function createUpstreamAnswerer(options: UpstreamOptions): (call: Upstrea
       body,
     });
     const refuse = ({ status, code, message, param, headers }: Problem): UpstreamReply =>
-      respond(status, JSON.stringify({ error: param === undefined ? { code, message } : { code, message, param } }), {
-        'content-type': JSON_TYPE,
-        'cache-control': 'no-store',
-        ...headers,
-      });
+      respond(
+        status,
+        JSON.stringify({ error: param === undefined ? { code, message } : { code, message, param } }),
+        {
+          'content-type': JSON_TYPE,
+          'cache-control': 'no-store',
+          ...headers,
+        },
+      );
 
     if (method !== 'GET' && method !== 'HEAD') {
-      return refuse({ status: 405, code: 'method_not_allowed', message: `${method} is not allowed: use GET`, headers: { allow: 'GET, HEAD' } });
+      return refuse({
+        status: 405,
+        code: 'method_not_allowed',
+        message: `${method} is not allowed: use GET`,
+        headers: { allow: 'GET, HEAD' },
+      });
     }
     const route = findRoute(url.pathname);
     if (!route) return refuse({ status: 404, code: 'not_found', message: `no endpoint at ${url.pathname}` });
@@ -125,7 +141,8 @@ export function createUpstreamAnswerer(options: UpstreamOptions): (call: Upstrea
     if (givenKey === null || givenKey === '') {
       return refuse({ status: 401, code: 'missing_key', message: 'send the API key in the X-SVC-AK header' });
     }
-    if (!sameKey(givenKey, options.apiKey)) return refuse({ status: 403, code: 'bad_key', message: 'the API key is not valid' });
+    if (!sameKey(givenKey, options.apiKey))
+      return refuse({ status: 403, code: 'bad_key', message: 'the API key is not valid' });
 
     const decision = limiter.take(bucket, now);
     remaining = () => decision.remaining;
@@ -143,14 +160,30 @@ export function createUpstreamAnswerer(options: UpstreamOptions): (call: Upstrea
     const jsonp = live ? query.get('jsonp') : null;
     if (live) query.delete('jsonp');
     if (jsonp !== null && !JSONP_NAME.test(jsonp)) {
-      return refuse({ status: 400, code: 'bad_param', param: 'jsonp', message: 'jsonp must be a function name made of letters, digits, _ and $' });
+      return refuse({
+        status: 400,
+        code: 'bad_param',
+        param: 'jsonp',
+        message: 'jsonp must be a function name made of letters, digits, _ and $',
+      });
     }
     const parsed = parseParams(route, String(query));
     if (!parsed.success) return refuse({ status: 400, code: 'bad_param', ...parsed.problem });
     const host = parsed.params.host;
-    if (!simulator.serves(host)) return refuse({ status: 403, code: 'forbidden_host', param: 'host', message: `host ${host} is not a site this key has access to` });
+    if (!simulator.serves(host))
+      return refuse({
+        status: 403,
+        code: 'forbidden_host',
+        param: 'host',
+        message: `host ${host} is not a site this key has access to`,
+      });
     if (!live && host.startsWith('video@')) {
-      return refuse({ status: 400, code: 'bad_param', param: 'host', message: 'host video@… is only for real-time endpoints' });
+      return refuse({
+        status: 400,
+        code: 'bad_param',
+        param: 'host',
+        message: 'host video@… is only for real-time endpoints',
+      });
     }
 
     const json = answerText(route, parsed.params, now);
@@ -160,7 +193,8 @@ export function createUpstreamAnswerer(options: UpstreamOptions): (call: Upstrea
     };
     if (!live && queryKey !== null) {
       headers.deprecation = 'true';
-      headers.warning = '299 - "the apikey query parameter is deprecated for raw data: send the X-SVC-AK header"';
+      headers.warning =
+        '299 - "the apikey query parameter is deprecated for raw data: send the X-SVC-AK header"';
     }
     return respond(200, jsonp === null ? json : `${jsonp}(${json});`, headers);
   };

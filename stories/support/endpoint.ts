@@ -6,7 +6,15 @@
  * A story picks how the endpoint behaves with a path prefix, which the hub accepts like any
  * deployment prefix: `/scenario/empty/live/toppages/v3/?host=example.com`.
  */
-import { HISTORY_METRICS, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, routes, type RouteName } from '../../src/api/index.ts';
+import {
+  HISTORY_METRICS,
+  historyParamsSchema,
+  HISTORY_PATH,
+  isHistoryPath,
+  parseQueryWith,
+  routes,
+  type RouteName,
+} from '../../src/api/index.ts';
 import { routeOf } from '../../src/client/index.ts';
 import { buildHistory } from '../../src/history/series.ts';
 import { MemoryStore, withBaseline } from '../../src/history/store.ts';
@@ -47,14 +55,22 @@ const upstream = createUpstreamHandler({
 
 // History as the cache endpoint in demo mode keeps it: every minute before now from the model.
 const model = createSimulator();
-const backfilled = withBaseline(new MemoryStore(), (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes), Infinity);
+const backfilled = withBaseline(
+  new MemoryStore(),
+  (host, metric, from, minutes) => model.history(host, HISTORY_METRICS[metric]!, from, minutes),
+  Infinity,
+);
 const nothingRecorded = new MemoryStore();
 
 /**
  * The cache-endpoint address of a route for the demo host, under a scenario:
  * `storySrc('toppages', { limit: 5 }, 'empty')` is `/scenario/empty/live/toppages/v3/?host=example.com&limit=5`.
  */
-export function storySrc(route: RouteName, query: Record<string, string | number> = {}, scenario: Scenario = 'live'): string {
+export function storySrc(
+  route: RouteName,
+  query: Record<string, string | number> = {},
+  scenario: Scenario = 'live',
+): string {
   const search = new URLSearchParams({ host: HOST });
   for (const [name, value] of Object.entries(query)) search.set(name, String(value));
   const path = `${routes[route].path}?${search}`;
@@ -65,8 +81,14 @@ export function storySrc(route: RouteName, query: Record<string, string | number
  * The network view's `src`: one address per demo site, space-separated; with `failing`, the
  * second site's endpoint fails (503) on every request.
  */
-export function networkSrc(route: RouteName, query: Record<string, string | number> = {}, failing = false): string {
-  return DEMO_HOSTS.map((host, index) => storySrc(route, { ...query, host }, failing && index > 0 ? 'error' : 'live')).join(' ');
+export function networkSrc(
+  route: RouteName,
+  query: Record<string, string | number> = {},
+  failing = false,
+): string {
+  return DEMO_HOSTS.map((host, index) =>
+    storySrc(route, { ...query, host }, failing && index > 0 ? 'error' : 'live'),
+  ).join(' ');
 }
 
 /** The `fetch` the stories give the hub: `configure({ fetch: storyFetch })`. */
@@ -75,8 +97,10 @@ export const storyFetch: typeof fetch = async (input, init) => {
   const [, scenario = 'live', path = url.pathname] = SCENARIO.exec(url.pathname) ?? [];
   const route = routeOf(url.href) ?? (isHistoryPath(path) ? 'history' : undefined);
   if (!route) return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
-  if (route === 'history' && scenario === 'no-history') return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
-  if (route === 'history' && scenario !== 'loading' && scenario !== 'error') return history(url, scenario as Scenario);
+  if (route === 'history' && scenario === 'no-history')
+    return problem(404, 'not_found', `no endpoint at ${url.pathname}`);
+  if (route === 'history' && scenario !== 'loading' && scenario !== 'error')
+    return history(url, scenario as Scenario);
   switch (scenario as Scenario) {
     case 'loading':
       return new Promise<Response>((_resolve, reject) => {
@@ -98,8 +122,15 @@ export const storyFetch: typeof fetch = async (input, init) => {
 };
 
 /** Asks the simulated upstream, as the cache endpoint would (with the key), for `path`. */
-async function simulated(url: URL, path: string, producedAt: number, edit: (body: unknown) => unknown = (body) => body): Promise<Response> {
-  const answer = await upstream(new Request(`https://upstream.invalid${path}${url.search}`, { headers: { 'X-SVC-AK': demoKey } }));
+async function simulated(
+  url: URL,
+  path: string,
+  producedAt: number,
+  edit: (body: unknown) => unknown = (body) => body,
+): Promise<Response> {
+  const answer = await upstream(
+    new Request(`https://upstream.invalid${path}${url.search}`, { headers: { 'X-SVC-AK': demoKey } }),
+  );
   if (!answer.ok) return answer;
   return json(edit(await answer.json()), producedAt);
 }
@@ -110,7 +141,10 @@ async function history(url: URL, scenario: Scenario): Promise<Response> {
   if (!parsed.success) return problem(400, 'bad_param', parsed.problem.message);
   const producedAt = scenario === 'stale' ? Date.now() - STALE_AGE_MS : Date.now();
   const store = scenario === 'empty' || scenario === 'new-history' ? nothingRecorded : backfilled;
-  return json(await buildHistory(store, parsed.params, model.timeZone(parsed.params.host) ?? 'UTC', producedAt), producedAt);
+  return json(
+    await buildHistory(store, parsed.params, model.timeZone(parsed.params.host) ?? 'UTC', producedAt),
+    producedAt,
+  );
 }
 
 function json(body: unknown, producedAt: number): Response {
@@ -124,7 +158,10 @@ function json(body: unknown, producedAt: number): Response {
 }
 
 function problem(status: number, code: string, message: string): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
 }
 
 const EMPTY: Record<RouteName, unknown> = {

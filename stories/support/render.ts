@@ -19,7 +19,9 @@ interface Declaration {
 
 function declarationOf(tag: string): Declaration {
   const modules = (manifest as { modules: { declarations?: Declaration[] }[] }).modules;
-  const found = modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === tag);
+  const found = modules
+    .flatMap((module) => module.declarations ?? [])
+    .find((declaration) => declaration.tagName === tag);
   if (!found) throw new Error(`<${tag}> is not in custom-elements.json: run \`npm run analyze\``);
   return found;
 }
@@ -62,12 +64,15 @@ function controlsFor(tag: string, options: Record<string, readonly string[]> = {
   const argTypes: ArgTypes<Args> = {
     theme: { control: 'inline-radio', options: ['auto', 'light', 'dark'] },
   };
-  for (const [name, values] of Object.entries(options)) argTypes[name] = { control: 'select', options: [...values] };
+  for (const [name, values] of Object.entries(options))
+    argTypes[name] = { control: 'select', options: [...values] };
   for (const { name, fieldName } of declaration.attributes ?? []) {
     if (fieldName && fieldName !== name) argTypes[fieldName] = { table: { disable: true } };
   }
   for (const { name } of declaration.cssProperties ?? []) {
-    argTypes[name] = { control: name.startsWith('--pulse-color') || name.endsWith('-color') ? 'color' : 'text' };
+    argTypes[name] = {
+      control: name.startsWith('--pulse-color') || name.endsWith('-color') ? 'color' : 'text',
+    };
   }
   return argTypes;
 }
@@ -76,8 +81,17 @@ function controlsFor(tag: string, options: Record<string, readonly string[]> = {
  * The meta of an element's stories, less the title (Storybook reads titles from the source):
  * `args` for every story, controls from the manifest plus `options`, and one render.
  */
-export function elementMeta(tag: string, args: Args, options: Record<string, readonly string[]> = {}): Meta<Args> {
-  return { component: tag, args, argTypes: controlsFor(tag, options), render: (storyArgs) => pulseElement(tag, storyArgs) };
+export function elementMeta(
+  tag: string,
+  args: Args,
+  options: Record<string, readonly string[]> = {},
+): Meta<Args> {
+  return {
+    component: tag,
+    args,
+    argTypes: controlsFor(tag, options),
+    render: (storyArgs) => pulseElement(tag, storyArgs),
+  };
 }
 
 /** Waits until `element` shows data. */

@@ -49,7 +49,9 @@ export function commonStories(tag: string, route: RouteName) {
       render: (args) => narrowColumn(render(args)),
     },
     rightToLeft: {
-      parameters: described('Arabic, right to left: numbers, names and bars follow the page\'s language and direction.'),
+      parameters: described(
+        "Arabic, right to left: numbers, names and bars follow the page's language and direction.",
+      ),
       render: (args) => rightToLeft(render(args)),
     },
   } satisfies Record<string, Story>;

@@ -33,8 +33,21 @@ export async function startApache(site: string, files: Record<string, string> = 
     await mkdir(dirname(full), { recursive: true });
     await writeFile(full, content);
   }
-  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'proxy', 'proxy_http', 'headers', 'env', 'filter', 'deflate'];
-  await writeFile(join(root, 'httpd.conf'), `
+  const modules = [
+    'mpm_event',
+    'authz_core',
+    'dir',
+    'mime',
+    'proxy',
+    'proxy_http',
+    'headers',
+    'env',
+    'filter',
+    'deflate',
+  ];
+  await writeFile(
+    join(root, 'httpd.conf'),
+    `
 ServerRoot ${root}
 ServerName 127.0.0.1
 Listen 127.0.0.1:${port}
@@ -58,14 +71,21 @@ DirectoryIndex index.html
 TypesConfig /dev/null
 AddOutputFilterByType DEFLATE text/html text/plain application/json
 ${site}
-`);
+`,
+  );
   const check = spawnSync(APACHE_BINARY, ['-t', '-f', join(root, 'httpd.conf')], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`apache2 rejected the configuration: ${check.stderr}`);
-  const child = spawn(APACHE_BINARY, ['-f', join(root, 'httpd.conf'), '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(APACHE_BINARY, ['-f', join(root, 'httpd.conf'), '-DFOREGROUND'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilListening(url, () => child.exitCode !== null, async () => `apache2: ${stderr}${await readFile(join(root, 'error.log'), 'utf8').catch(() => '')}`);
+  await waitUntilListening(
+    url,
+    () => child.exitCode !== null,
+    async () => `apache2: ${stderr}${await readFile(join(root, 'error.log'), 'utf8').catch(() => '')}`,
+  );
   return {
     url,
     close: async () => {

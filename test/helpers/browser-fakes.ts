@@ -39,7 +39,9 @@ export class FakeClock implements Clock {
   async advance(ms: number): Promise<void> {
     const end = this.#now + ms;
     for (;;) {
-      const due = [...this.#timers].filter(([, timer]) => timer.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      const due = [...this.#timers]
+        .filter(([, timer]) => timer.at <= end)
+        .sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
       const [id, timer] = due;
       this.#timers.delete(id);
@@ -116,7 +118,10 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
  * Replaces the page's hub with a fresh one on a fake clock and fake fetch, on a page that looks
  * visible and online (WTR runs test files side by side, so a real tab may well be hidden).
  */
-export function freshHub(handler: Handler, options: Pick<HubOptions, 'interval' | 'watchNear'> = {}): { clock: FakeClock; server: FakeServer } {
+export function freshHub(
+  handler: Handler,
+  options: Pick<HubOptions, 'interval' | 'watchNear'> = {},
+): { clock: FakeClock; server: FakeServer } {
   getHub().dispose();
   Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
@@ -161,7 +166,10 @@ export function failOnLitWarnings(): void {
  * `fixture` waits a frame for a plain root, and background tabs get no frames: use `fixtureSync`.)
  */
 export async function settleElements(root: Element): Promise<void> {
-  const elements = () => [...root.querySelectorAll('*')].filter((node) => 'updateComplete' in node) as unknown as { updateComplete: Promise<boolean> }[];
+  const elements = () =>
+    [...root.querySelectorAll('*')].filter((node) => 'updateComplete' in node) as unknown as {
+      updateComplete: Promise<boolean>;
+    }[];
   await Promise.all(elements().map((el) => el.updateComplete));
   await settle();
   await Promise.all(elements().map((el) => el.updateComplete));

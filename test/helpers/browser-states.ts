@@ -36,7 +36,9 @@ export interface CommonCase {
 type Element = PulseElement<unknown>;
 
 export function states(el: HTMLElement): string[] {
-  return ['loading', 'ready', 'empty', 'error', 'stale', 'paused'].filter((state) => el.matches(`:state(${state})`));
+  return ['loading', 'ready', 'empty', 'error', 'stale', 'paused'].filter((state) =>
+    el.matches(`:state(${state})`),
+  );
 }
 
 export function text(el: HTMLElement): string {
@@ -54,7 +56,12 @@ export function recordStyleAttributeWrites(): { seen: string[]; stop: () => void
     if (name.toLowerCase() === 'style') seen.push(`<${this.localName} style="${value}">`);
     return setAttribute.call(this, name, value);
   };
-  Element.prototype.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string) {
+  Element.prototype.setAttributeNS = function (
+    this: Element,
+    namespace: string | null,
+    name: string,
+    value: string,
+  ) {
     if (name.toLowerCase() === 'style') seen.push(`<${this.localName} style="${value}">`);
     return setAttributeNS.call(this, namespace, name, value);
   };
@@ -127,7 +134,13 @@ export function describeCommonBehaviour(c: CommonCase): void {
     });
 
     it('explains an error in words when there is no data, accessibly', async () => {
-      const { clock } = freshHub(() => reply(clock, { error: { code: 'bad_param', message: 'limit must be at most 100', param: 'limit' } }, { status: 400 }));
+      const { clock } = freshHub(() =>
+        reply(
+          clock,
+          { error: { code: 'bad_param', message: 'limit must be at most 100', param: 'limit' } },
+          { status: 400 },
+        ),
+      );
       const el = await mount();
       expect(states(el)).to.deep.equal(['error']);
       expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('limit must be at most 100');
@@ -147,7 +160,11 @@ export function describeCommonBehaviour(c: CommonCase): void {
       const missing = await mount('');
       expect(states(missing)).to.deep.equal(['error']);
       expect(text(missing)).to.contain('No data source');
-      const wrong = await mount(c.src.includes('/referrers/') ? '/live/top_geo/v1/?host=example.com' : '/live/referrers/v3/?host=example.com');
+      const wrong = await mount(
+        c.src.includes('/referrers/')
+          ? '/live/top_geo/v1/?host=example.com'
+          : '/live/referrers/v3/?host=example.com',
+      );
       expect(states(wrong)).to.deep.equal(['error']);
       const { route } = wrong.constructor as typeof PulseElement;
       expect(text(wrong)).to.contain(`src must be the address of a ${ROUTE_PATHS[route]} resource.`);
@@ -159,7 +176,11 @@ export function describeCommonBehaviour(c: CommonCase): void {
 
     it('keeps the data with a visible notice when it becomes stale, accessibly', async () => {
       let failing = false;
-      const { clock } = freshHub(() => (failing ? new Response(null, { status: 503 }) : reply(clock, c.ready, { age: c.loadsOnce ? c.loadsOnce.maxAgeMs + 30_000 : 0 })));
+      const { clock } = freshHub(() =>
+        failing
+          ? new Response(null, { status: 503 })
+          : reply(clock, c.ready, { age: c.loadsOnce ? c.loadsOnce.maxAgeMs + 30_000 : 0 }),
+      );
       const el = await mount();
       if (!c.loadsOnce) {
         failing = true;
@@ -168,7 +189,9 @@ export function describeCommonBehaviour(c: CommonCase): void {
       }
       expect(states(el)).to.deep.equal(['ready', 'stale']);
       expect(text(el)).to.contain(c.readyText);
-      expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(/^Out of date: last updated/);
+      expect(el.shadowRoot!.querySelector('[part=updated]')!.textContent).to.match(
+        /^Out of date: last updated/,
+      );
       await expect(el).to.be.accessible();
     });
 
@@ -203,14 +226,20 @@ export function describeCommonBehaviour(c: CommonCase): void {
 
     it('fires pulse-data and pulse-error that bubble out of shadow roots', async () => {
       let failing = false;
-      const { clock } = freshHub(() => (failing ? new Response(null, { status: 500 }) : reply(clock, c.ready)));
+      const { clock } = freshHub(() =>
+        failing ? new Response(null, { status: 500 }) : reply(clock, c.ready),
+      );
       const outer = document.createElement('div');
       const shadow = outer.attachShadow({ mode: 'open' });
       const el = document.createElement(c.tag) as Element;
       el.src = c.src;
       const seen: string[] = [];
-      outer.addEventListener('pulse-data', (event) => seen.push(`${event.type}:${event.data === c.ready ? 'same' : 'validated'}`));
-      outer.addEventListener('pulse-error', (event) => seen.push(`${event.type}:${event.error.status}:${event.hasData}`));
+      outer.addEventListener('pulse-data', (event) =>
+        seen.push(`${event.type}:${event.data === c.ready ? 'same' : 'validated'}`),
+      );
+      outer.addEventListener('pulse-error', (event) =>
+        seen.push(`${event.type}:${event.error.status}:${event.hasData}`),
+      );
       shadow.append(el);
       document.body.append(outer);
       await el.updateComplete;

@@ -61,7 +61,11 @@ export interface Reply {
 }
 
 /** `logLevel` 'debug' also captures each budget slot granted ('budget slot granted', with `grantedAt`). */
-export async function startHarness(options: Partial<CacheOptions> = {}, upstream?: FakeUpstream, logLevel = 'info'): Promise<Harness> {
+export async function startHarness(
+  options: Partial<CacheOptions> = {},
+  upstream?: FakeUpstream,
+  logLevel = 'info',
+): Promise<Harness> {
   const fake = upstream ?? (await startFakeUpstream());
   const { logger, logs } = capturedLogger(logLevel);
   const seen: string[] = [];
@@ -81,10 +85,15 @@ export async function startHarness(options: Partial<CacheOptions> = {}, upstream
   }
   let received = 0;
   // As `pulse-widgets serve` runs it: fresh hits on the node:http hit path, the rest on the Web handler.
-  const server = await listen((request) => {
-    received += 1;
-    return cache.handle(request);
-  }, 0, '127.0.0.1', cache.serveHit);
+  const server = await listen(
+    (request) => {
+      received += 1;
+      return cache.handle(request);
+    },
+    0,
+    '127.0.0.1',
+    cache.serveHit,
+  );
   return {
     url: server.url,
     upstream: fake,
@@ -128,7 +137,11 @@ export function scaledTimes(scale: number) {
 }
 
 /** Waits for a condition by polling the event loop, bounded: a barrier, not a sleep. */
-export async function until(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what = 'condition',
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -141,17 +154,35 @@ export async function until(condition: () => boolean | Promise<boolean>, what = 
  * instance, all waiting while the upstream holds its answers; then one upstream call per path and
  * the same body from every instance.
  */
-export async function assertOneFillPerKeyUnderHerd(instances: readonly Harness[], paths: readonly string[], perInstance: number): Promise<void> {
+export async function assertOneFillPerKeyUnderHerd(
+  instances: readonly Harness[],
+  paths: readonly string[],
+  perInstance: number,
+): Promise<void> {
   const upstream = instances[0]!.upstream;
   const release = upstream.hold();
-  const replies = paths.map((path) => instances.flatMap((h) => Array.from({ length: perInstance }, () => h.get(path))));
+  const replies = paths.map((path) =>
+    instances.flatMap((h) => Array.from({ length: perInstance }, () => h.get(path))),
+  );
   const total = paths.length * instances.length * perInstance;
-  await until(() => instances.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length, `${total} requests waiting on ${paths.length} calls`, 8000);
+  await until(
+    () =>
+      instances.reduce((sum, h) => sum + h.received(), 0) === total && upstream.calls.length === paths.length,
+    `${total} requests waiting on ${paths.length} calls`,
+    8000,
+  );
   release();
   for (const [p, path] of paths.entries()) {
     const answers = await Promise.all(replies[p]!);
-    assert.ok(answers.every((reply) => reply.status === 200), `${path}: ${answers.map((reply) => reply.status).join(' ')}`);
-    assert.equal(new Set(answers.map((reply) => reply.text)).size, 1, `${path}: every instance answers the same fill`);
+    assert.ok(
+      answers.every((reply) => reply.status === 200),
+      `${path}: ${answers.map((reply) => reply.status).join(' ')}`,
+    );
+    assert.equal(
+      new Set(answers.map((reply) => reply.text)).size,
+      1,
+      `${path}: every instance answers the same fill`,
+    );
   }
   assert.equal(upstream.calls.length, paths.length, 'one call per key for the whole herd');
 }
@@ -169,12 +200,27 @@ export function maxInSlidingWindow(times: readonly number[], span: number): numb
 }
 
 /** Log lines of upstream calls (one per call, success or failure). */
-export function upstreamLogLines(logs: readonly string[]): { outcome: string; status?: number; time: number; grantedAt: number; sentAt: number; ms: number; route: string; query: string }[] {
-  return logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');
+export function upstreamLogLines(logs: readonly string[]): {
+  outcome: string;
+  status?: number;
+  time: number;
+  grantedAt: number;
+  sentAt: number;
+  ms: number;
+  route: string;
+  query: string;
+}[] {
+  return logs
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.msg === 'upstream call' || entry.msg === 'upstream call failed');
 }
 
 /** Sends a request target exactly as written (fetch would normalise `..` and encodings first). */
-export function rawRequest(base: string, target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+export function rawRequest(
+  base: string,
+  target: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     request({ hostname, port, path: target, method: init.method ?? 'GET', headers: init.headers }, (res) => {
@@ -182,6 +228,8 @@ export function rawRequest(base: string, target: string, init: { method?: string
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }

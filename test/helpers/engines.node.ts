@@ -7,13 +7,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext } from 'node:test';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { CHROMIUM_ARGS, findChromium, findEngine, findFirefox, installHint, selectedEngines, startWebKitDrivers, type Engine } from '../../scripts/browsers.mjs';
+import {
+  CHROMIUM_ARGS,
+  findChromium,
+  findEngine,
+  findFirefox,
+  installHint,
+  selectedEngines,
+  startWebKitDrivers,
+  type Engine,
+} from '../../scripts/browsers.mjs';
 import { WebDriverSession } from '../../scripts/webdriver.mjs';
 
 export type { Engine };
 
 /** Why a check cannot run in WebKit: WebDriver classic reports no console and no network. */
-export const WEBKIT_BLIND = 'WebDriver classic (WebKitWebDriver) reports neither console messages nor response bodies';
+export const WEBKIT_BLIND =
+  'WebDriver classic (WebKitWebDriver) reports neither console messages nor response bodies';
 
 export interface EnginePage {
   goto(url: string): Promise<void>;
@@ -40,7 +50,11 @@ const POLL_MS = 100;
  * Truthiness is judged in the page: a DOM node crosses puppeteer's Firefox (WebDriver BiDi) as
  * nothing truthy, so the expression is wrapped in Boolean() there.
  */
-async function poll(evaluate: (expression: string) => Promise<unknown>, expression: string, timeoutMs: number): Promise<void> {
+async function poll(
+  evaluate: (expression: string) => Promise<unknown>,
+  expression: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await evaluate(`Boolean(${expression})`))) {
     if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
@@ -56,7 +70,12 @@ function puppeteerPage(page: PuppeteerPage): EnginePage {
   });
   page.on('pageerror', (error) => consoleErrors.push(error instanceof Error ? error.message : String(error)));
   page.on('response', (response) => {
-    received.push(response.buffer().then((body) => JSON.stringify(response.headers()) + body.toString('latin1'), () => JSON.stringify(response.headers())));
+    received.push(
+      response.buffer().then(
+        (body) => JSON.stringify(response.headers()) + body.toString('latin1'),
+        () => JSON.stringify(response.headers()),
+      ),
+    );
   });
   const evaluate = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
   return {
@@ -72,9 +91,10 @@ function puppeteerPage(page: PuppeteerPage): EnginePage {
 }
 
 async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<EngineBrowser> {
-  const browser: PuppeteerBrowser = engine === 'chromium'
-    ? await puppeteer.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS })
-    : await puppeteer.launch({ browser: 'firefox', executablePath: findFirefox(), headless: true });
+  const browser: PuppeteerBrowser =
+    engine === 'chromium'
+      ? await puppeteer.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS })
+      : await puppeteer.launch({ browser: 'firefox', executablePath: findFirefox(), headless: true });
   return {
     engine,
     newPage: async () => puppeteerPage(await browser.newPage()),
@@ -128,11 +148,18 @@ export interface EachEngineOptions {
  * closed after; skipped with the reason printed where the engine is not installed (`npm test`
  * installs all three first, so there this only happens with a hand-run).
  */
-export function describeEachEngine(title: string, body: (engine: Engine, browser: () => EngineBrowser) => void, options: EachEngineOptions = {}): void {
+export function describeEachEngine(
+  title: string,
+  body: (engine: Engine, browser: () => EngineBrowser) => void,
+  options: EachEngineOptions = {},
+): void {
   const eachEngine = () => {
     for (const engine of selectedEngines()) {
       // One check at a time within an engine (a suite inherits its parent's concurrency otherwise).
-      describe(`${title} in ${engine}`, { skip: findEngine(engine) ? false : installHint(engine), concurrency: 1 }, () => {
+      describe(`${title} in ${engine}`, {
+        skip: findEngine(engine) ? false : installHint(engine),
+        concurrency: 1,
+      }, () => {
         let browser: EngineBrowser | undefined;
         before(async () => {
           browser = await launchEngine(engine);
@@ -151,14 +178,22 @@ export function describeEachEngine(title: string, body: (engine: Engine, browser
  * (on a busy machine the simulator can be that slow), and the page polls again, as it must. Not
  * the page's fault (test/board.node.test.ts allows it for the same reason).
  */
-const COLD_FILL_503 = 'Failed to load resource: the server responded with a status of 503 (Service Unavailable)';
+const COLD_FILL_503 =
+  'Failed to load resource: the server responded with a status of 503 (Service Unavailable)';
 
 /**
  * Asserts the page logged no console error and threw nothing, as a subtest: skipped with the
  * reason printed in an engine that cannot see the console.
  */
 export async function assertNoConsoleErrors(t: TestContext, page: EnginePage): Promise<void> {
-  await t.test('no console error or uncaught exception', { skip: page.consoleErrors ? false : WEBKIT_BLIND }, () => {
-    assert.deepEqual(page.consoleErrors!.filter((text) => text !== COLD_FILL_503), []);
-  });
+  await t.test(
+    'no console error or uncaught exception',
+    { skip: page.consoleErrors ? false : WEBKIT_BLIND },
+    () => {
+      assert.deepEqual(
+        page.consoleErrors!.filter((text) => text !== COLD_FILL_503),
+        [],
+      );
+    },
+  );
 }

@@ -18,9 +18,13 @@ export function fragments(term: unknown): string[] {
   if (typeof term === 'string') texts.push(term);
   else if (Array.isArray(term)) texts.push(...term.map(String));
   else if (typeof term === 'function') {
-    for (const count of [1, 5]) texts.push(String(term(...Array.from({ length: term.length }, () => argument(count)))));
+    for (const count of [1, 5])
+      texts.push(String(term(...Array.from({ length: term.length }, () => argument(count)))));
   }
-  return texts.flatMap((text) => text.split(HOLE)).map((piece) => piece.trim()).filter(Boolean);
+  return texts
+    .flatMap((text) => text.split(HOLE))
+    .map((piece) => piece.trim())
+    .filter(Boolean);
 }
 
 /** Words of at least four letters, with what surrounds them: pieces too short to tell languages apart are left out. */
@@ -52,7 +56,9 @@ export function englishPieces(translation: Translation): Map<string, RegExp> {
  * over a second per language (hundreds of pieces over 330 texts).
  */
 export function leftovers(text: string, pieces: Map<string, RegExp>): string[] {
-  return [...pieces].filter(([piece, pattern]) => text.includes(piece) && pattern.test(text)).map(([piece]) => piece);
+  return [...pieces]
+    .filter(([piece, pattern]) => text.includes(piece) && pattern.test(text))
+    .map(([piece]) => piece);
 }
 
 /** Parts whose text comes from the data (titles, paths, values sent by pages), never from the catalog. */
@@ -74,9 +80,15 @@ function textNodes(root: Node): Text[] {
 export function readerText(element: Element): string {
   const root = element.shadowRoot!;
   const data = new Set([...root.querySelectorAll(DATA)].flatMap(textNodes));
-  const text = textNodes(root).filter((node) => !data.has(node)).map((node) => node.data).join('');
+  const text = textNodes(root)
+    .filter((node) => !data.has(node))
+    .map((node) => node.data)
+    .join('');
   const labelled = [...root.querySelectorAll('[aria-label], [title]')].filter((node) => !node.closest(DATA));
-  const attributes = labelled.flatMap((node) => [node.getAttribute('aria-label') ?? '', node.getAttribute('title') ?? '']);
+  const attributes = labelled.flatMap((node) => [
+    node.getAttribute('aria-label') ?? '',
+    node.getAttribute('title') ?? '',
+  ]);
   // Elements inside (an opened row's own numbers) are read too.
   const inner = [...root.querySelectorAll('*')].filter((node) => node.shadowRoot).map(readerText);
   return [text, ...attributes, ...inner].join('\n').replace(/\s+/g, ' ');

@@ -28,15 +28,47 @@ export interface FakeUpstream {
 }
 
 const RAW_RECORD = {
-  experiment_id: 'e1', status: 'active', type: 'headline', model: 'epsilon_greedy', host: 'example.com',
-  domain: 'example.com', path: 'example.com/news/a', location: null, specific_location: null, exp_metadata: null,
-  winning_variant: null, convergence_type: null, value_remaining: null, valid: 'true', content_type: 'text',
-  content: 'Headline A', variant_id: 'v1', variant_metadata: null, user_email: 'editor@example.com',
-  sections: ['news'], created_at: '2026-11-01T00:00:00Z', archived_at: null, activated_at: null, completed_at: null,
-  total_outcomes: 10, total_failures: 2, outcome_last_received_at: null, num_outcomes: 10, num_variants: 2,
-  strategy_last_updated_at: null, user_id: 42, engagement_mean: 1, ctr_mean: 0.1, engaged_clicks_mean: 0.2,
-  probability: 0.5, payout_coefficients: [1], priors: [1], engagement_intervals: [1], ctr_intervals: [1],
-  engaged_click_intervals: [1], outcome_counts: [1],
+  experiment_id: 'e1',
+  status: 'active',
+  type: 'headline',
+  model: 'epsilon_greedy',
+  host: 'example.com',
+  domain: 'example.com',
+  path: 'example.com/news/a',
+  location: null,
+  specific_location: null,
+  exp_metadata: null,
+  winning_variant: null,
+  convergence_type: null,
+  value_remaining: null,
+  valid: 'true',
+  content_type: 'text',
+  content: 'Headline A',
+  variant_id: 'v1',
+  variant_metadata: null,
+  user_email: 'editor@example.com',
+  sections: ['news'],
+  created_at: '2026-11-01T00:00:00Z',
+  archived_at: null,
+  activated_at: null,
+  completed_at: null,
+  total_outcomes: 10,
+  total_failures: 2,
+  outcome_last_received_at: null,
+  num_outcomes: 10,
+  num_variants: 2,
+  strategy_last_updated_at: null,
+  user_id: 42,
+  engagement_mean: 1,
+  ctr_mean: 0.1,
+  engaged_clicks_mean: 0.2,
+  probability: 0.5,
+  payout_coefficients: [1],
+  priors: [1],
+  engagement_intervals: [1],
+  ctr_intervals: [1],
+  engaged_click_intervals: [1],
+  outcome_counts: [1],
 };
 
 /** A body that passes the route's response schema; `seq` and `servedAt` let tests tell fills apart. */
@@ -51,16 +83,30 @@ export function validBody(route: RouteName, seq: number, servedAt = Date.now()):
     case 'top_geo':
       return { geo: { regions: {}, countries: { FR: seq }, total: seq, cities: {}, metro_codes: {} } };
     case 'quickstats':
-      return { data: { metrics: { seq, servedAt }, host_metadata: { subdomain_handling: false }, stats: { people: seq } } };
+      return {
+        data: {
+          metrics: { seq, servedAt },
+          host_metadata: { subdomain_handling: false },
+          stats: { people: seq },
+        },
+      };
     case 'raw_data':
       return { status: 'success', data: [RAW_RECORD] };
   }
 }
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status: init.status ?? 200,
-    headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '200', 'x-ratelimit-remaining': '150', ...init.headers },
+    headers: {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '200',
+      'x-ratelimit-remaining': '150',
+      ...init.headers,
+    },
   });
 }
 

@@ -20,7 +20,8 @@ export function historyDay(options: DayOptions = {}): HistoryResponse {
   const elapsed = Math.floor((now - DAY_START) / MINUTE_MS) + 1;
   const median = options.median === undefined ? 1000 : options.median;
   const spread = options.spread ?? 100;
-  const band = (offset: number) => Array.from({ length: 1440 }, () => (median === null ? null : median + offset));
+  const band = (offset: number) =>
+    Array.from({ length: 1440 }, () => (median === null ? null : median + offset));
   return {
     host: 'example.com',
     metric: 'people',

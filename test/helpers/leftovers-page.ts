@@ -36,7 +36,11 @@ const weekAgo = new Date(Date.now() - 6 * DAY_MS).toISOString().slice(0, 10);
 /** Failures the story endpoint lacks, by path prefix: each shows another error sentence. */
 const FAILURES: Record<string, () => Response | Promise<Response>> = {
   offline: () => Promise.reject(new TypeError('Failed to fetch')),
-  refused: () => new Response(JSON.stringify({ error: { code: 'bad_param', message: 'limit must be at most 100', param: 'limit' } }), { status: 400 }),
+  refused: () =>
+    new Response(
+      JSON.stringify({ error: { code: 'bad_param', message: 'limit must be at most 100', param: 'limit' } }),
+      { status: 400 },
+    ),
   missing: () => new Response(null, { status: 404 }),
   forbidden: () => new Response(null, { status: 403 }),
   busy: () => new Response(null, { status: 429 }),
@@ -58,7 +62,8 @@ function endpoint() {
     const failure = /^\/scenario\/([a-z]+)\//.exec(url.pathname)?.[1];
     if (failure && FAILURES[failure]) return FAILURES[failure]();
     // Held until `release()`, then a failure: the elements are gone by then.
-    if (failure === 'held') return new Promise((resolve) => held.push(() => resolve(new Response(null, { status: 503 }))));
+    if (failure === 'held')
+      return new Promise((resolve) => held.push(() => resolve(new Response(null, { status: 503 }))));
     if (failure === 'flaky') {
       if (answered.has(url.href)) return new Response(null, { status: 503 });
       answered.add(url.href);
@@ -73,7 +78,9 @@ function endpoint() {
       return response;
     }
     const before = first.get(request.url) ?? (await response.json());
-    return Response.json(changed(structuredClone(before)), { headers: { 'last-modified': response.headers.get('last-modified')! } });
+    return Response.json(changed(structuredClone(before)), {
+      headers: { 'last-modified': response.headers.get('last-modified')! },
+    });
   };
   const release = () => held.splice(0).forEach((answer) => answer());
   return { handler, nextPoll: () => poll++, release };
@@ -88,14 +95,35 @@ function changed(body: Record<string, unknown>): unknown {
   return body;
 }
 
-const src = (route: Parameters<typeof storySrc>[0], query: Record<string, string | number> = {}, scenario = '') =>
-  `${scenario ? `/scenario/${scenario}` : ''}${storySrc(route, query)}`;
+const src = (
+  route: Parameters<typeof storySrc>[0],
+  query: Record<string, string | number> = {},
+  scenario = '',
+) => `${scenario ? `/scenario/${scenario}` : ''}${storySrc(route, query)}`;
 
 const RANGE = `start="${weekAgo}" end="${today}" tz="UTC" page-size="2"`;
 const TOPPAGES_QUERY = { limit: 5, all_platforms: 1, loyalty: 1, types: 1, now_on: 1, metrics: '_pw,_rv' };
 const COLUMNS = 'sections authors engaged-time sources referrers platform loyalty type now-on';
-const SUMMARY_KEYS = 'pagetimer,time_spent,window_height,scroll_top,page_height,read,write,idle,domain,uid,host,title,new,path,referrer,token,user';
-const METRICS = ['people', 'read', 'write', 'idle', 'new', 'article', 'recirc', 'direct', 'links', 'search', 'social', 'internal', 'subscr', 'visits', 'pages', 'none'];
+const SUMMARY_KEYS =
+  'pagetimer,time_spent,window_height,scroll_top,page_height,read,write,idle,domain,uid,host,title,new,path,referrer,token,user';
+const METRICS = [
+  'people',
+  'read',
+  'write',
+  'idle',
+  'new',
+  'article',
+  'recirc',
+  'direct',
+  'links',
+  'search',
+  'social',
+  'internal',
+  'subscr',
+  'visits',
+  'pages',
+  'none',
+];
 
 /** Every element in each of its settings, ready. */
 function readyMarkup(): string {
@@ -103,17 +131,26 @@ function readyMarkup(): string {
     ...METRICS.map((metric) => `<live-counter src="${src('quickstats')}" metric="${metric}"></live-counter>`),
     `<top-pages src="${src('toppages', TOPPAGES_QUERY)}" columns="${COLUMNS}"></top-pages>`,
     `<top-pages src="${src('toppages')}" articles-only></top-pages>`,
-    ...['countries', 'regions', 'cities', 'metro_codes'].map((segment) => `<geo-list src="${src('top_geo')}" segment="${segment}"></geo-list>`),
+    ...['countries', 'regions', 'cities', 'metro_codes'].map(
+      (segment) => `<geo-list src="${src('top_geo')}" segment="${segment}"></geo-list>`,
+    ),
     `<referrer-bars src="${src('referrers')}"></referrer-bars>`,
     `<referrer-bars src="${src('referrers')}" grouped></referrer-bars>`,
     `<referrer-bars src="${src('referrers', { by_type: 1 })}" grouped></referrer-bars>`,
     `<traffic-sources src="${src('quickstats')}"></traffic-sources>`,
-    ...['platform', 'platform_engaged', 'loyalty'].map((breakdown) => `<platform-split src="${src('quickstats')}" breakdown="${breakdown}"></platform-split>`),
-    ...['engaged_time', 'engaged_visit', 'visit', 'writing_visit', 'scroll', 'domload'].map((name) => `<engagement-histogram src="${src('quickstats')}" histogram="${name}"></engagement-histogram>`),
+    ...['platform', 'platform_engaged', 'loyalty'].map(
+      (breakdown) => `<platform-split src="${src('quickstats')}" breakdown="${breakdown}"></platform-split>`,
+    ),
+    ...['engaged_time', 'engaged_visit', 'visit', 'writing_visit', 'scroll', 'domload'].map(
+      (name) =>
+        `<engagement-histogram src="${src('quickstats')}" histogram="${name}"></engagement-histogram>`,
+    ),
     `<engagement-histogram src="${src('quickstats')}" show-table></engagement-histogram>`,
     `<summary-stats src="${src('summary', { keys: SUMMARY_KEYS })}" max="2"></summary-stats>`,
     `<headline-tests src="${src('raw_data')}" ${RANGE}></headline-tests>`,
-    ...['today', '24h', '7d'].map((range) => `<traffic-chart src="${src('quickstats')}" range="${range}"></traffic-chart>`),
+    ...['today', '24h', '7d'].map(
+      (range) => `<traffic-chart src="${src('quickstats')}" range="${range}"></traffic-chart>`,
+    ),
     `<traffic-chart src="${src('quickstats')}" metric="read"></traffic-chart>`,
     `<live-counter src="${src('quickstats')}" compare="typical"></live-counter>`,
     // The network view with one site failing (the partial note), a frozen list, an opened row, hidden numbers.
@@ -127,8 +164,15 @@ function readyMarkup(): string {
 }
 
 const ROUTES = {
-  'live-counter': 'quickstats', 'top-pages': 'toppages', 'geo-list': 'top_geo', 'referrer-bars': 'referrers', 'traffic-sources': 'quickstats',
-  'platform-split': 'quickstats', 'engagement-histogram': 'quickstats', 'summary-stats': 'summary', 'headline-tests': 'raw_data',
+  'live-counter': 'quickstats',
+  'top-pages': 'toppages',
+  'geo-list': 'top_geo',
+  'referrer-bars': 'referrers',
+  'traffic-sources': 'quickstats',
+  'platform-split': 'quickstats',
+  'engagement-histogram': 'quickstats',
+  'summary-stats': 'summary',
+  'headline-tests': 'raw_data',
   'traffic-chart': 'quickstats',
 } as const;
 
@@ -136,8 +180,14 @@ const ROUTES = {
 function otherStatesMarkup(): string {
   const range = (tag: string) => (tag === 'headline-tests' ? RANGE : '');
   return [
-    ...Object.entries(ROUTES).flatMap(([tag, route]) => ['empty', 'flaky'].map((scenario) => `<${tag} src="${src(route, {}, scenario)}" ${range(tag)}></${tag}>`)),
-    ...['error', ...Object.keys(FAILURES)].map((scenario) => `<top-pages src="${src('toppages', {}, scenario)}"></top-pages>`),
+    ...Object.entries(ROUTES).flatMap(([tag, route]) =>
+      ['empty', 'flaky'].map(
+        (scenario) => `<${tag} src="${src(route, {}, scenario)}" ${range(tag)}></${tag}>`,
+      ),
+    ),
+    ...['error', ...Object.keys(FAILURES)].map(
+      (scenario) => `<top-pages src="${src('toppages', {}, scenario)}"></top-pages>`,
+    ),
     '<geo-list></geo-list>',
     '<geo-list src="http://[bad"></geo-list>',
     `<geo-list src="${src('toppages')}"></geo-list>`,
@@ -147,7 +197,9 @@ function otherStatesMarkup(): string {
 /** Every element waiting for its first answer, read, then removed. */
 async function loadingTexts(lang: string, release: () => void): Promise<string[]> {
   const root = fixtureSync(html`<div lang=${lang} hidden></div>`);
-  root.innerHTML = Object.entries(ROUTES).map(([tag, route]) => `<${tag} src="${src(route, {}, 'held')}"></${tag}>`).join('');
+  root.innerHTML = Object.entries(ROUTES)
+    .map(([tag, route]) => `<${tag} src="${src(route, {}, 'held')}"></${tag}>`)
+    .join('');
   const elements = [...root.children] as PulseElement<unknown>[];
   await Promise.all(elements.map((element) => element.updateComplete));
   const texts = elements.map((element) => `<${element.localName}> ${readerText(element)}`);
@@ -169,28 +221,34 @@ async function renderPage(lang: string) {
   await settleElements(root);
   const elements = [...root.children] as PulseElement<unknown>[];
   const texts: string[] = [...loading];
-  const read = () => texts.push(...elements.map((element) => `<${element.localName}> ${readerText(element)}`));
+  const read = () =>
+    texts.push(...elements.map((element) => `<${element.localName}> ${readerText(element)}`));
   read();
   // Freeze before the second poll (its update then waits), open a row's own numbers.
-  for (const element of root.querySelectorAll('[data-freeze]')) element.shadowRoot!.querySelector<HTMLButtonElement>('[part=freeze-button]')!.click();
-  for (const element of root.querySelectorAll('[data-open]')) element.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!.click();
+  for (const element of root.querySelectorAll('[data-freeze]'))
+    element.shadowRoot!.querySelector<HTMLButtonElement>('[part=freeze-button]')!.click();
+  for (const element of root.querySelectorAll('[data-open]'))
+    element.shadowRoot!.querySelector<HTMLButtonElement>('[part=expand]')!.click();
   await settleElements(root);
   read();
   nextPoll();
   await clock.toNextTick();
   await settleElements(root);
   // The second page of headline tests, announced.
-  for (const element of elements) element.shadowRoot!.querySelector<HTMLButtonElement>('[part=page-button]:last-of-type')?.click();
+  for (const element of elements)
+    element.shadowRoot!.querySelector<HTMLButtonElement>('[part=page-button]:last-of-type')?.click();
   await settleElements(root);
   read();
   setPageHidden(true);
   await settleElements(root);
   read();
   setPageHidden(false);
-  const csv = await Promise.all(elements.flatMap((element) => {
-    const link = element.shadowRoot!.querySelector<HTMLAnchorElement>('[part=download]');
-    return link ? [fetch(link.href).then((response) => response.text())] : [];
-  }));
+  const csv = await Promise.all(
+    elements.flatMap((element) => {
+      const link = element.shadowRoot!.querySelector<HTMLAnchorElement>('[part=download]');
+      return link ? [fetch(link.href).then((response) => response.text())] : [];
+    }),
+  );
   return { root, texts: [...texts, ...csv.map((text) => `CSV ${text.split('\r\n')[0]}`)] };
 }
 
@@ -226,15 +284,36 @@ export function describeLeftovers(translations: readonly Translation[], withSelf
         const { root, texts } = await renderPage(translation.$code);
         // The page did show each state: data, deltas, announcements, pages, errors, stale, paused.
         const all = texts.join('\n');
-        for (const term of ['counterSame', 'pagesLabel', 'errorUnreachable', 'errorBusy', 'loading', 'histogramHideTable', 'freeze', 'freezeOn', 'detailPeople', 'chartTableToggle'] as const) {
+        for (const term of [
+          'counterSame',
+          'pagesLabel',
+          'errorUnreachable',
+          'errorBusy',
+          'loading',
+          'histogramHideTable',
+          'freeze',
+          'freezeOn',
+          'detailPeople',
+          'chartTableToggle',
+        ] as const) {
           expect(all).to.contain(translation[term].replace(/\s+/g, ' '));
         }
         // compare="typical": the day so far in the sparkline's words.
         expect(all).to.contain(translation.typicalSparkline('\0', '', '', '').split('\0')[0]!.trim());
-        expect(all).to.contain(translation.freezeWaiting({ value: 1, toString: () => (1).toLocaleString(translation.$code) }).replace(/\s+/g, ' '));
-        expect(root.querySelector('top-pages[data-network]')!.matches(':state(partial)'), 'a site of the network view fails').to.equal(true);
+        expect(all).to.contain(
+          translation
+            .freezeWaiting({ value: 1, toString: () => (1).toLocaleString(translation.$code) })
+            .replace(/\s+/g, ' '),
+        );
+        expect(
+          root.querySelector('top-pages[data-network]')!.matches(':state(partial)'),
+          'a site of the network view fails',
+        ).to.equal(true);
         expect(root.querySelector('live-counter')!.matches(':state(ready)')).to.equal(true);
-        expect(root.querySelector('headline-tests')!.shadowRoot!.querySelector('[part=experiment]'), 'the simulator has tests in the range').to.exist;
+        expect(
+          root.querySelector('headline-tests')!.shadowRoot!.querySelector('[part=experiment]'),
+          'the simulator has tests in the range',
+        ).to.exist;
         expect(englishIn(texts, translation)).to.deep.equal([]);
       });
     }
@@ -248,7 +327,12 @@ export function describeLeftovers(translations: readonly Translation[], withSelf
     it('would find a single term left in English', async function () {
       this.timeout(20_000);
       // German with the rank column's header and the referrer sentence not translated.
-      registerTranslation({ ...de, $code: 'de-x-leak', pagesRank: en.pagesRank, pagesReferrerCount: en.pagesReferrerCount });
+      registerTranslation({
+        ...de,
+        $code: 'de-x-leak',
+        pagesRank: en.pagesRank,
+        pagesReferrerCount: en.pagesReferrerCount,
+      });
       const { texts } = await renderPage('de-x-leak');
       const found = englishIn(texts, de).join('\n');
       expect(found).to.match(/^<top-pages> .*\bRank\b/m);

@@ -35,7 +35,22 @@ export function places(value: unknown, path = '$', found: Place[] = []): Place[]
 }
 
 /** Values of every JSON type, some of them shaped like parts of our bodies. */
-const REPLACEMENTS: readonly unknown[] = ['12', '', 'x', null, true, false, [], {}, 3.5, -1, 0, { people: 1 }, [1, 'x'], { avg: 2 }];
+const REPLACEMENTS: readonly unknown[] = [
+  '12',
+  '',
+  'x',
+  null,
+  true,
+  false,
+  [],
+  {},
+  3.5,
+  -1,
+  0,
+  { people: 1 },
+  [1, 'x'],
+  { avg: 2 },
+];
 
 export interface Mutation {
   body: unknown;
@@ -60,7 +75,9 @@ export function mutate(body: unknown, next: () => number): Mutation {
   }
   const target = (container as Record<string | number, unknown>)[key];
   if (roll < 0.55 && target && typeof target === 'object' && !Array.isArray(target)) {
-    (target as Record<string, unknown>).unknown_field = structuredClone(REPLACEMENTS[Math.floor(next() * REPLACEMENTS.length)]);
+    (target as Record<string, unknown>).unknown_field = structuredClone(
+      REPLACEMENTS[Math.floor(next() * REPLACEMENTS.length)],
+    );
     return { body: copy, description: `${path}.unknown_field added` };
   }
   const replacement = structuredClone(REPLACEMENTS[Math.floor(next() * REPLACEMENTS.length)]);

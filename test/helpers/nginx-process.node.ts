@@ -40,8 +40,13 @@ export async function startNginx(options: NginxOptions): Promise<NginxProcess> {
     .replaceAll('__CACHE_DIR__', join(prefix, 'cache'));
   await writeFile(join(prefix, 'pulse-cache.conf'), recipe);
   await writeFile(join(prefix, 'pulse-key.conf'), `set $pulse_key "${options.apiKey}";\n`, { mode: 0o600 });
-  await writeFile(join(prefix, 'pulse-hosts.conf'), `${options.hosts.map((host) => `${host} 1;`).join('\n')}\n`);
-  await writeFile(join(prefix, 'nginx.conf'), `
+  await writeFile(
+    join(prefix, 'pulse-hosts.conf'),
+    `${options.hosts.map((host) => `${host} 1;`).join('\n')}\n`,
+  );
+  await writeFile(
+    join(prefix, 'nginx.conf'),
+    `
 daemon off;
 master_process on;
 worker_processes 1;
@@ -61,14 +66,23 @@ http {
   scgi_temp_path ${join(prefix, 'scgi')};
   include ${join(prefix, 'pulse-cache.conf')};
 }
-`);
-  const check = spawnSync(NGINX_BINARY, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { encoding: 'utf8' });
+`,
+  );
+  const check = spawnSync(NGINX_BINARY, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], {
+    encoding: 'utf8',
+  });
   if (check.status !== 0) throw new Error(`nginx rejected the recipe: ${check.stderr}`);
-  const child = spawn(NGINX_BINARY, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX_BINARY, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilListening(url, () => child.exitCode !== null, () => `nginx: ${stderr}`);
+  await waitUntilListening(
+    url,
+    () => child.exitCode !== null,
+    () => `nginx: ${stderr}`,
+  );
   return {
     url,
     close: async () => {
@@ -87,7 +101,11 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Pr
 }
 
 /** Resolves once `url` answers, or throws with the server's own words once it exited or after 5 s. */
-export async function waitUntilListening(url: string, exited: () => boolean, stderr: () => string | Promise<string>): Promise<void> {
+export async function waitUntilListening(
+  url: string,
+  exited: () => boolean,
+  stderr: () => string | Promise<string>,
+): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     if (exited()) throw new Error(`exited: ${await stderr()}`);
     try {

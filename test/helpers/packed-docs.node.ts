@@ -7,7 +7,9 @@ import { posix } from 'node:path';
 
 /** Link and image targets, as written: `[text](target)`, `![alt](target "title")`. */
 function linkTargets(markdown: string): string[] {
-  return [...markdown.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]!);
+  return [...markdown.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
+    (match) => match[1]!,
+  );
 }
 
 /**
@@ -18,7 +20,9 @@ export function brokenLinks(file: string, markdown: string, packed: readonly str
   return linkTargets(markdown).filter((target) => {
     if (target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
     const path = posix.normalize(posix.join(posix.dirname(file), target.replace(/[?#].*$/, '')));
-    return path.endsWith('/') ? !packed.some((packedPath) => packedPath.startsWith(path)) : !packed.includes(path);
+    return path.endsWith('/')
+      ? !packed.some((packedPath) => packedPath.startsWith(path))
+      : !packed.includes(path);
   });
 }
 
@@ -28,5 +32,7 @@ const REPOSITORY_SECTION = /^## From this repository\n[\s\S]*?(?=^## )/m;
 /** Commands in `markdown` that only a checkout of the repository can run. */
 export function repositoryCommands(markdown: string): string[] {
   const text = markdown.replace(REPOSITORY_SECTION, '');
-  return [...text.matchAll(/\b(?:npm run [\w:-]+|npm start\b|node --import tsx|npx tsx\b|scripts\/[\w./-]+)/g)].map((match) => match[0]);
+  return [
+    ...text.matchAll(/\b(?:npm run [\w:-]+|npm start\b|node --import tsx|npx tsx\b|scripts\/[\w./-]+)/g),
+  ].map((match) => match[0]);
 }

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.node.ts';
 
-export const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+export const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
+  existsSync(path),
+);
 export const REDIS_CLI = ['/usr/bin/redis-cli', '/usr/local/bin/redis-cli'].find((path) => existsSync(path));
 
 export interface RedisProcess {
@@ -28,7 +30,22 @@ export async function startRedis(): Promise<RedisProcess> {
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    child = spawn(REDIS_BINARY!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    child = spawn(
+      REDIS_BINARY!,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForPort(port);
   };
   const kill = async () => {
@@ -85,7 +102,8 @@ export interface RedisCluster {
  * keep serving their slots when one dies, as a cluster whose failed master has no replica to promote.
  */
 export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
-  if (!REDIS_BINARY || !REDIS_CLI) throw new Error('redis-server and redis-cli are not installed (Debian: apt-get install redis-server)');
+  if (!REDIS_BINARY || !REDIS_CLI)
+    throw new Error('redis-server and redis-cli are not installed (Debian: apt-get install redis-server)');
   const dir = await mkdtemp(join(tmpdir(), 'pulse-redis-cluster-'));
   const children = new Map<number, ChildProcess>();
   const ports: number[] = [];
@@ -106,24 +124,72 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
       const port = await freePort();
       const nodeDir = join(dir, String(port));
       await mkdir(nodeDir);
-      children.set(port, spawn(REDIS_BINARY, [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes',
-        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000',
-        '--cluster-require-full-coverage', 'no', '--dir', nodeDir,
-      ], { stdio: 'ignore' }));
+      children.set(
+        port,
+        spawn(
+          REDIS_BINARY,
+          [
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--protected-mode',
+            'yes',
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '1000',
+            '--cluster-require-full-coverage',
+            'no',
+            '--dir',
+            nodeDir,
+          ],
+          { stdio: 'ignore' },
+        ),
+      );
       ports.push(port);
       await waitForPort(port);
     }
-    const create = spawnSync(REDIS_CLI, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 20_000 });
-    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout} ${create.stderr}`);
-    const cli = (...args: string[]) => spawnSync(REDIS_CLI, ['-p', String(ports[0]), ...args], { encoding: 'utf8' }).stdout;
-    for (let attempt = 0; !ports.every((port) => /cluster_state:ok/.test(spawnSync(REDIS_CLI, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout)); attempt += 1) {
+    const create = spawnSync(
+      REDIS_CLI,
+      [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    if (create.status !== 0)
+      throw new Error(`redis-cli --cluster create failed: ${create.stdout} ${create.stderr}`);
+    const cli = (...args: string[]) =>
+      spawnSync(REDIS_CLI, ['-p', String(ports[0]), ...args], { encoding: 'utf8' }).stdout;
+    for (
+      let attempt = 0;
+      !ports.every((port) =>
+        /cluster_state:ok/.test(
+          spawnSync(REDIS_CLI, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout,
+        ),
+      );
+      attempt += 1
+    ) {
       if (attempt > 200) throw new Error('the cluster did not reach cluster_state:ok within 10 s');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // CLUSTER SLOTS, one value a line: start, end, then ip, port and node id of the master.
-    const ranges = [...cli('cluster', 'slots').matchAll(/^(\d+)\n(\d+)\n[\d.]+\n(\d+)\n[0-9a-f]{40}$/gm)].map(([, from, to, port]) => ({ from: Number(from), to: Number(to), port: Number(port) }));
-    if (ranges.length !== masters) throw new Error(`CLUSTER SLOTS: expected ${masters} ranges, read ${ranges.length}`);
+    const ranges = [...cli('cluster', 'slots').matchAll(/^(\d+)\n(\d+)\n[\d.]+\n(\d+)\n[0-9a-f]{40}$/gm)].map(
+      ([, from, to, port]) => ({ from: Number(from), to: Number(to), port: Number(port) }),
+    );
+    if (ranges.length !== masters)
+      throw new Error(`CLUSTER SLOTS: expected ${masters} ranges, read ${ranges.length}`);
     return {
       url: `redis+cluster://${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
       ports,

@@ -24,7 +24,9 @@ export type Runtimes = Record<Runtime, { binary: string } | { missing: string }>
 function candidates(runtime: Runtime): string[] {
   const scope = join(CACHE, 'node_modules', runtime === 'bun' ? '@oven' : '@deno');
   if (!existsSync(scope)) return [];
-  return readdirSync(scope).map((name) => (runtime === 'bun' ? join(scope, name, 'bin', 'bun') : join(scope, name, 'deno'))).filter((path) => existsSync(path));
+  return readdirSync(scope)
+    .map((name) => (runtime === 'bun' ? join(scope, name, 'bin', 'bun') : join(scope, name, 'deno')))
+    .filter((path) => existsSync(path));
 }
 
 async function working(binary: string): Promise<boolean> {
@@ -43,16 +45,37 @@ export async function findRuntimes(): Promise<Runtimes> {
   if (!given.bun || !given.deno) {
     if (candidates('bun').length === 0 || candidates('deno').length === 0) {
       try {
-        await run('npm', ['install', '--prefix', CACHE, '--no-save', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES], { timeout: 300_000 });
+        await run(
+          'npm',
+          [
+            'install',
+            '--prefix',
+            CACHE,
+            '--no-save',
+            '--ignore-scripts',
+            '--prefer-offline',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            ...PACKAGES,
+          ],
+          { timeout: 300_000 },
+        );
       } catch (error) {
-        installError = `: npm install ${PACKAGES.join(' ')} failed (${String((error as { stderr?: string }).stderr ?? error).trim().split('\n')[0]})`;
+        installError = `: npm install ${PACKAGES.join(' ')} failed (${
+          String((error as { stderr?: string }).stderr ?? error)
+            .trim()
+            .split('\n')[0]
+        })`;
       }
     }
   }
   const find = async (runtime: Runtime): Promise<Runtimes[Runtime]> => {
     const listed = given[runtime] ? [given[runtime]!] : candidates(runtime);
     for (const binary of listed) if (await working(binary)) return { binary };
-    return { missing: `no ${runtime} binary runs on this machine${installError} (set ${runtime.toUpperCase()}_PATH)` };
+    return {
+      missing: `no ${runtime} binary runs on this machine${installError} (set ${runtime.toUpperCase()}_PATH)`,
+    };
   };
   const [bun, deno] = await Promise.all([find('bun'), find('deno')]);
   return { bun, deno };
@@ -95,5 +118,7 @@ Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log
 
 /** How to run `script` (a file in `cwd`) with a runtime's binary. */
 export function runtimeCommand(runtime: Runtime, binary: string, script: string): [string, string[]] {
-  return runtime === 'bun' ? [binary, ['run', script]] : [binary, ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--allow-sys', script]];
+  return runtime === 'bun'
+    ? [binary, ['run', script]]
+    : [binary, ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--allow-sys', script]];
 }

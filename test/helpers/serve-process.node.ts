@@ -6,7 +6,11 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 
 /** This process's environment without our settings, so a child server runs on exactly the ones it is given. */
 export function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST'));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('PULSE_') && name !== 'PORT' && name !== 'HOST',
+    ),
+  );
 }
 
 /** `pulse-widgets serve` with `args`, as [command, arguments] (to run as it is, or pinned to a CPU); run it with the source tree as cwd. */
@@ -26,7 +30,12 @@ export interface ListeningProcess {
  * A child process that prints `listening on <url>`; resolves once it does. `onOutput` gets its
  * stdout, chunk by chunk, from the start (a benchmark reads the server's log lines).
  */
-export async function startListening(command: string, commandArgs: readonly string[], options: SpawnOptions = {}, onOutput?: (chunk: string) => void): Promise<ListeningProcess> {
+export async function startListening(
+  command: string,
+  commandArgs: readonly string[],
+  options: SpawnOptions = {},
+  onOutput?: (chunk: string) => void,
+): Promise<ListeningProcess> {
   const child = spawn(command, commandArgs, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout!.setEncoding('utf8');
   if (onOutput) child.stdout!.on('data', onOutput);
@@ -37,7 +46,9 @@ export async function startListening(command: string, commandArgs: readonly stri
       const found = /listening on (http:\/\/[\d.:]+)/.exec(output);
       if (found) resolve(found[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`${[command, ...commandArgs].join(' ')} exited (${code}): ${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${[command, ...commandArgs].join(' ')} exited (${code}): ${output}`)),
+    );
   });
   return {
     url,

@@ -12,9 +12,16 @@ const KEY = 'simulated-upstream-key';
 
 export function simulatedUpstream(seed: number, start: number) {
   const clock = { now: start };
-  const handler = createUpstreamHandler({ apiKey: KEY, seed, now: () => clock.now, rateLimitPerMinute: 1_000_000 });
+  const handler = createUpstreamHandler({
+    apiKey: KEY,
+    seed,
+    now: () => clock.now,
+    rateLimitPerMinute: 1_000_000,
+  });
   async function text(route: RouteName, query: string): Promise<string> {
-    const response = await handler(new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'X-SVC-AK': KEY } }));
+    const response = await handler(
+      new Request(`http://sim.test${routes[route].path}?${query}`, { headers: { 'X-SVC-AK': KEY } }),
+    );
     const body = await response.text();
     assert.equal(response.status, 200, `${route}?${query}: ${body}`);
     return body;
@@ -22,8 +29,15 @@ export function simulatedUpstream(seed: number, start: number) {
   async function get<N extends RouteName>(route: N, query: string): Promise<Sent<RouteResponse<N>>> {
     const body = JSON.parse(await text(route, query)) as unknown;
     const checked = routes[route].response.safeParse(body);
-    assert.ok(checked.success, `${route}?${query} does not match its schema: ${checked.success ? '' : JSON.stringify(checked.error.issues.slice(0, 3))}`);
-    assert.deepEqual(readDifferences(RESPONSE_SHAPES[route], body).differences, [], `${route}?${query}: nothing of the simulator's answer is dropped`);
+    assert.ok(
+      checked.success,
+      `${route}?${query} does not match its schema: ${checked.success ? '' : JSON.stringify(checked.error.issues.slice(0, 3))}`,
+    );
+    assert.deepEqual(
+      readDifferences(RESPONSE_SHAPES[route], body).differences,
+      [],
+      `${route}?${query}: nothing of the simulator's answer is dropped`,
+    );
     return body as Sent<RouteResponse<N>>;
   }
   return { clock, text, get };

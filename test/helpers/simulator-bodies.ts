@@ -20,5 +20,7 @@ export const SIMULATED_QUERIES: Readonly<Record<RouteName, string>> = {
 export function simulatorBody(route: RouteName, seed = 11): unknown {
   const parsed = parseQuery(route, new URLSearchParams(SIMULATED_QUERIES[route]));
   if (!parsed.success) throw new Error(`${route}: ${parsed.problem.message}`);
-  return JSON.parse(JSON.stringify(createSimulator({ seed }).answer(route, parsed.params as never, SIMULATED_AT)));
+  return JSON.parse(
+    JSON.stringify(createSimulator({ seed }).answer(route, parsed.params as never, SIMULATED_AT)),
+  );
 }

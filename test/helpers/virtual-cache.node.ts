@@ -10,7 +10,13 @@ import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { Random } from '../simulation/random.ts';
 import { TierChannel } from '../simulation/tier-channel.ts';
-import { API_KEY, encodeNow, SIMULATED_SITES, simulatedUpstream, type Arrival } from '../simulation/upstream.ts';
+import {
+  API_KEY,
+  encodeNow,
+  SIMULATED_SITES,
+  simulatedUpstream,
+  type Arrival,
+} from '../simulation/upstream.ts';
 import { capturedLogger } from './cache-harness.node.ts';
 import { VirtualClock } from './virtual-clock.node.ts';
 
@@ -34,7 +40,11 @@ export function startVirtualCache(options: Partial<CacheOptions> = {}, seed = 1)
  * share a tier as `--workers` does (IpcTier to one Coordinator over an in-process channel).
  * Each keeps its own log lines; `arrivals` is the upstream's, shared.
  */
-export function startVirtualCluster(count: number, options: Partial<CacheOptions> = {}, seed = 1): VirtualCache[] {
+export function startVirtualCluster(
+  count: number,
+  options: Partial<CacheOptions> = {},
+  seed = 1,
+): VirtualCache[] {
   const clock = new VirtualClock();
   const upstream = simulatedUpstream({ clock, latency: { min: 20, max: 150 }, random: new Random(seed) });
   const tier = { coordinator: new Coordinator(64 << 20, clock), up: true };
@@ -49,7 +59,9 @@ export function startVirtualCluster(count: number, options: Partial<CacheOptions
       upstreamTransport: upstream.transport,
       encodeBody: encodeNow,
       clientLimit: 0,
-      ...(count > 1 ? { sharedTier: new IpcTier(new TierChannel(clock, tier), 250, clock), instances: count } : {}),
+      ...(count > 1
+        ? { sharedTier: new IpcTier(new TierChannel(clock, tier), 250, clock), instances: count }
+        : {}),
       ...options,
     });
     return {

@@ -35,7 +35,12 @@ export class VirtualClock implements Clock {
   readonly now = (): number => this.#now;
 
   readonly setTimeout = (callback: () => void, ms: number): TimerHandle => {
-    const timer: Timer = { at: this.#now + Math.max(0, ms), order: (this.#order += 1), callback, cancelled: false };
+    const timer: Timer = {
+      at: this.#now + Math.max(0, ms),
+      order: (this.#order += 1),
+      callback,
+      cancelled: false,
+    };
     this.#push(timer);
     return timer;
   };
@@ -120,7 +125,12 @@ export class VirtualClock implements Clock {
  * clock stands still and `work` is simply awaited: keep the limit under every timeout the work
  * must not meet, and a slow machine only makes the test wait longer, never see a timeout.
  */
-export async function settleWhileMoving<T>(clock: VirtualClock, work: Promise<T>, limitMs: number, stepMs = 10): Promise<T> {
+export async function settleWhileMoving<T>(
+  clock: VirtualClock,
+  work: Promise<T>,
+  limitMs: number,
+  stepMs = 10,
+): Promise<T> {
   let settled = false;
   work.then(
     () => (settled = true),

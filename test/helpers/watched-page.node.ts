@@ -20,7 +20,10 @@ declare const document: {
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium();
   assert.ok(executablePath, 'no Chromium found: set CHROME_PATH');
-  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 export interface Watched {
@@ -30,14 +33,19 @@ export interface Watched {
   consoleErrors: string[];
 }
 
-export async function watchedPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Watched> {
+export async function watchedPage(
+  browser: Browser,
+  viewport?: { width: number; height: number },
+): Promise<Watched> {
   const page = await browser.newPage(viewport ? { viewport } : {});
   const watched: Watched = { page, cspMessages: [], consoleErrors: [] };
   await page.addInitScript(() => {
     const seen: string[] = [];
     Object.defineProperty(globalThis, 'cspViolations', { value: seen });
     document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
+      seen.push(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
     });
   });
   page.on('console', (message) => {

@@ -7,7 +7,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +64,10 @@ export interface WordPressSite {
   close(): Promise<void>;
 }
 
-interface Finished { code: number | null; output: string }
+interface Finished {
+  code: number | null;
+  output: string;
+}
 
 function finish(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -67,12 +79,19 @@ function finish(command: string, args: string[], env: NodeJS.ProcessEnv = proces
 
 async function succeed(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   const result = await finish(command, args, env);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${result.output}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${result.output}`);
   return result.output;
 }
 
 /** Polls `ready` every 50 ms; fails fast when the process died, with its log. */
-async function waitFor(what: string, ready: () => Promise<boolean> | boolean, child: ChildProcess, log: () => string, timeoutMs = 15_000): Promise<void> {
+async function waitFor(
+  what: string,
+  ready: () => Promise<boolean> | boolean,
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
     if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}): ${log()}`);
@@ -89,8 +108,9 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 function apacheConfig(dir: string, port: number, phpModule: string, proxy: string): string {
-  const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'alias', 'env', 'proxy', 'proxy_http']
-    .map((name) => `LoadModule ${name}_module /usr/lib/apache2/modules/mod_${name}.so`);
+  const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'alias', 'env', 'proxy', 'proxy_http'].map(
+    (name) => `LoadModule ${name}_module /usr/lib/apache2/modules/mod_${name}.so`,
+  );
   return `ServerRoot "${dir}"
 DefaultRuntimeDir "${dir}"
 PidFile "${dir}/apache.pid"
@@ -134,22 +154,29 @@ ${proxy}`;
 }
 
 /** Starts the site and installs WordPress; `proxy` is Apache configuration that brings the cache endpoint onto the site. */
-export async function startWordPressSite(options: { title: string; admin: { user: string; password: string }; proxy: string }): Promise<WordPressSite> {
+export async function startWordPressSite(options: {
+  title: string;
+  admin: { user: string; password: string };
+  proxy: string;
+}): Promise<WordPressSite> {
   const programs = findWordPress();
-  if (!programs) throw new Error('Debian\'s WordPress is not installed');
-  if (!existsSync(CONFIG_FILE) || readFileSync(CONFIG_FILE, 'utf8') !== CONFIG) writeFileSync(CONFIG_FILE, CONFIG);
+  if (!programs) throw new Error("Debian's WordPress is not installed");
+  if (!existsSync(CONFIG_FILE) || readFileSync(CONFIG_FILE, 'utf8') !== CONFIG)
+    writeFileSync(CONFIG_FILE, CONFIG);
 
   // www-data (Apache's children) reads the folder and reaches the database socket in it.
   const dir = mkdtempSync(join(tmpdir(), 'pulse-wp-'));
   chmodSync(dir, 0o755);
   mkdirSync(join(dir, 'wp-content/plugins'), { recursive: true });
-  for (const shared of ['themes', 'languages']) symlinkSync(`/usr/share/wordpress/wp-content/${shared}`, join(dir, 'wp-content', shared));
+  for (const shared of ['themes', 'languages'])
+    symlinkSync(`/usr/share/wordpress/wp-content/${shared}`, join(dir, 'wp-content', shared));
   const socket = join(dir, 'mysqld.sock');
   let database: ChildProcess | undefined;
   let apache: ChildProcess | undefined;
   // Apache runs in a group of its own, which a killed test would leave behind: stopped at exit too.
   const stopAtExit = () => {
-    for (const child of [apache, database]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const child of [apache, database])
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
   process.once('exit', stopAtExit);
   const close = async () => {
@@ -161,25 +188,80 @@ export async function startWordPressSite(options: { title: string; admin: { user
 
   try {
     const dbFlags = ['--no-defaults', `--datadir=${dir}/db`, '--user=root', '--innodb-log-file-size=8M'];
-    await succeed(programs.installDb, [...dbFlags, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve']);
-    database = spawn(programs.mariadbd, [...dbFlags, `--socket=${socket}`, '--skip-networking', `--pid-file=${dir}/mysqld.pid`, `--log-error=${dir}/mysqld.log`], { stdio: 'ignore' });
+    await succeed(programs.installDb, [
+      ...dbFlags,
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+    ]);
+    database = spawn(
+      programs.mariadbd,
+      [
+        ...dbFlags,
+        `--socket=${socket}`,
+        '--skip-networking',
+        `--pid-file=${dir}/mysqld.pid`,
+        `--log-error=${dir}/mysqld.log`,
+      ],
+      { stdio: 'ignore' },
+    );
     const dbLog = () => (existsSync(`${dir}/mysqld.log`) ? readFileSync(`${dir}/mysqld.log`, 'utf8') : '');
     await waitFor('mariadbd', () => existsSync(socket), database, dbLog);
-    await succeed('mariadb', ['--no-defaults', `--socket=${socket}`, '--user=root', '--execute=CREATE DATABASE wordpress']);
+    await succeed('mariadb', [
+      '--no-defaults',
+      `--socket=${socket}`,
+      '--user=root',
+      '--execute=CREATE DATABASE wordpress',
+    ]);
 
     const port = await freePort();
     writeFileSync(join(dir, 'apache.conf'), apacheConfig(dir, port, programs.phpModule, options.proxy));
     // A group of its own: on stopping, prefork Apache signals its whole process group.
-    apache = spawn(programs.apache, ['-f', join(dir, 'apache.conf'), '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    apache = spawn(programs.apache, ['-f', join(dir, 'apache.conf'), '-DFOREGROUND'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let apacheOutput = '';
     apache.stderr!.on('data', (chunk) => (apacheOutput += chunk));
-    const apacheLog = () => apacheOutput + (existsSync(`${dir}/apache-error.log`) ? readFileSync(`${dir}/apache-error.log`, 'utf8') : '');
+    const apacheLog = () =>
+      apacheOutput +
+      (existsSync(`${dir}/apache-error.log`) ? readFileSync(`${dir}/apache-error.log`, 'utf8') : '');
     const url = `http://127.0.0.1:${port}`;
-    await waitFor('apache2', () => fetch(`${url}/readme.html`).then((response) => response.ok, () => false), apache, apacheLog);
+    await waitFor(
+      'apache2',
+      () =>
+        fetch(`${url}/readme.html`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      apache,
+      apacheLog,
+    );
 
-    const env = { ...process.env, WORDPRESS_CONFIG: CONFIG_NAME, PULSE_WP_DIR: dir, HTTP_HOST: `127.0.0.1:${port}` };
-    const setup = async (steps: SetupStep[]) => JSON.parse(await succeed(programs.php, ['-d', 'sendmail_path=/bin/true', SETUP_SCRIPT, JSON.stringify(steps)], env)) as unknown[];
-    await setup([{ do: 'install', url, title: options.title, user: options.admin.user, password: options.admin.password, email: 'admin@example.com' }]);
+    const env = {
+      ...process.env,
+      WORDPRESS_CONFIG: CONFIG_NAME,
+      PULSE_WP_DIR: dir,
+      HTTP_HOST: `127.0.0.1:${port}`,
+    };
+    const setup = async (steps: SetupStep[]) =>
+      JSON.parse(
+        await succeed(
+          programs.php,
+          ['-d', 'sendmail_path=/bin/true', SETUP_SCRIPT, JSON.stringify(steps)],
+          env,
+        ),
+      ) as unknown[];
+    await setup([
+      {
+        do: 'install',
+        url,
+        title: options.title,
+        user: options.admin.user,
+        password: options.admin.password,
+        email: 'admin@example.com',
+      },
+    ]);
     return { url, setup, close };
   } catch (error) {
     await close();

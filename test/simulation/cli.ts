@@ -9,11 +9,20 @@ import { parseArgs } from 'node:util';
 import { runSeeds } from './pool.ts';
 import { replayCommand } from './simulate.ts';
 
-const { values } = parseArgs({ options: { seed: { type: 'string' }, seeds: { type: 'string' }, from: { type: 'string' }, minutes: { type: 'string' }, jobs: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string' },
+    seeds: { type: 'string' },
+    from: { type: 'string' },
+    minutes: { type: 'string' },
+    jobs: { type: 'string' },
+  },
+});
 const minutes = Number(values.minutes ?? 10);
-const seeds = values.seed !== undefined
-  ? [Number(values.seed)]
-  : Array.from({ length: Number(values.seeds ?? 200) }, (_, index) => Number(values.from ?? 1) + index);
+const seeds =
+  values.seed !== undefined
+    ? [Number(values.seed)]
+    : Array.from({ length: Number(values.seeds ?? 200) }, (_, index) => Number(values.from ?? 1) + index);
 const jobs = Math.min(seeds.length, Number(values.jobs ?? availableParallelism()));
 
 const started = performance.now();
@@ -23,22 +32,44 @@ const ages = new Map<number, number>();
 const runs = runSeeds(seeds, minutes, jobs);
 for (const [index, run] of runs.entries()) {
   const seed = seeds[index]!;
-  const result = await run.catch((error: Error) => ({ seed, scenario: 'its process died', violations: [`crash: ${error.message}`], ages: [], polls: 0, arrivals: 0, grants: 0, sprays: [], cpuSeconds: 0 }));
+  const result = await run.catch((error: Error) => ({
+    seed,
+    scenario: 'its process died',
+    violations: [`crash: ${error.message}`],
+    ages: [],
+    polls: 0,
+    arrivals: 0,
+    grants: 0,
+    sprays: [],
+    cpuSeconds: 0,
+  }));
   cpu += result.cpuSeconds;
   for (const [age, count] of result.ages) ages.set(age, (ages.get(age) ?? 0) + count);
   if (values.seed !== undefined) {
     console.log(`seed ${seed}: ${result.scenario}`);
     console.log(`  ${result.polls} polls, ${result.arrivals} upstream calls, ${result.grants} grants`);
-    if (result.sprays.length > 0) console.log(`  sprayers answered: ${result.sprays.map(([status, count]) => `${count} × ${status}`).join(', ')}`);
+    if (result.sprays.length > 0)
+      console.log(
+        `  sprayers answered: ${result.sprays.map(([status, count]) => `${count} × ${status}`).join(', ')}`,
+      );
   }
   if (result.violations.length === 0) continue;
   failed += 1;
-  console.log(`✖ seed ${seed} (${result.scenario}):\n  ${result.violations.join('\n  ')}\n  replay: ${replayCommand(seed, minutes)}`);
+  console.log(
+    `✖ seed ${seed} (${result.scenario}):\n  ${result.violations.join('\n  ')}\n  replay: ${replayCommand(seed, minutes)}`,
+  );
 }
 const seconds = (performance.now() - started) / 1000;
-const steady = [...ages].sort(([a], [b]) => a - b).map(([age, count]) => `${age} s × ${count}`).join(', ');
+const steady = [...ages]
+  .sort(([a], [b]) => a - b)
+  .map(([age, count]) => `${age} s × ${count}`)
+  .join(', ');
 console.log(`${seeds.length - failed} passed, ${failed} failed`);
-console.log(`${seeds.length} seeds × ${minutes} simulated minutes in ${seconds.toFixed(1)} s on ${jobs} process${jobs === 1 ? '' : 'es'}: ${((seeds.length * minutes) / seconds).toFixed(1)} simulated minutes per second`);
-console.log(`CPU per seed: ${(cpu / seeds.length).toFixed(2)} s (the runs alone, without each process's start)`);
+console.log(
+  `${seeds.length} seeds × ${minutes} simulated minutes in ${seconds.toFixed(1)} s on ${jobs} process${jobs === 1 ? '' : 'es'}: ${((seeds.length * minutes) / seconds).toFixed(1)} simulated minutes per second`,
+);
+console.log(
+  `CPU per seed: ${(cpu / seeds.length).toFixed(2)} s (the runs alone, without each process's start)`,
+);
 console.log(`data age at steady polls under capacity: ${steady || 'none'}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -47,12 +47,24 @@ function bySite<T extends { site: string }>(items: T[]): Map<string, T[]> {
 export function budgetHolds(_scenario: Scenario, record: Record, start: number): string[] {
   const violations: string[] = [];
   for (const [site, grants] of bySite(record.grants)) {
-    const most = mostInWindow(grants.map((grant) => grant.grantedAt), 60_000);
-    if (most.count > MAX_GRANTS_PER_MINUTE) violations.push(`budget: ${most.count} grants for ${site} in the minute from ${most.at - start} ms (at most ${MAX_GRANTS_PER_MINUTE})`);
+    const most = mostInWindow(
+      grants.map((grant) => grant.grantedAt),
+      60_000,
+    );
+    if (most.count > MAX_GRANTS_PER_MINUTE)
+      violations.push(
+        `budget: ${most.count} grants for ${site} in the minute from ${most.at - start} ms (at most ${MAX_GRANTS_PER_MINUTE})`,
+      );
   }
   for (const [site, arrivals] of bySite(record.arrivals)) {
-    const most = mostInWindow(arrivals.map((arrival) => arrival.at), 60_000);
-    if (most.count >= UPSTREAM_LIMIT) violations.push(`upstream: ${most.count} calls for ${site} arrived in the minute from ${most.at - start} ms (the service allows ${UPSTREAM_LIMIT})`);
+    const most = mostInWindow(
+      arrivals.map((arrival) => arrival.at),
+      60_000,
+    );
+    if (most.count >= UPSTREAM_LIMIT)
+      violations.push(
+        `upstream: ${most.count} calls for ${site} arrived in the minute from ${most.at - start} ms (the service allows ${UPSTREAM_LIMIT})`,
+      );
   }
   return violations;
 }
@@ -60,7 +72,10 @@ export function budgetHolds(_scenario: Scenario, record: Record, start: number):
 /** Two successful fills of one key are at least the plan's least gap apart, across instances, while they share a tier. */
 export function oneFillPerKeyPerTick(scenario: Scenario, record: Record, start: number): string[] {
   const gap = leastRefillGap(DEFAULTS.liveTtlMs, DEFAULTS.budgetWindowMs);
-  const unshared = scenario.tierOutages.map((outage) => ({ from: outage.from, to: outage.to + 2 * DEFAULTS.maxWaitMs }));
+  const unshared = scenario.tierOutages.map((outage) => ({
+    from: outage.from,
+    to: outage.to + 2 * DEFAULTS.maxWaitMs,
+  }));
   const byKey = new Map<string, number[]>();
   for (const grant of record.grants) {
     if (grant.outcome !== 'ok' || grant.key.startsWith('raw_data')) continue;
@@ -73,7 +88,9 @@ export function oneFillPerKeyPerTick(scenario: Scenario, record: Record, start: 
     for (let index = 1; index < times.length; index += 1) {
       const [before, after] = [times[index - 1]!, times[index]!];
       if (after - before >= gap || within(unshared, before) || within(unshared, after)) continue;
-      violations.push(`one fill per key: ${key} filled at ${before} ms and again at ${after} ms (at least ${gap} ms apart)`);
+      violations.push(
+        `one fill per key: ${key} filled at ${before} ms and again at ${after} ms (at least ${gap} ms apart)`,
+      );
       break;
     }
   }
@@ -94,12 +111,20 @@ export function staleIsServedAndMarked(_scenario: Scenario, record: Record): str
       const fetchedAt = poll.answeredAt - (poll.age! + 1) * 1000;
       copies.set(copy, Math.max(copies.get(copy) ?? -Infinity, fetchedAt));
       const stale = poll.cacheStatus.includes('fwd=stale');
-      if (stale !== (poll.maxAge === 0)) violations.push(`marking: ${poll.path} at ${poll.answeredAt} ms answered "${poll.cacheStatus}" with max-age=${poll.maxAge}`);
+      if (stale !== (poll.maxAge === 0))
+        violations.push(
+          `marking: ${poll.path} at ${poll.answeredAt} ms answered "${poll.cacheStatus}" with max-age=${poll.maxAge}`,
+        );
       continue;
     }
     const fetchedAt = copies.get(copy);
-    if (fetchedAt !== undefined && poll.answeredAt < fetchedAt + DEFAULTS.liveTtlMs + DEFAULTS.staleWindowMs) {
-      violations.push(`stale on error: ${poll.path} answered ${poll.status} at ${poll.answeredAt} ms by instance ${poll.instance}, which held a copy fetched at ${fetchedAt} ms`);
+    if (
+      fetchedAt !== undefined &&
+      poll.answeredAt < fetchedAt + DEFAULTS.liveTtlMs + DEFAULTS.staleWindowMs
+    ) {
+      violations.push(
+        `stale on error: ${poll.path} answered ${poll.status} at ${poll.answeredAt} ms by instance ${poll.instance}, which held a copy fetched at ${fetchedAt} ms`,
+      );
     }
   }
   return violations.slice(0, 5);
@@ -107,11 +132,18 @@ export function staleIsServedAndMarked(_scenario: Scenario, record: Record): str
 
 /** Spans in which freshness is not judged: around faults, restarts, tier losses, and while the polled set changes. */
 function disturbed(scenario: Scenario): Span[] {
-  const spans: Span[] = [...scenario.faults, ...scenario.restarts, ...scenario.tierOutages].map((s) => ({ from: s.from - TICK_MS, to: s.to + SETTLE_MS }));
+  const spans: Span[] = [...scenario.faults, ...scenario.restarts, ...scenario.tierOutages].map((s) => ({
+    from: s.from - TICK_MS,
+    to: s.to + SETTLE_MS,
+  }));
   for (const dashboard of scenario.dashboards) {
     spans.push({ from: dashboard.openAt - TICK_MS, to: dashboard.openAt + SETTLE_MS });
     spans.push({ from: dashboard.closeAt - TICK_MS, to: dashboard.closeAt + SETTLE_MS });
-    for (const hidden of dashboard.hidden) spans.push({ from: hidden.from - TICK_MS, to: hidden.to + SETTLE_MS }, { from: hidden.from - TICK_MS, to: hidden.from + SETTLE_MS });
+    for (const hidden of dashboard.hidden)
+      spans.push(
+        { from: hidden.from - TICK_MS, to: hidden.to + SETTLE_MS },
+        { from: hidden.from - TICK_MS, to: hidden.from + SETTLE_MS },
+      );
   }
   return spans;
 }
@@ -124,7 +156,9 @@ function groupCounter(scenario: Scenario): (site: string, at: number) => number 
     const second = Math.floor(at / 1000);
     let groups = memo.get(second);
     if (!groups) {
-      const shown = scenario.dashboards.filter((d) => at >= d.openAt && at < d.closeAt && !within(d.hidden, at));
+      const shown = scenario.dashboards.filter(
+        (d) => at >= d.openAt && at < d.closeAt && !within(d.hidden, at),
+      );
       const set = shown.map((d) => d.id).join();
       groups = bySet.get(set);
       if (!groups) bySet.set(set, (groups = groupsOf(shown.flatMap((d) => d.queries))));
@@ -139,7 +173,11 @@ function groupCounter(scenario: Scenario): (site: string, at: number) => number 
  * most one interval old, in whole seconds). Above it, the budget's stretch is shared evenly:
  * every upstream query's mean refresh interval stays within ±20 % of its site's mean.
  */
-export function freshAndFair(scenario: Scenario, record: Record, start: number): { violations: string[]; ages: Map<number, number> } {
+export function freshAndFair(
+  scenario: Scenario,
+  record: Record,
+  start: number,
+): { violations: string[]; ages: Map<number, number> } {
   const quiet = disturbed(scenario);
   const groupsAt = groupCounter(scenario);
   const ages = new Map<number, number>();
@@ -150,26 +188,38 @@ export function freshAndFair(scenario: Scenario, record: Record, start: number):
     const groups = groupsAt(site, poll.at);
     if (groups > CAPACITY) continue;
     ages.set(poll.age!, (ages.get(poll.age!) ?? 0) + 1);
-    if (poll.age! > TICK_MS / 1000) violations.push(`freshness: ${poll.path} read data ${poll.age} s old at ${poll.at} ms (${site}: ${groups} upstream queries, capacity ${CAPACITY})`);
+    if (poll.age! > TICK_MS / 1000)
+      violations.push(
+        `freshness: ${poll.path} read data ${poll.age} s old at ${poll.at} ms (${site}: ${groups} upstream queries, capacity ${CAPACITY})`,
+      );
   }
   // Refresh intervals of each upstream query while its site is steadily above capacity.
   const fills = new Map<string, { site: string; times: number[] }>();
   for (const grant of record.grants) {
     const at = grant.sentAt - start;
-    if (grant.outcome !== 'ok' || at < SETTLE_MS || within(quiet, at) || groupsAt(grant.site, at) <= CAPACITY) continue;
+    if (grant.outcome !== 'ok' || at < SETTLE_MS || within(quiet, at) || groupsAt(grant.site, at) <= CAPACITY)
+      continue;
     const entry = fills.get(grant.key) ?? { site: grant.site, times: [] };
     entry.times.push(at);
     fills.set(grant.key, entry);
   }
   const intervals = [...fills].flatMap(([key, { site, times }]) => {
-    const gaps = times.slice(1).map((time, index) => time - times[index]!).filter((gap) => gap < 10 * TICK_MS);
-    return gaps.length >= 10 ? [{ key, site, mean: gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length }] : [];
+    const gaps = times
+      .slice(1)
+      .map((time, index) => time - times[index]!)
+      .filter((gap) => gap < 10 * TICK_MS);
+    return gaps.length >= 10
+      ? [{ key, site, mean: gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length }]
+      : [];
   });
   for (const [site, entries] of bySite(intervals)) {
     if (entries.length < 2) continue;
     const overall = entries.reduce((sum, entry) => sum + entry.mean, 0) / entries.length;
     for (const entry of entries) {
-      if (Math.abs(entry.mean - overall) > 0.2 * overall) violations.push(`fairness: ${entry.key} refreshed every ${(entry.mean / 1000).toFixed(2)} s on average, ${site}'s queries every ${(overall / 1000).toFixed(2)} s`);
+      if (Math.abs(entry.mean - overall) > 0.2 * overall)
+        violations.push(
+          `fairness: ${entry.key} refreshed every ${(entry.mean / 1000).toFixed(2)} s on average, ${site}'s queries every ${(overall / 1000).toFixed(2)} s`,
+        );
     }
   }
   return { violations: violations.slice(0, 5), ages };
@@ -178,7 +228,8 @@ export function freshAndFair(scenario: Scenario, record: Record, start: number):
 /** The key is in no answer and no log line; nothing in the cache threw. */
 export function keyStaysSecretAndNothingCrashes(_scenario: Scenario, record: Record): string[] {
   const violations: string[] = [];
-  if (record.leaks.some((text) => text.includes(API_KEY))) violations.push('secret: the API key appears in an answer or a log line');
+  if (record.leaks.some((text) => text.includes(API_KEY)))
+    violations.push('secret: the API key appears in an answer or a log line');
   for (const crash of record.crashes.slice(0, 3)) violations.push(`crash: ${crash}`);
   return violations;
 }

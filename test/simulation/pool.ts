@@ -55,18 +55,23 @@ const RUNNER = fileURLToPath(import.meta.url);
  */
 export function runSeeds(seeds: readonly number[], minutes: number, jobs: number): Promise<SeedResult>[] {
   const settlers = new Map<number, { resolve(result: SeedResult): void; reject(error: Error): void }>();
-  const promises = seeds.map((seed) => new Promise<SeedResult>((resolve, reject) => settlers.set(seed, { resolve, reject })));
+  const promises = seeds.map(
+    (seed) => new Promise<SeedResult>((resolve, reject) => settlers.set(seed, { resolve, reject })),
+  );
   // A seed whose process died is reported by whoever awaits it, however late.
   for (const promise of promises) promise.catch(() => undefined);
   const queue = [...seeds];
   if (jobs <= 1) {
     void (async () => {
-      for (const seed of queue) await runSeed(seed, minutes).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
+      for (const seed of queue)
+        await runSeed(seed, minutes).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
     })();
     return promises;
   }
   const start = () => {
-    const child: ChildProcess = fork(RUNNER, ['--seed-runner'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child: ChildProcess = fork(RUNNER, ['--seed-runner'], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let running: number | undefined;
     const next = () => {
       running = queue.shift();
@@ -79,7 +84,9 @@ export function runSeeds(seeds: readonly number[], minutes: number, jobs: number
     });
     child.on('exit', (code, signal) => {
       if (running === undefined) return;
-      settlers.get(running)!.reject(new Error(`the process running seed ${running} exited (${signal ?? code})`));
+      settlers
+        .get(running)!
+        .reject(new Error(`the process running seed ${running} exited (${signal ?? code})`));
       running = undefined;
       if (queue.length > 0) start();
     });

@@ -32,7 +32,8 @@ export class Random {
   sample<T>(items: readonly T[], count: number): T[] {
     const left = [...items];
     const drawn: T[] = [];
-    while (drawn.length < count && left.length > 0) drawn.push(left.splice(Math.floor(this.next() * left.length), 1)[0]!);
+    while (drawn.length < count && left.length > 0)
+      drawn.push(left.splice(Math.floor(this.next() * left.length), 1)[0]!);
     return drawn;
   }
 

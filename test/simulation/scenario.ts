@@ -67,7 +67,10 @@ function siteQueries(site: string): string[] {
 
 /** Queries that never fold together: each is a group of its own (one upstream query each). */
 function distinctQueries(site: string, count: number): string[] {
-  return Array.from({ length: count }, (_, index) => `/live/toppages/v3/?host=${site}&limit=10&section=Desk${index + 1}`);
+  return Array.from(
+    { length: count },
+    (_, index) => `/live/toppages/v3/?host=${site}&limit=10&section=Desk${index + 1}`,
+  );
 }
 
 function span(random: Random, within: number, shortest: number, longest: number): Span {
@@ -89,7 +92,8 @@ export function scenarioOf(seed: number, minutes = 10): Scenario {
     const site = id === 0 || random.chance(0.6) ? SITES[0] : SITES[1];
     const pool = siteQueries(site);
     let queries = random.sample(pool, random.int(4, 20));
-    if (overCapacity && site === SITES[0]) queries = [...queries, ...distinctQueries(site, random.int(8, 14))];
+    if (overCapacity && site === SITES[0])
+      queries = [...queries, ...distinctQueries(site, random.int(8, 14))];
     // Most dashboards stay open the whole run; some open late or close early.
     const openAt = random.chance(0.7) ? random.int(0, 5000) : random.int(0, length / 2);
     const closeAt = random.chance(0.8) ? length + TICK_MS : random.int(openAt + 60_000, length + 60_000);
@@ -103,16 +107,34 @@ export function scenarioOf(seed: number, minutes = 10): Scenario {
   if (faulty) {
     const kinds: FaultKind[] = ['down', 'slow', 'rate_limited', 'status', 'malformed', 'cut'];
     for (let index = random.int(1, 3); index > 0; index -= 1) {
-      faults.push({ ...span(random, length, 5_000, 120_000), kind: random.pick(kinds), share: random.chance(0.5) ? 1 : 0.3 });
+      faults.push({
+        ...span(random, length, 5_000, 120_000),
+        kind: random.pick(kinds),
+        share: random.chance(0.5) ? 1 : 0.3,
+      });
     }
-    if (instances > 1 && random.chance(0.4)) restarts.push({ ...span(random, length, 1_000, 60_000), instance: random.int(0, instances - 1) });
-    if (instances > 1 && random.chance(0.4)) tierOutages.push({ ...span(random, length, 2_000, 90_000), wiped: random.chance(0.5) });
+    if (instances > 1 && random.chance(0.4))
+      restarts.push({ ...span(random, length, 1_000, 60_000), instance: random.int(0, instances - 1) });
+    if (instances > 1 && random.chance(0.4))
+      tierOutages.push({ ...span(random, length, 2_000, 90_000), wiped: random.chance(0.5) });
   }
   const slowest = random.int(60, 400);
   // Drawn last, from a fork: the rest of every seed's scenario is what it was before sprayers.
   const spraying = random.fork(7);
-  const sprayers: Sprayer[] = spraying.chance(0.4) ? [{ ...span(spraying, length, 60_000, 240_000), site: SITES[0], everyMs: 200 }] : [];
-  return { seed, minutes, instances, dashboards, faults, restarts, tierOutages, latency: { min: 20, max: slowest }, sprayers };
+  const sprayers: Sprayer[] = spraying.chance(0.4)
+    ? [{ ...span(spraying, length, 60_000, 240_000), site: SITES[0], everyMs: 200 }]
+    : [];
+  return {
+    seed,
+    minutes,
+    instances,
+    dashboards,
+    faults,
+    restarts,
+    tierOutages,
+    latency: { min: 20, max: slowest },
+    sprayers,
+  };
 }
 
 /** The upstream queries a set of client queries costs: one per fold group, one per other query. */

@@ -19,7 +19,8 @@ export async function simulate(seed: number, minutes = 10): Promise<Outcome> {
 }
 
 /** The one command that replays a seed exactly. */
-export const replayCommand = (seed: number, minutes = 10) => `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}`;
+export const replayCommand = (seed: number, minutes = 10) =>
+  `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}`;
 
 /** One line about a scenario, for reports. */
 export function describeScenario(scenario: Scenario): string {

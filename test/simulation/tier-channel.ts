@@ -47,4 +47,3 @@ export class TierChannel implements IpcChannel {
     return true;
   }
 }
-

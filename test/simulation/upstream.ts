@@ -52,7 +52,10 @@ const answerText = (route: RouteName, params: RouteParams<RouteName>, nowMs: num
   return text;
 };
 
-const body = (text: string): TransportResponse['body'] => ({ text: async () => text, dump: async () => undefined });
+const body = (text: string): TransportResponse['body'] => ({
+  text: async () => text,
+  dump: async () => undefined,
+});
 
 export interface SimulatedUpstreamOptions {
   clock: VirtualClock;
@@ -65,17 +68,31 @@ export interface SimulatedUpstreamOptions {
 }
 
 /** The service answers in process, without a Request or a Response: the cache reads status, headers and text. */
-export function simulatedUpstream(options: SimulatedUpstreamOptions): { transport: UpstreamTransport; arrivals: Arrival[] } {
+export function simulatedUpstream(options: SimulatedUpstreamOptions): {
+  transport: UpstreamTransport;
+  arrivals: Arrival[];
+} {
   const { clock, random } = options;
   const arrivals: Arrival[] = [];
-  const answer = createUpstreamAnswerer({ apiKey: API_KEY, now: clock.now, simulator: model, answerText, rateLimitPerMinute: options.rateLimitPerMinute });
+  const answer = createUpstreamAnswerer({
+    apiKey: API_KEY,
+    now: clock.now,
+    simulator: model,
+    answerText,
+    rateLimitPerMinute: options.rateLimitPerMinute,
+  });
   const transport: UpstreamTransport = async (url, call) => {
     const at = clock.now();
     const fault = options.faultAt?.(at);
     const latency = random.int(options.latency.min, options.latency.max);
     const reply = answer({ method: 'GET', url, keyHeader: call.headers['x-svc-ak'] ?? null });
     const rateLimited = reply.status === 429 || fault === 'rate_limited';
-    arrivals.push({ at, site: siteOf(url.searchParams.get('host') ?? ''), key: `${url.pathname}?${url.searchParams}`, outcome: rateLimited ? 'rate_limited' : fault ? 'fault' : 'ok' });
+    arrivals.push({
+      at,
+      site: siteOf(url.searchParams.get('host') ?? ''),
+      key: `${url.pathname}?${url.searchParams}`,
+      outcome: rateLimited ? 'rate_limited' : fault ? 'fault' : 'ok',
+    });
     if (fault === 'down') {
       await clock.sleep(latency, call.signal);
       throw new TypeError('fetch failed: connection refused');
@@ -83,10 +100,26 @@ export function simulatedUpstream(options: SimulatedUpstreamOptions): { transpor
     // Slow: longer than any timeout; the cache's own deadline ends the call.
     await clock.sleep(fault === 'slow' ? 60_000 : latency, call.signal);
     const { status, headers, body: text } = reply;
-    if (fault === 'rate_limited') return { statusCode: 429, headers: { ...headers, 'retry-after': String(random.int(1, 20)), 'content-type': 'application/json' }, body: body('{}') };
-    if (fault === 'status') return { statusCode: 502, headers: { 'content-type': 'text/html' }, body: body('<h1>Bad gateway</h1>') };
-    if (fault === 'malformed') return { statusCode: status, headers, body: body(text.slice(0, Math.floor(text.length / 2))) };
-    if (fault === 'cut') return { statusCode: status, headers, body: { text: () => Promise.reject(new Error('other side closed')), dump: async () => undefined } };
+    if (fault === 'rate_limited')
+      return {
+        statusCode: 429,
+        headers: { ...headers, 'retry-after': String(random.int(1, 20)), 'content-type': 'application/json' },
+        body: body('{}'),
+      };
+    if (fault === 'status')
+      return {
+        statusCode: 502,
+        headers: { 'content-type': 'text/html' },
+        body: body('<h1>Bad gateway</h1>'),
+      };
+    if (fault === 'malformed')
+      return { statusCode: status, headers, body: body(text.slice(0, Math.floor(text.length / 2))) };
+    if (fault === 'cut')
+      return {
+        statusCode: status,
+        headers,
+        body: { text: () => Promise.reject(new Error('other side closed')), dump: async () => undefined },
+      };
     return { statusCode: status, headers, body: body(text) };
   };
   return { transport, arrivals };

@@ -70,14 +70,27 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
   const faultDraws = random.fork(2);
   const routing = random.fork(3);
   const spraying = random.fork(4);
-  const record: Record = { polls: [], arrivals: [], grants: [], leaks: [], looked: 0, crashes: [], sprays: new Map() };
+  const record: Record = {
+    polls: [],
+    arrivals: [],
+    grants: [],
+    leaks: [],
+    looked: 0,
+    crashes: [],
+    sprays: new Map(),
+  };
   const look = (text: string) => {
     record.looked += 1;
     if (text.includes(API_KEY)) record.leaks.push(text);
   };
   const since = (at: number) => at - START;
 
-  const upstream = simulatedUpstream({ clock, latency: scenario.latency, random: latencies, faultAt: (at) => scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share)?.kind });
+  const upstream = simulatedUpstream({
+    clock,
+    latency: scenario.latency,
+    random: latencies,
+    faultAt: (at) => scenario.faults.find((f) => within([f], since(at)) && faultDraws.next() < f.share)?.kind,
+  });
   record.arrivals = upstream.arrivals;
   const transport = upstream.transport;
 
@@ -90,10 +103,24 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
         look(line);
         // Only an upstream call's line carries `grantedAt`: the others are looked at, not parsed.
         if (!line.includes('"grantedAt"')) return;
-        const entry = JSON.parse(line) as { msg: string; grantedAt?: number; sentAt?: number; route?: string; query?: string; outcome?: string };
+        const entry = JSON.parse(line) as {
+          msg: string;
+          grantedAt?: number;
+          sentAt?: number;
+          route?: string;
+          query?: string;
+          outcome?: string;
+        };
         if (entry.msg.startsWith('upstream call') && entry.grantedAt !== undefined) {
           const host = new URLSearchParams(entry.query).get('host') ?? '';
-          record.grants.push({ grantedAt: entry.grantedAt, sentAt: entry.sentAt!, site: siteOf(host), key: `${entry.route}?${entry.query}`, outcome: entry.outcome!, instance: index });
+          record.grants.push({
+            grantedAt: entry.grantedAt,
+            sentAt: entry.sentAt!,
+            site: siteOf(host),
+            key: `${entry.route}?${entry.query}`,
+            outcome: entry.outcome!,
+            instance: index,
+          });
         }
       },
     });
@@ -106,7 +133,12 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
       upstreamTransport: transport,
       encodeBody: encodeNow,
       clientLimit: 0,
-      ...(scenario.instances > 1 ? { sharedTier: new IpcTier(new TierChannel(clock, tier), TIER_TIMEOUT_MS, clock), instances: scenario.instances } : {}),
+      ...(scenario.instances > 1
+        ? {
+            sharedTier: new IpcTier(new TierChannel(clock, tier), TIER_TIMEOUT_MS, clock),
+            instances: scenario.instances,
+          }
+        : {}),
     });
     generations[index] = (generations[index] ?? -1) + 1;
   };
@@ -114,7 +146,13 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
 
   /** Runs `action` at `ms` from the start. */
   const at = (ms: number, action: () => void | Promise<void>) =>
-    clock.setTimeout(() => void Promise.resolve(action()).catch((error: Error) => record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`)), START + ms - clock.now());
+    clock.setTimeout(
+      () =>
+        void Promise.resolve(action()).catch((error: Error) =>
+          record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`),
+        ),
+      START + ms - clock.now(),
+    );
 
   for (const restart of scenario.restarts) {
     at(restart.from, async () => {
@@ -170,7 +208,10 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
   // Each page polls on the 3 s grid (plus its clock's skew) while open and shown, and at once when shown again.
   for (const dashboard of scenario.dashboards) {
     const pollAll = () => {
-      for (const path of dashboard.queries) void poll(dashboard, path).catch((error: Error) => record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`));
+      for (const path of dashboard.queries)
+        void poll(dashboard, path).catch((error: Error) =>
+          record.crashes.push(`${since(clock.now())} ms: ${error.stack ?? error.message}`),
+        );
     };
     const schedule = (next: number) => {
       if (next >= dashboard.closeAt || next >= scenario.minutes * 60_000) return;
@@ -186,11 +227,17 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
 
   // Each sprayer asks a query nobody asked before, at a random live instance, and never waits for the answer.
   for (const [index, sprayer] of scenario.sprayers.entries()) {
-    for (let next = sprayer.from, n = 0; next < Math.min(sprayer.to, scenario.minutes * 60_000); next += sprayer.everyMs, n += 1) {
+    for (
+      let next = sprayer.from, n = 0;
+      next < Math.min(sprayer.to, scenario.minutes * 60_000);
+      next += sprayer.everyMs, n += 1
+    ) {
       at(next, async () => {
         const live = instances.flatMap((handler, instance) => (handler ? [instance] : []));
         if (live.length === 0) return;
-        const response = await instances[live[spraying.int(0, live.length - 1)]!]!.handle(new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`));
+        const response = await instances[live[spraying.int(0, live.length - 1)]!]!.handle(
+          new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`),
+        );
         look(await response.text());
         record.sprays.set(response.status, (record.sprays.get(response.status) ?? 0) + 1);
       });

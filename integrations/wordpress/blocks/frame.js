@@ -6,13 +6,16 @@
  * has both runs each once), from this script's own site only.
  */
 (function (script) {
-	'use strict';
-	// Compared with this script's own origin: the frame's location is about:blank.
-	var self = new URL(script.src);
-	(self.searchParams.get('modules') || '').split(' ').filter(Boolean).forEach(function (address) {
-		var url = new URL(address, self);
-		if (url.origin === self.origin) {
-			import(url.href);
-		}
-	});
+  'use strict';
+  // Compared with this script's own origin: the frame's location is about:blank.
+  var self = new URL(script.src);
+  (self.searchParams.get('modules') || '')
+    .split(' ')
+    .filter(Boolean)
+    .forEach(function (address) {
+      var url = new URL(address, self);
+      if (url.origin === self.origin) {
+        import(url.href);
+      }
+    });
 })(document.currentScript);

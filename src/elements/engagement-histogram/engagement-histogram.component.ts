@@ -73,13 +73,25 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
   protected override isEmpty(data: QuickstatsResponse): boolean {
     const histogram = this.#histogram(data);
     if (!histogram) return true;
-    return histogram.hist ? histogram.hist.every((count) => count <= 0) : histogram.avg === undefined && histogram.median === undefined;
+    return histogram.hist
+      ? histogram.hist.every((count) => count <= 0)
+      : histogram.avg === undefined && histogram.median === undefined;
   }
 
-  protected override dataChanged(data: QuickstatsResponse, _previous: QuickstatsResponse | undefined, locale: string): string | undefined {
+  protected override dataChanged(
+    data: QuickstatsResponse,
+    _previous: QuickstatsResponse | undefined,
+    locale: string,
+  ): string | undefined {
     const histogram = this.#histogram(data);
     const median = histogram?.median;
-    return median === undefined ? undefined : this.localize.term('histogramAnnouncement', this.label || this.defaultLabel, formatBreak(locale, HISTOGRAMS[this.#name].unit, median));
+    return median === undefined
+      ? undefined
+      : this.localize.term(
+          'histogramAnnouncement',
+          this.label || this.defaultLabel,
+          formatBreak(locale, HISTOGRAMS[this.#name].unit, median),
+        );
   }
 
   #histogram(data: QuickstatsResponse): HistogramFields | undefined {
@@ -100,11 +112,14 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
     const t = this.localize;
     const most = Math.max(...rows.map((row) => row.count));
     const total = rows.reduce((sum, row) => sum + row.count, 0);
-    const value = (amount: number | undefined) => formatOrNoData(t, amount, (known) => formatBreak(locale, unit, known));
-    const marker = (name: 'median' | 'average', amount: number | undefined) => (drawn && amount !== undefined
-      ? html`<span part="${name}-marker" class="marker ${name}" ${cssProperties({ '--pulse-at': axisPosition(drawn, amount).toFixed(4) })}></span>`
-      : nothing);
-    return html`${drawn
+    const value = (amount: number | undefined) =>
+      formatOrNoData(t, amount, (known) => formatBreak(locale, unit, known));
+    const marker = (name: 'median' | 'average', amount: number | undefined) =>
+      drawn && amount !== undefined
+        ? html`<span part="${name}-marker" class="marker ${name}" ${cssProperties({ '--pulse-at': axisPosition(drawn, amount).toFixed(4) })}></span>`
+        : nothing;
+    return html`${
+      drawn
         ? html`<div part="chart" class="chart" aria-hidden="true">
             <div class="columns">
               ${rows.map((row) => html`<span part="column" class="column" ${cssProperties({ '--pulse-height': (row.count / most).toFixed(4) })}></span>`)}
@@ -112,14 +127,16 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
             ${marker('median', histogram.median)}${marker('average', histogram.avg)}
           </div>
           <p part="axis" class="axis" aria-hidden="true"><span>${rows[0]?.label}</span><span>${rows.at(-1)?.label}</span></p>`
-        : nothing}
+        : nothing
+    }
       <ul part="summary" class="summary">
         <li><span class="key median"></span>${t.term('histogramMedian')} <span class="value">${value(histogram.median)}</span></li>
         <li><span class="key average"></span>${t.term('histogramAverage')} <span class="value">${value(histogram.avg)}</span></li>
         ${histogram.num_values === undefined ? nothing : html`<li>${t.term('histogramValues', t.count(histogram.num_values))}</li>`}
       </ul>
-      ${drawn
-        ? html`<button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
+      ${
+        drawn
+          ? html`<button part="toggle" class="toggle" type="button" aria-expanded=${String(this.showTable)} aria-controls="table" @click=${this.#toggleTable}>
             ${t.term(this.showTable ? 'histogramHideTable' : 'histogramShowTable')}
           </button>
           <table part="table" id="table" class=${this.showTable ? '' : 'visually-hidden'} aria-labelledby="label">
@@ -127,13 +144,16 @@ export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
               <tr><th scope="col">${t.term('histogramRange')}</th><th scope="col" class="count">${t.term('histogramCount')}</th><th scope="col" class="count">${t.term('histogramShare')}</th></tr>
             </thead>
             <tbody>
-              ${rows.map((row) => html`<tr>
+              ${rows.map(
+                (row) => html`<tr>
                 <th scope="row">${row.label}</th>
                 <td class="count">${formatCount(locale, row.count)}</td>
                 <td class="count">${formatShare(locale, total > 0 ? row.count / total : 0)}</td>
-              </tr>`)}
+              </tr>`,
+              )}
             </tbody>
           </table>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 }

@@ -72,7 +72,11 @@ export class GeoList extends PulseElement<TopGeoResponse> {
     return this.#items(data, this.locale).length === 0;
   }
 
-  protected override dataChanged(data: TopGeoResponse, _previous: TopGeoResponse | undefined, locale: string): string | undefined {
+  protected override dataChanged(
+    data: TopGeoResponse,
+    _previous: TopGeoResponse | undefined,
+    locale: string,
+  ): string | undefined {
     const [leader] = this.#items(data, locale);
     return leader && this.localize.term('geoAnnouncement', leader.name);
   }

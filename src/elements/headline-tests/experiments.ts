@@ -21,7 +21,9 @@ export function groupExperiments(records: readonly RawDataRecord[]): Experiment[
 /** An interval `[low, high]` from the service's two-number arrays; none when malformed. */
 export function interval(values: readonly number[] | undefined): readonly [number, number] | undefined {
   const [low, high] = values ?? [];
-  return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high) ? [Math.min(low, high), Math.max(low, high)] : undefined;
+  return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)
+    ? [Math.min(low, high), Math.max(low, high)]
+    : undefined;
 }
 
 type Cell = string | number | null | undefined;
@@ -65,7 +67,8 @@ export function csvCell(value: Cell): string {
 export function experimentsCsv(experiments: readonly Experiment[], headers: readonly string[]): string {
   const lines = [CSV_COLUMNS.map((_, index) => csvCell(headers[index] ?? '')).join(',')];
   for (const experiment of experiments) {
-    for (const row of experiment.variants) lines.push(CSV_COLUMNS.map((cell) => csvCell(cell(row))).join(','));
+    for (const row of experiment.variants)
+      lines.push(CSV_COLUMNS.map((cell) => csvCell(cell(row))).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }

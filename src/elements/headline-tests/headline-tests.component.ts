@@ -1,4 +1,11 @@
-import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  html,
+  nothing,
+  type CSSResultGroup,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import type { RawDataResponse, RouteName, Shape } from '../../api/index.ts';
 import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
@@ -149,7 +156,9 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
 
   /** Every load is said, the first one too: the reader asked for it. */
   protected override dataChanged(data: RawDataResponse): undefined {
-    this.announcer.announce(this.localize.term('testsLoaded', this.localize.count(this.#experimentsOf(data).length)));
+    this.announcer.announce(
+      this.localize.term('testsLoaded', this.localize.count(this.#experimentsOf(data).length)),
+    );
     return undefined;
   }
 
@@ -164,7 +173,15 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     const headers = this.localize.term('testsCsvHeaders');
     if (this.#csv?.data === data && this.#csv?.headers === headers) return;
     if (this.#csv) URL.revokeObjectURL(this.#csv.href);
-    this.#csv = data && { data, headers, href: URL.createObjectURL(new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data), headers)], { type: 'text/csv;charset=utf-8' })) };
+    this.#csv = data && {
+      data,
+      headers,
+      href: URL.createObjectURL(
+        new Blob(['\ufeff', experimentsCsv(this.#experimentsOf(data), headers)], {
+          type: 'text/csv;charset=utf-8',
+        }),
+      ),
+    };
   }
 
   #goTo(page: number, pages: number): void {
@@ -177,25 +194,39 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     return this.localize.term('testsPage', formatCount(this.locale, page), formatCount(this.locale, pages));
   }
 
-  #renderRange(value: number | undefined, bounds: readonly [number, number] | undefined, scale: readonly [number, number], format: (value: number) => string): TemplateResult {
+  #renderRange(
+    value: number | undefined,
+    bounds: readonly [number, number] | undefined,
+    scale: readonly [number, number],
+    format: (value: number) => string,
+  ): TemplateResult {
     if (value === undefined) return noData(this.localize);
     const [low, high] = scale;
     const at = (amount: number) => (high > low ? (amount - low) / (high - low) : 0.5).toFixed(4);
     return html`<span class="mean-value">${format(value)}</span>
-      ${bounds
-        ? html`<span class="bounds">${format(bounds[0])} – ${format(bounds[1])}</span>
+      ${
+        bounds
+          ? html`<span class="bounds">${format(bounds[0])} – ${format(bounds[1])}</span>
           <span part="range" class="range" aria-hidden="true">
             <span class="interval" ${cssProperties({ '--pulse-from': at(bounds[0]), '--pulse-to': at(bounds[1]) })}></span>
             <span class="tick" ${cssProperties({ '--pulse-at': at(value) })}></span>
           </span>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 
-  #renderExperiment(experiment: Experiment, index: number, locale: string, date: (iso: string | null) => string): TemplateResult {
+  #renderExperiment(
+    experiment: Experiment,
+    index: number,
+    locale: string,
+    date: (iso: string | null) => string,
+  ): TemplateResult {
     const t = this.localize;
     const { record, variants } = experiment;
     const ctr = scaleOf(variants.map((row) => [row.ctr_mean, interval(row.ctr_intervals)]));
-    const engagement = scaleOf(variants.map((row) => [row.engagement_mean, interval(row.engagement_intervals)]));
+    const engagement = scaleOf(
+      variants.map((row) => [row.engagement_mean, interval(row.engagement_intervals)]),
+    );
     const percent = (value: number) => formatUnit(locale, value * 100, 'percent');
     const count = (value: number) => formatCount(locale, value);
     const link = record.path === undefined ? undefined : pageUrl(record.path, record.host ?? '');
@@ -220,7 +251,8 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
             </tr>
           </thead>
           <tbody>
-            ${variants.map((row) => html`<tr>
+            ${variants.map(
+              (row) => html`<tr>
               <th scope="row" class="variant">
                 <span class="content">${row.content ?? noData(t)}</span>
                 <span class="variant-id">${row.variant_id}</span>
@@ -229,7 +261,8 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
               <td>${this.#renderRange(row.ctr_mean, interval(row.ctr_intervals), ctr, percent)}</td>
               <td>${this.#renderRange(row.engagement_mean, interval(row.engagement_intervals), engagement, count)}</td>
               <td class="count">${formatOrNoData(t, row.probability, percent)}</td>
-            </tr>`)}
+            </tr>`,
+            )}
           </tbody>
         </table>
       </div>
@@ -264,15 +297,21 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
         ${experiments.slice(first, first + size).map((experiment, index) => this.#renderExperiment(experiment, first + index, locale, date))}
       </ol>
       ${this.#renderPagination(page, pages)}
-      ${this.#csv
-        ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>${t.term('testsDownload', t.count(data.data.length))}</a>`
-        : nothing}`;
+      ${
+        this.#csv
+          ? html`<a part="download" class="download" href=${this.#csv.href} download=${csvName(url)}>${t.term('testsDownload', t.count(data.data.length))}</a>`
+          : nothing
+      }`;
   }
 }
 
 /** The span every variant's range is drawn on: all means and intervals, a little padded. */
-function scaleOf(points: readonly (readonly [number | undefined, (readonly [number, number]) | undefined])[]): readonly [number, number] {
-  const values = points.flatMap(([mean, bounds]) => [mean, ...(bounds ?? [])]).filter((value): value is number => Number.isFinite(value));
+function scaleOf(
+  points: readonly (readonly [number | undefined, readonly [number, number] | undefined])[],
+): readonly [number, number] {
+  const values = points
+    .flatMap(([mean, bounds]) => [mean, ...(bounds ?? [])])
+    .filter((value): value is number => Number.isFinite(value));
   if (values.length === 0) return [0, 1];
   const low = Math.min(...values);
   const high = Math.max(...values);
@@ -290,7 +329,12 @@ function today(tz: string, now: number): string {
   }
   // Assembled from parts: how a locale orders them differs between ICU versions (WebKitGTK's
   // en-CA gives 01/01/2025, not 2025-01-01).
-  const parts = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((one) => one.type === type)!.value;
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -323,17 +367,34 @@ function dayFormatter(locale: string): (day: string) => string {
   };
 }
 
-const STATUS_TERMS: Readonly<Record<string, TextTerm>> = { draft: 'testsStatusDraft', active: 'testsStatusActive', completed: 'testsStatusCompleted', archived: 'testsStatusArchived' };
+const STATUS_TERMS: Readonly<Record<string, TextTerm>> = {
+  draft: 'testsStatusDraft',
+  active: 'testsStatusActive',
+  completed: 'testsStatusCompleted',
+  archived: 'testsStatusArchived',
+};
 const TYPE_TERMS: Readonly<Record<string, TextTerm>> = { headline: 'testsTypeHeadline' };
 
 /** A value of the service's vocabulary in words, or as sent when we do not know it. */
-function known(localize: LocalizeController, terms: Readonly<Record<string, TextTerm>>, value: string | null | undefined): string {
+function known(
+  localize: LocalizeController,
+  terms: Readonly<Record<string, TextTerm>>,
+  value: string | null | undefined,
+): string {
   const term = value ? terms[value] : undefined;
-  return term ? localize.term(term) : value ?? '';
+  return term ? localize.term(term) : (value ?? '');
 }
 
 /** `headline-tests-example.com-2025-06-01-2025-06-07.csv`, only safe characters. */
 function csvName(url: URL): string {
-  const parts = ['headline-tests', url.searchParams.get('host'), url.searchParams.get('start'), url.searchParams.get('end')];
-  return `${parts.filter(Boolean).join('-').replace(/[^\w.@-]/g, '_')}.csv`;
+  const parts = [
+    'headline-tests',
+    url.searchParams.get('host'),
+    url.searchParams.get('start'),
+    url.searchParams.get('end'),
+  ];
+  return `${parts
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^\w.@-]/g, '_')}.csv`;
 }

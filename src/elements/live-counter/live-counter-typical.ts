@@ -42,7 +42,10 @@ export class TypicalComparison implements ReactiveController {
     const compare = this.#counter.compare || this.#counter.getAttribute('compare');
     let url: string | undefined;
     try {
-      url = compare === 'typical' && src ? historyUrlFor(new URL(src, document.baseURI).href, metric as HistoryMetric) : undefined;
+      url =
+        compare === 'typical' && src
+          ? historyUrlFor(new URL(src, document.baseURI).href, metric as HistoryMetric)
+          : undefined;
     } catch {
       // An unusable src is the counter's own error to show.
     }
@@ -57,9 +60,16 @@ export class TypicalComparison implements ReactiveController {
     const comparison = compareWithTypical(history, getHub().clock.now(), value);
     let words: TemplateResult | undefined;
     if (comparison) {
-      const [arrow, text] = comparison.direction === 'same'
-        ? ['→', localize.term('typicalSame')]
-        : [comparison.direction === 'above' ? '▲' : '▼', localize.term(comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow', formatShare(locale, comparison.share))];
+      const [arrow, text] =
+        comparison.direction === 'same'
+          ? ['→', localize.term('typicalSame')]
+          : [
+              comparison.direction === 'above' ? '▲' : '▼',
+              localize.term(
+                comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow',
+                formatShare(locale, comparison.share),
+              ),
+            ];
       // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
       words = html`<p part="compare" class="compare delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
         <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${localize.term('typicalContext')}</span>
@@ -74,13 +84,24 @@ export class TypicalComparison implements ReactiveController {
     const high = Math.max(...points);
     const span = high - low || 1;
     const step = 100 / (points.length - 1);
-    const line = points.map((point, index) => `${(index * step).toFixed(2)},${(24 - ((point - low) / span) * 24).toFixed(2)}`).join(' ');
+    const line = points
+      .map((point, index) => `${(index * step).toFixed(2)},${(24 - ((point - low) / span) * 24).toFixed(2)}`)
+      .join(' ');
     const count = (point: number) => formatCount(localize.locale, point);
-    const description = localize.term('typicalSparkline', count(points[0]!), count(points.at(-1)!), count(low), count(high));
+    const description = localize.term(
+      'typicalSparkline',
+      count(points[0]!),
+      count(points.at(-1)!),
+      count(low),
+      count(high),
+    );
     return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
       <polyline points=${line}></polyline>
     </svg>`;
   }
 }
 
-registerFeature(LiveCounter, 'typicalComparison', (counter) => new TypicalComparison(counter), { terms: typicalTerms, properties: { compare: {} } });
+registerFeature(LiveCounter, 'typicalComparison', (counter) => new TypicalComparison(counter), {
+  terms: typicalTerms,
+  properties: { compare: {} },
+});

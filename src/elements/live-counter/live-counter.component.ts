@@ -1,4 +1,11 @@
-import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  html,
+  nothing,
+  type CSSResultGroup,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { formatCount } from '../../internal/format.ts';
@@ -123,7 +130,11 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
    * The number in words when it moved by ANNOUNCE_CHANGE or more from the one the reader last
    * heard; else the words last heard, which cancels a change still waiting to be said.
    */
-  protected override dataChanged(data: QuickstatsResponse, previous: QuickstatsResponse | undefined, locale: string): string | undefined {
+  protected override dataChanged(
+    data: QuickstatsResponse,
+    previous: QuickstatsResponse | undefined,
+    locale: string,
+  ): string | undefined {
     if (previous === undefined) {
       this.#restartHistory();
       return this.#tell(this.#saidValue, locale);
@@ -140,7 +151,11 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
   #tell(value: number | undefined, locale: string): string | undefined {
     if (value === undefined) return undefined;
     this.#toldValue = value;
-    return (this.#told = this.localize.term('counterAnnouncement', this.label || this.defaultLabel, formatCount(locale, value)));
+    return (this.#told = this.localize.term(
+      'counterAnnouncement',
+      this.label || this.defaultLabel,
+      formatCount(locale, value),
+    ));
   }
 
   #restartHistory(): void {
@@ -167,9 +182,12 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     if (before === undefined) return nothing;
     const change = value - before;
     const size = formatCount(locale, Math.abs(change));
-    const [direction, arrow, words] = change > 0
-      ? ['up', '▲', this.localize.term('counterUp', size)]
-      : change < 0 ? ['down', '▼', this.localize.term('counterDown', size)] : ['flat', '→', this.localize.term('counterSame')];
+    const [direction, arrow, words] =
+      change > 0
+        ? ['up', '▲', this.localize.term('counterUp', size)]
+        : change < 0
+          ? ['down', '▼', this.localize.term('counterDown', size)]
+          : ['flat', '→', this.localize.term('counterSame')];
     return html`<p part="delta" class="delta ${direction}">
       <span aria-hidden="true"><span class="arrow">${arrow}</span> ${change === 0 ? formatCount(locale, 0) : size}</span>
       <span class="visually-hidden">${words}</span>
@@ -183,9 +201,18 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
     const high = Math.max(...points);
     const span = high - low || 1;
     const step = 100 / (points.length - 1);
-    const line = points.map((value, index) => `${(index * step).toFixed(2)},${(24 - ((value - low) / span) * 24).toFixed(2)}`).join(' ');
+    const line = points
+      .map((value, index) => `${(index * step).toFixed(2)},${(24 - ((value - low) / span) * 24).toFixed(2)}`)
+      .join(' ');
     const count = (value: number) => formatCount(locale, value);
-    const description = this.localize.term('counterTrend', this.localize.count(points.length), count(points[0]!), count(points.at(-1)!), count(low), count(high));
+    const description = this.localize.term(
+      'counterTrend',
+      this.localize.count(points.length),
+      count(points[0]!),
+      count(points.at(-1)!),
+      count(low),
+      count(high),
+    );
     return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
       <polyline points=${line}></polyline>
     </svg>`;
@@ -193,7 +220,8 @@ export class LiveCounter extends PulseElement<QuickstatsResponse> {
 
   protected override renderData(data: QuickstatsResponse, locale: string): TemplateResult {
     const value = this.#value(data);
-    if (value === undefined) return html`<div class="figure"><p part="value" class="value">${noData(this.localize)}</p></div>${this.#renderSparkline(locale)}`;
+    if (value === undefined)
+      return html`<div class="figure"><p part="value" class="value">${noData(this.localize)}</p></div>${this.#renderSparkline(locale)}`;
     return html`<div class="figure">
         <p part="value" class="value">${formatCount(locale, value)}</p>
         ${this.#renderDelta(value, locale)}

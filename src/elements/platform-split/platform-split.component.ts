@@ -90,15 +90,23 @@ export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   #items(data: QuickstatsResponse): ShareItem[] {
     const stats = data.data.stats;
     const breakdown = this.#breakdown;
-    const entries = breakdown === 'loyalty'
-      ? Object.keys(LOYALTY_TERMS).map((key) => [key, stats.loyalty?.[key as keyof typeof LOYALTY_TERMS] ?? 0] as const)
-      : Object.entries(stats[breakdown] ?? {});
+    const entries =
+      breakdown === 'loyalty'
+        ? Object.keys(LOYALTY_TERMS).map(
+            (key) => [key, stats.loyalty?.[key as keyof typeof LOYALTY_TERMS] ?? 0] as const,
+          )
+        : Object.entries(stats[breakdown] ?? {});
     // A platform letter we cannot name is shown as itself.
     const name = (key: string) => {
-      const term = breakdown === 'loyalty' ? LOYALTY_TERMS[key as keyof typeof LOYALTY_TERMS] : PLATFORM_TERMS[key];
+      const term =
+        breakdown === 'loyalty' ? LOYALTY_TERMS[key as keyof typeof LOYALTY_TERMS] : PLATFORM_TERMS[key];
       return term ? this.localize.term(term) : key;
     };
-    return shareItems(entries.filter(([, count]) => count > 0), name, this.max);
+    return shareItems(
+      entries.filter(([, count]) => count > 0),
+      name,
+      this.max,
+    );
   }
 
   protected override renderData(data: QuickstatsResponse): TemplateResult {

@@ -63,10 +63,18 @@ const KNOWN_REFERRERS: readonly (readonly [string | RegExp, string, ReferrerCate
  * its name is empty, for the element to say in the reader's language (`referrersNone`).
  */
 export function describeReferrer(referrer: string): { name: string; category: ReferrerCategory } {
-  const domain = referrer.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
+  const domain = referrer
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#:].*$/, '')
+    .replace(/^www\./, '');
   if (!domain) return { name: '', category: 'dark' };
   for (const [pattern, name, category] of KNOWN_REFERRERS) {
-    const matches = typeof pattern === 'string' ? domain === pattern || domain.endsWith(`.${pattern}`) : pattern.test(domain);
+    const matches =
+      typeof pattern === 'string'
+        ? domain === pattern || domain.endsWith(`.${pattern}`)
+        : pattern.test(domain);
     if (matches) return { name, category };
   }
   return { name: referrer.trim(), category: 'other' };

@@ -48,9 +48,14 @@ export interface NumericSummary {
  */
 export function summarise(data: Readonly<Record<string, number>>): NumericSummary {
   const { observations, min, max, sum, sumOfSquares } = summaryStatistics(data);
-  if (observations === 0) return { observations, min: undefined, max: undefined, mean: undefined, deviation: undefined };
-  const mean = observations !== undefined && observations > 0 && sum !== undefined ? sum / observations : undefined;
-  const deviation = mean !== undefined && sumOfSquares !== undefined ? Math.sqrt(Math.max(0, sumOfSquares / observations! - mean * mean)) : undefined;
+  if (observations === 0)
+    return { observations, min: undefined, max: undefined, mean: undefined, deviation: undefined };
+  const mean =
+    observations !== undefined && observations > 0 && sum !== undefined ? sum / observations : undefined;
+  const deviation =
+    mean !== undefined && sumOfSquares !== undefined
+      ? Math.sqrt(Math.max(0, sumOfSquares / observations! - mean * mean))
+      : undefined;
   return { observations, min, max, mean, deviation };
 }
 
@@ -103,12 +108,20 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   }
 
   protected override isEmpty(data: SummaryResponse): boolean {
-    return this.#members(data).every(([, member]) => Object.keys(member.data).length === 0 || (isNumericMember(member) && summarise(member.data).observations === 0));
+    return this.#members(data).every(
+      ([, member]) =>
+        Object.keys(member.data).length === 0 ||
+        (isNumericMember(member) && summarise(member.data).observations === 0),
+    );
   }
 
   /** The members in the order `keys` names them in `src`, then any others the answer has. */
   #members(data: SummaryResponse): [string, SummaryMember][] {
-    const asked = new URL(this.source.url ?? '', document.baseURI).searchParams.get('keys')?.split(',').map((key) => key.trim()) ?? [];
+    const asked =
+      new URL(this.source.url ?? '', document.baseURI).searchParams
+        .get('keys')
+        ?.split(',')
+        .map((key) => key.trim()) ?? [];
     const order = [...new Set([...asked, ...Object.keys(data)])];
     return order.flatMap((key) => (data[key] ? [[key, data[key]] as [string, SummaryMember]] : []));
   }
@@ -164,7 +177,8 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   }
 
   #valueName(key: string, value: string): string {
-    if (key === 'new' && (value === '1' || value === '0')) return this.localize.term(value === '1' ? 'loyaltyNew' : 'loyaltyReturning');
+    if (key === 'new' && (value === '1' || value === '0'))
+      return this.localize.term(value === '1' ? 'loyaltyNew' : 'loyaltyReturning');
     return value === '' ? this.localize.term('summaryNoValue') : value;
   }
 
@@ -181,16 +195,20 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
           <tr><th scope="col">${this.localize.term('summaryValue')}</th><th scope="col" class="count">${this.localize.term('summaryVisitors')}</th></tr>
         </thead>
         <tbody>
-          ${shown.map(([value, count]) => html`<tr>
+          ${shown.map(
+            ([value, count]) => html`<tr>
             <th scope="row" part="value">${this.#valueName(key, value)}</th>
             <td part="count" class="count">${formatCount(locale, count)}</td>
-          </tr>`)}
-          ${others > 0
-            ? html`<tr class="other">
+          </tr>`,
+          )}
+          ${
+            others > 0
+              ? html`<tr class="other">
                 <th scope="row">${this.localize.term('summaryOtherValues', this.localize.count(values.length - shown.length))}</th>
                 <td part="count" class="count">${formatCount(locale, others)}</td>
               </tr>`
-            : nothing}
+              : nothing
+          }
         </tbody>
       </table>
     </div>`;
@@ -199,7 +217,9 @@ export class SummaryStats extends PulseElement<SummaryResponse> {
   protected override renderData(data: SummaryResponse, locale: string): TemplateResult {
     const members = this.#members(data);
     const numeric = members.filter(([, member]) => isNumericMember(member));
-    const categorical = members.filter(([, member]) => !isNumericMember(member) && Object.keys(member.data).length > 0);
+    const categorical = members.filter(
+      ([, member]) => !isNumericMember(member) && Object.keys(member.data).length > 0,
+    );
     return html`${this.#renderNumbers(numeric, locale)}${categorical.map(([key, member], index) => this.#renderValues(key, member, index, locale))}`;
   }
 }

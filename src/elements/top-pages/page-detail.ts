@@ -68,7 +68,9 @@ export class RowDetail {
     if (!page) return;
     const open = this.#opened.delete(key);
     if (!open) this.#opened.add(key);
-    host.announcer.announce(host.localize.term(open ? 'detailClosed' : 'detailOpened', host.title(page)), { urgent: true });
+    host.announcer.announce(host.localize.term(open ? 'detailClosed' : 'detailOpened', host.title(page)), {
+      urgent: true,
+    });
     host.requestUpdate();
   };
 }
@@ -101,7 +103,13 @@ export const rowDetailStyles = css`
  * and <referrer-bars>; sources and platforms show where <traffic-sources> and <platform-split>
  * are loaded too (the all-elements bundle, the board).
  */
-function pageDetail(listUrl: string, site: string, path: string, theme: string, localize: LocalizeController): TemplateResult {
+function pageDetail(
+  listUrl: string,
+  site: string,
+  path: string,
+  theme: string,
+  localize: LocalizeController,
+): TemplateResult {
   // One quickstats address for the three (platform-split needs all_platforms=1): one request per tick.
   const quickstats = detailUrl(listUrl, ROUTE_PATHS.quickstats, site, path, '&all_platforms=1');
   return html`<div part="page-detail" class="page-detail">

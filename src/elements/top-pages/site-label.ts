@@ -9,7 +9,11 @@ export interface SiteSettings {
 }
 
 /** The site of a row in the network view (a newsroom feature): its name, and its icon when the operator gives one. */
-export function siteLabel(site: string, { siteNames, siteIcons }: SiteSettings, localize: LocalizeController): TemplateResult {
+export function siteLabel(
+  site: string,
+  { siteNames, siteIcons }: SiteSettings,
+  localize: LocalizeController,
+): TemplateResult {
   const named = isRecord(siteNames) ? siteNames[site] : undefined;
   const name = typeof named === 'string' && named.trim() ? named : site;
   const icon = sameOriginIcon(isRecord(siteIcons) ? siteIcons[site] : undefined);

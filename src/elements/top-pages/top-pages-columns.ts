@@ -40,8 +40,16 @@ export interface ColumnSettings {
 
 /** Optional columns, in display order: the term of the header, whether the data carries it, the cell. */
 const COLUMNS = {
-  sections: { header: 'pagesSections', present: (page: TopPage) => !!page.sections?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []) },
-  authors: { header: 'pagesAuthors', present: (page: TopPage) => !!page.authors?.length, cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []) },
+  sections: {
+    header: 'pagesSections',
+    present: (page: TopPage) => !!page.sections?.length,
+    cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.sections ?? []),
+  },
+  authors: {
+    header: 'pagesAuthors',
+    present: (page: TopPage) => !!page.authors?.length,
+    cell: (page: TopPage, { locale }: CellContext): Cell => formatList(locale, page.authors ?? []),
+  },
   'engaged-time': {
     header: 'pagesEngagedTime',
     present: (page: TopPage) => page.stats?.engaged_time !== undefined,
@@ -55,7 +63,12 @@ const COLUMNS = {
   sources: {
     header: 'pagesSources',
     present: (page: TopPage) => SOURCES.some((key) => page.stats?.[key] !== undefined),
-    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]), 2),
+    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell =>
+      shares(
+        locale,
+        SOURCES.map((key) => [localize.term(SOURCE_TERMS[key]), stats[key] ?? 0]),
+        2,
+      ),
   },
   referrers: {
     header: 'pagesReferrers',
@@ -65,32 +78,58 @@ const COLUMNS = {
   platform: {
     header: 'pagesPlatforms',
     present: (page: TopPage) => page.stats?.platform !== undefined,
-    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell => shares(locale, Object.entries(stats.platform ?? {}).map(([letter, count]) => [localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'), count]), 2),
+    cell: ({ stats = {} }: TopPage, { locale, localize }: CellContext): Cell =>
+      shares(
+        locale,
+        Object.entries(stats.platform ?? {}).map(([letter, count]) => [
+          localize.term(PLATFORM_TERMS[letter] ?? 'platformOther'),
+          count,
+        ]),
+        2,
+      ),
   },
   loyalty: {
     header: 'pagesLoyalty',
     present: (page: TopPage) => page.stats?.loyalty !== undefined,
-    cell: ({ stats: { loyalty } = {} }: TopPage, { locale, localize }: CellContext): Cell => (loyalty ? shares(locale, LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key] ?? 0]), 3) : ''),
+    cell: ({ stats: { loyalty } = {} }: TopPage, { locale, localize }: CellContext): Cell =>
+      loyalty
+        ? shares(
+            locale,
+            LOYALTY.map((key) => [localize.term(LOYALTY_TERMS[key]), loyalty[key] ?? 0]),
+            3,
+          )
+        : '',
   },
   type: {
     header: 'pagesType',
     present: (page: TopPage) => page.type !== undefined,
-    cell: ({ type = '' }: TopPage, { localize }: CellContext): Cell => (type in PAGE_TYPES ? localize.term(PAGE_TYPES[type]!) : type),
+    cell: ({ type = '' }: TopPage, { localize }: CellContext): Cell =>
+      type in PAGE_TYPES ? localize.term(PAGE_TYPES[type]!) : type,
   },
   'now-on': {
     header: 'pagesReadNext',
     present: (page: TopPage) => page.stats?.now_on !== undefined,
-    cell: ({ stats = {}, host }: TopPage, context: CellContext): Cell => (stats.now_on ? nowOn(stats.now_on, host ?? context.siteHost, context) : ''),
+    cell: ({ stats = {}, host }: TopPage, context: CellContext): Cell =>
+      stats.now_on ? nowOn(stats.now_on, host ?? context.siteHost, context) : '',
   },
 } as const satisfies Record<string, { header: TextTerm; present: unknown; cell: unknown }>;
 
 export type TopPagesColumn = keyof typeof COLUMNS;
 
 /** The traffic sources a page entry carries (no `subscr`). */
-const SOURCES = ['search', 'social', 'links', 'direct', 'internal'] as const satisfies readonly (keyof PageStats)[];
+const SOURCES = [
+  'search',
+  'social',
+  'links',
+  'direct',
+  'internal',
+] as const satisfies readonly (keyof PageStats)[];
 const LOYALTY = ['new', 'returning', 'loyal'] as const;
 /** The page types the service names (spec 4.1); another is shown as sent. */
-const PAGE_TYPES: Readonly<Record<string, TextTerm>> = { Article: 'pagesTypeArticle', 'Landing Page': 'pagesTypeLanding' };
+const PAGE_TYPES: Readonly<Record<string, TextTerm>> = {
+  Article: 'pagesTypeArticle',
+  'Landing Page': 'pagesTypeLanding',
+};
 /** How many items a list cell shows: `now_on` recirculation targets, `toprefs` referrers. */
 const CELL_ITEMS = 3;
 
@@ -98,23 +137,35 @@ const CELL_ITEMS = 3;
 const NUMBERLESS_COLUMNS: ReadonlySet<string> = new Set(['sections', 'authors', 'type']);
 
 /** The columns `settings` ask for that `pages` carry data for, in display order; `url` is the list's (its `metrics=`). */
-export function detailColumns(settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController): Column[] {
+export function detailColumns(
+  settings: ColumnSettings,
+  pages: readonly TopPage[],
+  url: string,
+  localize: LocalizeController,
+): Column[] {
   const wanted = new Set(settings.columns.split(/[\s,]+/));
   const builtIn = (Object.keys(COLUMNS) as TopPagesColumn[])
-    .filter((column) => wanted.has(column) && (!settings.hideNumbers || NUMBERLESS_COLUMNS.has(column)) && pages.some(COLUMNS[column].present))
+    .filter(
+      (column) =>
+        wanted.has(column) &&
+        (!settings.hideNumbers || NUMBERLESS_COLUMNS.has(column)) &&
+        pages.some(COLUMNS[column].present),
+    )
     .map((column): Column => ({ ...COLUMNS[column], header: localize.term(COLUMNS[column].header) }));
   const names = metricNames(settings.metricNames);
   const labels = metricLabels(settings.metricLabels);
   const metrics = requestedMetrics(url)
     .filter((key) => !settings.hideNumbers && pages.some((page) => page.metrics?.[key] !== undefined))
-    .map((key): Column => ({
-      header: names.get(key) ?? key,
-      metric: true,
-      cell: (page, { localize }) => {
-        const value = page.metrics?.[key];
-        return value === undefined ? '' : describeMetric(value, localize, labels.get(key));
-      },
-    }));
+    .map(
+      (key): Column => ({
+        header: names.get(key) ?? key,
+        metric: true,
+        cell: (page, { localize }) => {
+          const value = page.metrics?.[key];
+          return value === undefined ? '' : describeMetric(value, localize, labels.get(key));
+        },
+      }),
+    );
   return [...builtIn, ...metrics];
 }
 
@@ -139,18 +190,32 @@ function shares(locale: string, parts: readonly (readonly [string, number])[], t
   }
   if (total <= 0) return '';
   merged.sort((a, b) => b[1] - a[1]);
-  return formatList(locale, merged.slice(0, top).map(([name, count]) => `${name} ${formatShare(locale, count / total)}`));
+  return formatList(
+    locale,
+    merged.slice(0, top).map(([name, count]) => `${name} ${formatShare(locale, count / total)}`),
+  );
 }
 
 /** "31 referrers: Google 39, Bing 19, t.co 16": how many sites send readers (`num_refs`), and the top ones (`toprefs`), as text. */
 function referrers({ locale, localize }: CellContext, { toprefs = [], num_refs: count }: PageStats): string {
   if (count === undefined) return '';
-  const list = formatList(locale, toprefs.slice(0, CELL_ITEMS).map(({ domain, visitors }) => withCount(locale, describeReferrer(domain).name || localize.term('referrersNone'), visitors)));
+  const list = formatList(
+    locale,
+    toprefs
+      .slice(0, CELL_ITEMS)
+      .map(({ domain, visitors }) =>
+        withCount(locale, describeReferrer(domain).name || localize.term('referrersNone'), visitors),
+      ),
+  );
   return localize.term('pagesReferrerCount', localize.count(count), list);
 }
 
 /** The pages readers of this one go to next (`now_on=1`), linked when their path allows, with how many. */
-function nowOn(targets: readonly { path: string; visitors?: number }[], host: string, { locale, href }: CellContext): Cell {
+function nowOn(
+  targets: readonly { path: string; visitors?: number }[],
+  host: string,
+  { locale, href }: CellContext,
+): Cell {
   return html`${targets.slice(0, CELL_ITEMS).map(({ path, visitors }, index) => {
     const link = href(path, host);
     const name = link ? new URL(link).pathname : path;

@@ -1,4 +1,11 @@
-import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  html,
+  nothing,
+  type CSSResultGroup,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import { LIMITS } from '../../api/constants.ts';
 import type { RouteName, Shape, TopPage, ToppagesResponse } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
@@ -26,7 +33,12 @@ declare module '../../internal/pulse-element.ts' {
     /** The site of a row in the network view. */
     siteLabel: (site: string, settings: SiteSettings, localize: LocalizeController) => TemplateResult;
     /** The detail columns (`columns`) and custom metric columns (`metrics=` in `src`). */
-    detailColumns: (settings: ColumnSettings, pages: readonly TopPage[], url: string, localize: LocalizeController) => Column[];
+    detailColumns: (
+      settings: ColumnSettings,
+      pages: readonly TopPage[],
+      url: string,
+      localize: LocalizeController,
+    ) => Column[];
   }
 }
 
@@ -179,7 +191,8 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     super.willUpdate(changed);
     this.#detail?.close(url !== this.source.url || this.hideNumbers || !this.hasTool('drill-down'));
     // Nothing on screen would say why the columns asked for are missing.
-    if (changed.has('columns') && this.columns && !this.feature('detailColumns')) console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
+    if (changed.has('columns') && this.columns && !this.feature('detailColumns'))
+      console.warn('pulse-widgets: <top-pages columns> needs pulse-widgets/newsroom');
   }
 
   protected override get rows(): number {
@@ -195,7 +208,10 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     this.#rowCount = this.max > 0 ? this.max : limit;
     if (this.articlesOnly) {
       url.searchParams.set('types', '1');
-      url.searchParams.set('limit', String(Math.min(LIMITS.listLimit, Math.max(limit, this.#rowCount * ARTICLES_READ_FACTOR))));
+      url.searchParams.set(
+        'limit',
+        String(Math.min(LIMITS.listLimit, Math.max(limit, this.#rowCount * ARTICLES_READ_FACTOR))),
+      );
     }
     return url;
   }
@@ -229,7 +245,10 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const previous = this.previousData;
     if (!previous) return undefined;
     if (this.#previousRanks?.data !== previous) {
-      this.#previousRanks = { data: previous, ranks: new Map(this.#rankedPages(previous).map((page, index) => [rowKey(page), index])) };
+      this.#previousRanks = {
+        data: previous,
+        ranks: new Map(this.#rankedPages(previous).map((page, index) => [rowKey(page), index])),
+      };
     }
     return this.#previousRanks.ranks;
   }
@@ -238,7 +257,9 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     const trimmed = title.trim();
     if (this.stripTitle === undefined) return trimmed;
     const stripped = this.stripTitle
-      ? (trimmed.endsWith(this.stripTitle) ? trimmed.slice(0, -this.stripTitle.length) : trimmed)
+      ? trimmed.endsWith(this.stripTitle)
+        ? trimmed.slice(0, -this.stripTitle.length)
+        : trimmed
       : trimmed.replace(TITLE_SUFFIX, '');
     return stripped.trim() || trimmed;
   }
@@ -263,8 +284,10 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   }
 
   #renderChange(before: number | undefined, now: number): TemplateResult {
-    if (before === undefined) return html`<span part="rank-change" class="rank-change new">${this.localize.term('pagesNew')}</span>`;
-    if (before === now) return html`<span class="visually-hidden">${this.localize.term('pagesSameRank')}</span>`;
+    if (before === undefined)
+      return html`<span part="rank-change" class="rank-change new">${this.localize.term('pagesNew')}</span>`;
+    if (before === now)
+      return html`<span class="visually-hidden">${this.localize.term('pagesSameRank')}</span>`;
     const up = before > now;
     const by = this.localize.count(Math.abs(before - now));
     return html`<span part="rank-change" class="rank-change ${up ? 'up' : 'down'}"><span aria-hidden="true">${(up ? '▲' : '▼') + by}</span><span class="visually-hidden">${this.localize.term(up ? 'pagesRankUp' : 'pagesRankDown', by)}</span></span>`;
@@ -277,11 +300,14 @@ export class TopPages extends PulseElement<ToppagesResponse> {
   #renderTitle(page: SitePage, siteHost: string): TemplateResult {
     const href = this.#href(page.path, page.host ?? page.site ?? siteHost);
     const title = this.#title(page);
-    return href ? html`<a part="link" class="name" href=${href}>${title}</a>` : html`<span class="name">${title}</span>`;
+    return href
+      ? html`<a part="link" class="name" href=${href}>${title}</a>`
+      : html`<span class="name">${title}</span>`;
   }
 
   #renderPeople(people: number | undefined, most: number, locale: string): TemplateResult {
-    if (people === undefined) return html`<td part="people" class="people"><span class="count">${noData(this.localize)}</span></td>`;
+    if (people === undefined)
+      return html`<td part="people" class="people"><span class="count">${noData(this.localize)}</span></td>`;
     return html`<td part="people" class="people"><span class="count">${formatCount(locale, people)}</span>${bar(most > 0 ? Math.round((people / most) * BAR_STEPS) / BAR_STEPS : 0)}</td>`;
   }
 
@@ -291,7 +317,12 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     let most = 0;
     for (const page of pages) most = Math.max(most, page.stats?.people ?? 0);
     const columns = this.#columns(pages);
-    const context: CellContext = { locale, localize: this.localize, siteHost: siteHostOf(this.#firstUrl), href: this.#href };
+    const context: CellContext = {
+      locale,
+      localize: this.localize,
+      siteHost: siteHostOf(this.#firstUrl),
+      href: this.#href,
+    };
     const numbers = !this.hideNumbers;
     const span = 2 + (numbers ? 1 : 0) + columns.length;
     return html`<div class="scroller">
@@ -305,16 +336,20 @@ export class TopPages extends PulseElement<ToppagesResponse> {
           </tr>
         </thead>
         <tbody>
-          ${pages.map((page, index) => html`<tr part="row">
+          ${pages.map(
+            (page, index) => html`<tr part="row">
             <td part="rank" class="rank">${formatCount(locale, index + 1)}${ranksBefore ? this.#renderChange(ranksBefore.get(rowKey(page)), index) : nothing}</td>
             <td part="title" class="title"><div class="line">${numbers && this.hasTool('drill-down') ? this.#detail?.button(page) : nothing}${this.#renderTitle(page, context.siteHost)}${typeof page.site === 'string' ? this.feature('siteLabel')?.(page.site, this, this.localize) : nothing}</div></td>
             ${numbers ? this.#renderPeople(page.stats?.people, most, locale) : nothing}
             ${columns.map((column) => {
               const cell = column.cell(page, context);
               const shown = cell === '' ? noData(this.localize) : cell;
-              return column.metric ? html`<td part="column metric" class="detail">${shown}</td>` : html`<td part="column" class="detail">${shown}</td>`;
+              return column.metric
+                ? html`<td part="column metric" class="detail">${shown}</td>`
+                : html`<td part="column" class="detail">${shown}</td>`;
             })}
-          </tr>${this.#detail?.row(page, span)}`)}
+          </tr>${this.#detail?.row(page, span)}`,
+          )}
         </tbody>
       </table>
     </div>`;

@@ -1,10 +1,31 @@
-import { html, nothing, svg, type CSSResultGroup, type PropertyDeclarations, type PropertyValues, type SVGTemplateResult, type TemplateResult } from 'lit';
-import type { HistoryMetric, HistoryRange, HistoryResponse, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
+import {
+  html,
+  nothing,
+  svg,
+  type CSSResultGroup,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type SVGTemplateResult,
+  type TemplateResult,
+} from 'lit';
+import type {
+  HistoryMetric,
+  HistoryRange,
+  HistoryResponse,
+  QuickstatsResponse,
+  RouteName,
+  Shape,
+} from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { getHub } from '../../client/index.ts';
 import { errorText } from '../../internal/error-text.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
-import { compareWithTypical, HistoryController, historyUrlFor, pointAt } from '../../internal/history-controller.ts';
+import {
+  compareWithTypical,
+  HistoryController,
+  historyUrlFor,
+  pointAt,
+} from '../../internal/history-controller.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { PulseErrorEvent } from '../../internal/events.ts';
 import { cardTerms, liveCounterTerms, trafficChartTerms } from '../../locales/en.ts';
@@ -58,10 +79,15 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficChartStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
-  static override terms = { ...cardTerms, ...trafficChartTerms, counterNoMetric: liveCounterTerms.counterNoMetric };
+  static override terms = {
+    ...cardTerms,
+    ...trafficChartTerms,
+    counterNoMetric: liveCounterTerms.counterNoMetric,
+  };
 
   readonly #history = new HistoryController(this, () => {
-    if (this.#history.error) this.dispatchEvent(new PulseErrorEvent(this.#history.error, this.snapshot.data !== undefined));
+    if (this.#history.error)
+      this.dispatchEvent(new PulseErrorEvent(this.#history.error, this.snapshot.data !== undefined));
   });
 
   /** The comparison last announced (above, below, same, none), so the live region speaks when it turns. */
@@ -100,17 +126,26 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (changed.size > 0) this.#history.url = this.source.url ? historyUrlFor(this.source.url, this.metric, this.range) : undefined;
+    if (changed.size > 0)
+      this.#history.url = this.source.url
+        ? historyUrlFor(this.source.url, this.metric, this.range)
+        : undefined;
   }
 
   /** The live figure of `metric` in a quickstats answer. */
   #live(data: QuickstatsResponse): number | undefined {
     const stats = data.data.stats as Record<string, unknown>;
-    const raw = this.metric.startsWith('platform_') ? (stats.platform as Record<string, unknown> | undefined)?.[this.metric.slice(9)] : stats[this.metric];
+    const raw = this.metric.startsWith('platform_')
+      ? (stats.platform as Record<string, unknown> | undefined)?.[this.metric.slice(9)]
+      : stats[this.metric];
     return typeof raw === 'number' ? raw : undefined;
   }
 
-  protected override dataChanged(data: QuickstatsResponse, _previous: QuickstatsResponse | undefined, locale: string): string | undefined {
+  protected override dataChanged(
+    data: QuickstatsResponse,
+    _previous: QuickstatsResponse | undefined,
+    locale: string,
+  ): string | undefined {
     const history = this.#history.data;
     const value = this.#live(data);
     if (!history || value === undefined) return undefined;
@@ -125,7 +160,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   #time(history: HistoryResponse, t: number, locale: string, options: Intl.DateTimeFormatOptions): string {
     const key = `${locale} ${history.timeZone} ${JSON.stringify(options)}`;
     let format = this.#formats.get(key);
-    if (!format) this.#formats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: history.timeZone, ...options })));
+    if (!format)
+      this.#formats.set(
+        key,
+        (format = new Intl.DateTimeFormat(locale, { timeZone: history.timeZone, ...options })),
+      );
     return format.format(t);
   }
 
@@ -138,19 +177,36 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
       ? this.localize.term('chartNoTypical')
       : comparison.direction === 'same'
         ? this.localize.term('chartSame', weekday, time)
-        : this.localize.term(comparison.direction === 'above' ? 'chartAbove' : 'chartBelow', formatShare(locale, comparison.share), weekday, time);
+        : this.localize.term(
+            comparison.direction === 'above' ? 'chartAbove' : 'chartBelow',
+            formatShare(locale, comparison.share),
+            weekday,
+            time,
+          );
     const { weeks } = history.typical;
-    const footing = comparison && weeks > 0 && weeks < 4 ? this.localize.term('chartWeeks', this.localize.count(weeks)) : '';
+    const footing =
+      comparison && weeks > 0 && weeks < 4
+        ? this.localize.term('chartWeeks', this.localize.count(weeks))
+        : '';
     return this.#sentence(value, locale, phrase, footing);
   }
 
   /** "1,240 people now", then how that compares with a typical day and on how many weeks that stands, if known. */
   #sentence(value: number, locale: string, comparison = '', footing = ''): string {
-    return this.localize.term('chartSummary', this.localize.term('chartNow', formatCount(locale, value), this.metric), comparison, footing);
+    return this.localize.term(
+      'chartSummary',
+      this.localize.term('chartNow', formatCount(locale, value), this.metric),
+      comparison,
+      footing,
+    );
   }
 
   /** One path per unbroken run of points: gaps stay gaps. */
-  #linePath(values: readonly (number | null)[], x: (index: number) => number, y: (value: number) => number): string {
+  #linePath(
+    values: readonly (number | null)[],
+    x: (index: number) => number,
+    y: (value: number) => number,
+  ): string {
     let path = '';
     let drawing = false;
     values.forEach((value, index) => {
@@ -165,13 +221,23 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   }
 
   /** The band between low and high, closed per unbroken run. */
-  #bandPath(low: readonly (number | null)[], high: readonly (number | null)[], x: (index: number) => number, y: (value: number) => number): string {
+  #bandPath(
+    low: readonly (number | null)[],
+    high: readonly (number | null)[],
+    x: (index: number) => number,
+    y: (value: number) => number,
+  ): string {
     let path = '';
     let run: number[] = [];
     const close = () => {
       if (run.length > 1) {
-        path += run.map((index, n) => `${n === 0 ? 'M' : 'L'}${x(index).toFixed(1)} ${y(high[index]!).toFixed(2)}`).join('');
-        path += [...run].reverse().map((index) => `L${x(index).toFixed(1)} ${y(low[index]!).toFixed(2)}`).join('');
+        path += run
+          .map((index, n) => `${n === 0 ? 'M' : 'L'}${x(index).toFixed(1)} ${y(high[index]!).toFixed(2)}`)
+          .join('');
+        path += [...run]
+          .reverse()
+          .map((index) => `L${x(index).toFixed(1)} ${y(low[index]!).toFixed(2)}`)
+          .join('');
         path += 'Z';
       }
       run = [];
@@ -189,18 +255,30 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     const total = typical.median.length;
     const now = getHub().clock.now();
     const nowIndex = (now - history.start) / (history.stepSeconds * 1000);
-    const top = niceCeiling(Math.max(live, ...values.map((value) => value ?? 0), ...typical.high.map((value) => value ?? 0)) * 1.05);
+    const top = niceCeiling(
+      Math.max(live, ...values.map((value) => value ?? 0), ...typical.high.map((value) => value ?? 0)) * 1.05,
+    );
     const x = (index: number) => index;
     const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
     // Today's line runs on to the live figure at the current moment, while the moment is in the
     // range (just after midnight the day's history is reloaded within seconds).
     const inRange = nowIndex >= 0 && nowIndex < total;
-    const liveEnd = inRange ? `${values.at(-1) === null || values.length === 0 ? 'M' : 'L'}${nowIndex.toFixed(1)} ${y(live).toFixed(2)}` : '';
+    const liveEnd = inRange
+      ? `${values.at(-1) === null || values.length === 0 ? 'M' : 'L'}${nowIndex.toFixed(1)} ${y(live).toFixed(2)}`
+      : '';
     const line = `${this.#linePath(values, x, y)}${liveEnd}`;
     const hours = Math.round((total * history.stepSeconds) / 3600);
     const every = hours > 24 ? 24 : 6;
-    const ticks = Array.from({ length: Math.floor(hours / every) + 1 }, (_, n) => history.start + n * every * HOUR_MS);
-    const tickFormat: Intl.DateTimeFormatOptions = hours > 24 ? { weekday: 'short' } : this.range === 'today' ? { hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
+    const ticks = Array.from(
+      { length: Math.floor(hours / every) + 1 },
+      (_, n) => history.start + n * every * HOUR_MS,
+    );
+    const tickFormat: Intl.DateTimeFormatOptions =
+      hours > 24
+        ? { weekday: 'short' }
+        : this.range === 'today'
+          ? { hour: 'numeric' }
+          : { hour: 'numeric', minute: '2-digit' };
     const plot: SVGTemplateResult = svg`
       <path part="band" class="band" d=${this.#bandPath(typical.low, typical.high, x, y)}></path>
       <path part="median" class="median" d=${this.#linePath(typical.median, x, y)}></path>
@@ -222,7 +300,9 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
   }
 
   #renderLegend(): TemplateResult {
-    const swatch = (kind: string) => html`<svg class="swatch ${kind}" viewBox="0 0 24 12" aria-hidden="true" focusable="false">
+    const swatch = (
+      kind: string,
+    ) => html`<svg class="swatch ${kind}" viewBox="0 0 24 12" aria-hidden="true" focusable="false">
       ${kind === 'band' ? svg`<rect x="0" y="2" width="24" height="8"></rect>` : kind === 'now' ? svg`<path d="M12 6l0 0"></path>` : svg`<path d="M0 6H24"></path>`}
     </svg>`;
     return html`<ul part="legend" class="legend">
@@ -240,9 +320,11 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
 
   #renderTable(history: HistoryResponse, locale: string): TemplateResult {
     const every = this.range === '7d' ? 6 * HOUR_MS : HOUR_MS;
-    const rowTime: Intl.DateTimeFormatOptions = this.range === '7d' ? { weekday: 'short', hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
+    const rowTime: Intl.DateTimeFormatOptions =
+      this.range === '7d' ? { weekday: 'short', hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' };
     const weekday = this.#time(history, getHub().clock.now(), locale, { weekday: 'long' });
-    const count = (value: number | null | undefined) => (value === null || value === undefined ? this.localize.term('chartNoData') : formatCount(locale, value));
+    const count = (value: number | null | undefined) =>
+      value === null || value === undefined ? this.localize.term('chartNoData') : formatCount(locale, value);
     const rows: TemplateResult[] = [];
     for (let t = history.start; pointAt(history, t) !== -1; t += every) {
       const index = pointAt(history, t);

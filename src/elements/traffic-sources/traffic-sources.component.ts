@@ -70,8 +70,15 @@ export class TrafficSources extends PulseElement<QuickstatsResponse> {
   /** Shares are of everyone on the site (`people`), which the six sources partition. */
   #items(data: QuickstatsResponse): ShareItem[] {
     const stats = data.data.stats;
-    const entries = this.#chosen().map((source) => [source, stats[source] ?? 0] as const).filter(([, count]) => count > 0);
-    return shareItems(entries, (source) => this.localize.term(SOURCE_TERMS[source as Source]), 0, stats.people);
+    const entries = this.#chosen()
+      .map((source) => [source, stats[source] ?? 0] as const)
+      .filter(([, count]) => count > 0);
+    return shareItems(
+      entries,
+      (source) => this.localize.term(SOURCE_TERMS[source as Source]),
+      0,
+      stats.people,
+    );
   }
 
   protected override renderData(data: QuickstatsResponse): TemplateResult {

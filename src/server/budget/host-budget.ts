@@ -37,7 +37,10 @@ export class BudgetClosedError extends Error {
  * (Redis's for the shared budget), or how long to wait before asking again (and whether a
  * cooldown is why).
  */
-export type SlotAnswer = ({ granted: true; at: number } | { granted: false; waitMs: number; coolingDown: boolean }) & {
+export type SlotAnswer = (
+  | { granted: true; at: number }
+  | { granted: false; waitMs: number; coolingDown: boolean }
+) & {
   /** From a shared budget: how long instances that lose it must wait before granting alone ({@link aloneHoldMs}). */
   aloneHoldMs?: number;
 };
@@ -104,7 +107,11 @@ export class WindowSlots implements SlotSource {
     const limit = window.sent.length < perMinute / 2 ? Math.max(this.#fills, burst) : this.#fills;
     if (window.used >= limit || window.sent.length >= perMinute) {
       const untilRoom = window.sent.length >= perMinute ? window.sent[0]! - minuteAgo + 1 : 0;
-      return { granted: false, waitMs: Math.max(1, untilRoom, start + this.#windowMs - now), coolingDown: false };
+      return {
+        granted: false,
+        waitMs: Math.max(1, untilRoom, start + this.#windowMs - now),
+        coolingDown: false,
+      };
     }
     window.used += 1;
     window.sent.push(now);
@@ -121,7 +128,10 @@ export class WindowSlots implements SlotSource {
  * How many new-query grants this process may make in the window around `now`, and when that
  * window ends; undefined while the site has no established key (no limit but the slots').
  */
-export type NewQueryShare = (site: string, now: number) => { slots: number; windowStart: number; windowEnd: number } | undefined;
+export type NewQueryShare = (
+  site: string,
+  now: number,
+) => { slots: number; windowStart: number; windowEnd: number } | undefined;
 
 interface Waiter {
   /** Asked when its turn may come: a query polled again while it waits is established by then. */
@@ -162,7 +172,12 @@ export class HostBudget {
    * spent). `waited` is called once if it had to queue. A new query (`established` false)
    * waits behind every established one and takes only the slots the plan left.
    */
-  acquire(host: string, wanted: () => boolean, waited?: () => void, established: () => boolean = () => true): Promise<number | undefined> {
+  acquire(
+    host: string,
+    wanted: () => boolean,
+    waited?: () => void,
+    established: () => boolean = () => true,
+  ): Promise<number | undefined> {
     if (this.#closed) return Promise.reject(new BudgetClosedError('closed'));
     const site = siteOf(host);
     const state = this.#state(site);
@@ -201,7 +216,13 @@ export class HostBudget {
   #state(host: string): HostState {
     let state = this.#hosts.get(host);
     if (!state) {
-      state = { cooldownUntil: 0, queue: [], pumping: false, heldForEstablished: false, newGrants: { windowStart: 0, count: 0 } };
+      state = {
+        cooldownUntil: 0,
+        queue: [],
+        pumping: false,
+        heldForEstablished: false,
+        newGrants: { windowStart: 0, count: 0 },
+      };
       this.#hosts.set(host, state);
     }
     return state;
@@ -225,16 +246,18 @@ export class HostBudget {
         const head = established ?? state.queue[0]!;
         const now = this.#clock.now();
         const share = established ? undefined : this.#newQueryShare?.(host, now);
-        if (share && state.newGrants.windowStart !== share.windowStart) state.newGrants = { windowStart: share.windowStart, count: 0 };
+        if (share && state.newGrants.windowStart !== share.windowStart)
+          state.newGrants = { windowStart: share.windowStart, count: 0 };
         if (share && state.newGrants.count >= share.slots) {
           // Only new queries are left in the queue: they wait for a window with room.
           this.#wake(host, state, share.windowEnd - now);
           state.heldForEstablished = true;
           return;
         }
-        const answer: SlotAnswer = now < state.cooldownUntil
-          ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
-          : await this.#slots.take(host, now);
+        const answer: SlotAnswer =
+          now < state.cooldownUntil
+            ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
+            : await this.#slots.take(host, now);
         // Closed while the shared tier was asked: the waiters are gone, and no call is made.
         if (this.#closed) return;
         if (!answer.granted) {
@@ -259,10 +282,13 @@ export class HostBudget {
       waiter.waited?.();
       waiter.waited = undefined;
     }
-    state.timer = this.#clock.setTimeout(() => {
-      state.timer = undefined;
-      state.heldForEstablished = false;
-      void this.#pump(host, state);
-    }, Math.max(1, delayMs));
+    state.timer = this.#clock.setTimeout(
+      () => {
+        state.timer = undefined;
+        state.heldForEstablished = false;
+        void this.#pump(host, state);
+      },
+      Math.max(1, delayMs),
+    );
   }
 }

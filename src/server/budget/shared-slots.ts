@@ -43,7 +43,14 @@ export class SharedSlots implements SlotSource {
   readonly #modes = new Map<string, SlotMode>();
   #closed = false;
 
-  constructor(tier: SharedTier, fills: number, windowMs: number, burst: number, instances: number, logger: Logger) {
+  constructor(
+    tier: SharedTier,
+    fills: number,
+    windowMs: number,
+    burst: number,
+    instances: number,
+    logger: Logger,
+  ) {
     this.#tier = tier;
     this.#fills = fills;
     this.#windowMs = windowMs;
@@ -55,7 +62,11 @@ export class SharedSlots implements SlotSource {
 
   async take(host: string, now: number): Promise<SlotAnswer> {
     let mode = this.#modes.get(host);
-    if (!mode) this.#modes.set(host, (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0, aloneFrom: 0 }));
+    if (!mode)
+      this.#modes.set(
+        host,
+        (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0, aloneFrom: 0 }),
+      );
     if (now < mode.holdUntil) return this.#wait(mode, now);
     if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
       mode.state = 'returning';
@@ -63,9 +74,15 @@ export class SharedSlots implements SlotSource {
     }
     let shared: SlotAnswer | undefined;
     if (mode.state !== 'alone') {
-      shared = await this.#tier.takeSlot(host, this.#fills, this.#windowMs, now < mode.calmUntil ? this.#fills : this.#burst);
+      shared = await this.#tier.takeSlot(
+        host,
+        this.#fills,
+        this.#windowMs,
+        now < mode.calmUntil ? this.#fills : this.#burst,
+      );
       // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
-      if (shared === undefined && this.#closed) return { granted: false, waitMs: this.#windowMs, coolingDown: false };
+      if (shared === undefined && this.#closed)
+        return { granted: false, waitMs: this.#windowMs, coolingDown: false };
       if (shared === undefined) {
         // Not back after all: nothing was counted on the tier since the hold, so alone at once.
         const returning = mode.state === 'returning';
@@ -83,7 +100,11 @@ export class SharedSlots implements SlotSource {
     const answer = shared ?? this.#alone.take(host, now);
     if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
-    if (answer.granted) this.#logger.debug({ site: host, grantedAt: answer.at, shared: shared !== undefined }, 'budget slot granted');
+    if (answer.granted)
+      this.#logger.debug(
+        { site: host, grantedAt: answer.at, shared: shared !== undefined },
+        'budget slot granted',
+      );
     return answer;
   }
 
@@ -93,7 +114,10 @@ export class SharedSlots implements SlotSource {
    * share at once, held 199 in a sliding minute (simulation seed 16).
    */
   #hold(mode: SlotMode, now: number): SlotAnswer {
-    mode.holdUntil = Math.max(now - (now % this.#windowMs) + 2 * this.#windowMs, mode.state === 'alone' ? mode.aloneFrom : 0);
+    mode.holdUntil = Math.max(
+      now - (now % this.#windowMs) + 2 * this.#windowMs,
+      mode.state === 'alone' ? mode.aloneFrom : 0,
+    );
     return this.#wait(mode, now);
   }
 

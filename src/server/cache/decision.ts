@@ -54,7 +54,8 @@ export function decide(entry: EntryState, now: number, windows: Windows): Decisi
   if (stored && now <= stored.freshUntil + windows.staleWindowMs) {
     if (blockedUntil > now) return { kind: 'stale', detail: staleDetail(entry, now) };
     // Fresh at first paint: a copy older than two intervals is worth a short wait while the upstream is healthy.
-    if (entry.live && entry.failures === 0 && now - stored.fetchedAt > 2 * windows.liveTtlMs) return { kind: 'first-paint' };
+    if (entry.live && entry.failures === 0 && now - stored.fetchedAt > 2 * windows.liveTtlMs)
+      return { kind: 'first-paint' };
     return { kind: 'refill' };
   }
   if (blockedUntil > now) return { kind: 'unavailable', retryAfterMs: blockedUntil - now };
@@ -62,7 +63,10 @@ export function decide(entry: EntryState, now: number, windows: Windows): Decisi
 }
 
 /** Why a copy is served stale: the host's rate limit first, then the key's backoff, then a queued or running fill. */
-export function staleDetail(entry: Omit<EntryState, 'stored' | 'live' | 'failures'>, now: number): StaleDetail {
+export function staleDetail(
+  entry: Omit<EntryState, 'stored' | 'live' | 'failures'>,
+  now: number,
+): StaleDetail {
   if (entry.cooldownUntil > now) return 'rate-limited';
   if (entry.retryAt > now) return entry.invalid ? 'upstream-invalid' : 'upstream-error';
   return entry.waitingForBudget ? 'budget' : 'refreshing';

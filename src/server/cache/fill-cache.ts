@@ -89,13 +89,32 @@ export class FillCache {
       },
       report: (site, plan) => metrics.reportPlan(site, plan),
     }));
-    const keys = (this.#keys = new PolledKeys({ options, schedule, entries, pollersOf: (state, now) => this.#folding?.groups.pollersOf(state, now) ?? 1 }));
-    const sharedKeys = (this.#sharedKeys = shared && new SharedKeys({ shared, options, entries, keys, schedule, metrics }));
-    const filler = (this.#filler = new Filler({ options, upstream, budget, metrics, logger, entries, keys, schedule, sharedKeys }));
+    const keys = (this.#keys = new PolledKeys({
+      options,
+      schedule,
+      entries,
+      pollersOf: (state, now) => this.#folding?.groups.pollersOf(state, now) ?? 1,
+    }));
+    const sharedKeys = (this.#sharedKeys =
+      shared && new SharedKeys({ shared, options, entries, keys, schedule, metrics }));
+    const filler = (this.#filler = new Filler({
+      options,
+      upstream,
+      budget,
+      metrics,
+      logger,
+      entries,
+      keys,
+      schedule,
+      sharedKeys,
+    }));
     const lookups = (this.#lookups = new KeyLookup({ options, entries, keys, filler, budget, sharedKeys }));
     if (options.fold) {
       const groups = new FoldGroups({ options, entries, keys, shared });
-      this.#folding = { groups, answers: new FoldedAnswers({ groups, options, entries, keys, metrics, lookups }) };
+      this.#folding = {
+        groups,
+        answers: new FoldedAnswers({ groups, options, entries, keys, metrics, lookups }),
+      };
     }
   }
 
@@ -160,11 +179,22 @@ export class FillCache {
   }
 
   /** What the site's plan leaves of the window around `now` for new queries filled by this instance (budget/host-budget.ts). */
-  newQueryShare(site: string, now: number): { slots: number; windowStart: number; windowEnd: number } | undefined {
+  newQueryShare(
+    site: string,
+    now: number,
+  ): { slots: number; windowStart: number; windowEnd: number } | undefined {
     const reservation = this.#schedule.reserved(site, now);
     if (!reservation) return undefined;
     const { reserved, windowStart, windowEnd } = reservation;
-    return { slots: newQuerySlots(this.#options.budgetFills, reserved, this.#sharedKeys ? this.#options.instances : 1), windowStart, windowEnd };
+    return {
+      slots: newQuerySlots(
+        this.#options.budgetFills,
+        reserved,
+        this.#sharedKeys ? this.#options.instances : 1,
+      ),
+      windowStart,
+      windowEnd,
+    };
   }
 
   async close(): Promise<void> {

@@ -73,17 +73,27 @@ export class Filler {
     this.#closed = true;
   }
 
-  async fill(key: string, context: FillContext, signal: AbortSignal, stale: StoredResponse | undefined): Promise<StoredResponse> {
+  async fill(
+    key: string,
+    context: FillContext,
+    signal: AbortSignal,
+    stale: StoredResponse | undefined,
+  ): Promise<StoredResponse> {
     const state = this.#keys.state(key);
     state.filling = true;
     try {
       const stored = this.#sharedKeys
-        ? await this.#sharedKeys.fill({ key, context, state, signal, stale }, (lease) => this.#callUpstream(context, state, signal, lease))
+        ? await this.#sharedKeys.fill({ key, context, state, signal, stale }, (lease) =>
+            this.#callUpstream(context, state, signal, lease),
+          )
         : await this.#callUpstream(context, state, signal);
       // An established key's first fill has no slot yet: plan it for the coming tick. (A new
       // query is planned only once polled again, when its touch re-plans: re-planning on each new
       // query's fill, five a second from a script, dealt the tick's slots again and again.)
-      if (routes[context.route].live) this.#schedule[stale === undefined && this.#keys.established(state) ? 'replan' : 'watch'](siteOf(context.host));
+      if (routes[context.route].live)
+        this.#schedule[stale === undefined && this.#keys.established(state) ? 'replan' : 'watch'](
+          siteOf(context.host),
+        );
       return stored;
     } finally {
       state.filling = false;
@@ -108,7 +118,13 @@ export class Filler {
     const { context } = state;
     if (this.#sharedKeys) stored = (await this.#sharedKeys.adopt(key, context, state, stored)) ?? stored;
     const now = this.#now();
-    if (state.filling || this.#closed || !this.#keys.polledRecently(state, now) || this.blockedUntil(context.host, state) > now) return;
+    if (
+      state.filling ||
+      this.#closed ||
+      !this.#keys.polledRecently(state, now) ||
+      this.blockedUntil(context.host, state) > now
+    )
+      return;
     if (stored.freshUntil > dueBy || now - stored.startedAt < this.#schedule.minGapMs) return;
     this.start(key, context);
   }
@@ -127,22 +143,37 @@ export class Filler {
   lead(host: string): number {
     const latency = this.#latency.get(host) ?? INITIAL_LATENCY_MS;
     const { liveTtlMs, budgetWindowMs } = this.#options;
-    return Math.min((liveTtlMs * 3) / 4, budgetWindowMs * 0.9, Math.max(latency * 1.5 + 100, budgetWindowMs * 0.4));
+    return Math.min(
+      (liveTtlMs * 3) / 4,
+      budgetWindowMs * 0.9,
+      Math.max(latency * 1.5 + 100, budgetWindowMs * 0.4),
+    );
   }
 
-  async #callUpstream(context: FillContext, state: KeyState, signal: AbortSignal, lease?: Lease): Promise<StoredResponse> {
+  async #callUpstream(
+    context: FillContext,
+    state: KeyState,
+    signal: AbortSignal,
+    lease?: Lease,
+  ): Promise<StoredResponse> {
     const queued = () => {
       state.waitingForBudget = true;
       this.#metrics.budgetWaits.inc({ host: context.host });
     };
     let grantedAt: number | undefined;
     try {
-      grantedAt = await this.#budget.acquire(context.host, () => this.#keys.wanted(context.route, state), queued, () => this.#keys.established(state));
+      grantedAt = await this.#budget.acquire(
+        context.host,
+        () => this.#keys.wanted(context.route, state),
+        queued,
+        () => this.#keys.established(state),
+      );
     } finally {
       state.waitingForBudget = false;
     }
     if (grantedAt === undefined) throw new FillError('unwanted');
-    if (lease && (await lease.confirm(this.#leaseAfterGrantMs(context.route))) === false) throw new FillError('lease_lost');
+    if (lease && (await lease.confirm(this.#leaseAfterGrantMs(context.route))) === false)
+      throw new FillError('lease_lost');
     const startedAt = this.#now();
     const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
@@ -157,7 +188,11 @@ export class Filler {
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(forClients(context.route, outcome.data, this.#options.rawDataPersonalFields));
     const freshUntil = startedAt + ttlMs(context.route, this.#options);
-    const stored = await storeBody(body, { startedAt, fetchedAt: this.#now(), freshUntil }, this.#options.encodeBody);
+    const stored = await storeBody(
+      body,
+      { startedAt, fetchedAt: this.#now(), freshUntil },
+      this.#options.encodeBody,
+    );
     if (lease) await lease.write(stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
     return stored;
   }
@@ -165,8 +200,14 @@ export class Filler {
   /** Per-key backoff; with a lease, shared: the lease turns into the backoff for every instance. */
   async #backOff(state: KeyState, lease?: Lease): Promise<void> {
     state.failures += 1;
-    const delay = Math.min(this.#options.backoffMaxMs, this.#options.backoffBaseMs * 2 ** (state.failures - 1));
-    const shared = lease === undefined ? undefined : await lease.fail(this.#options.backoffBaseMs, this.#options.backoffMaxMs);
+    const delay = Math.min(
+      this.#options.backoffMaxMs,
+      this.#options.backoffBaseMs * 2 ** (state.failures - 1),
+    );
+    const shared =
+      lease === undefined
+        ? undefined
+        : await lease.fail(this.#options.backoffBaseMs, this.#options.backoffMaxMs);
     state.retryAt = this.#now() + (shared ?? delay);
   }
 
@@ -184,6 +225,14 @@ export class Filler {
     if (reason !== 'rate_limited' && limits.remaining !== 0) return;
     const ms = Math.min(limits.retryAfterMs ?? this.#options.cooldownMs, MAX_COOLDOWN_MS);
     this.#budget.cooldown(host, this.#now() + ms);
-    this.#logger.warn({ site: host, cooldownMs: ms, status: reason === 'rate_limited' ? 429 : undefined, remaining: limits.remaining }, 'upstream rate limit: host cooling down');
+    this.#logger.warn(
+      {
+        site: host,
+        cooldownMs: ms,
+        status: reason === 'rate_limited' ? 429 : undefined,
+        remaining: limits.remaining,
+      },
+      'upstream rate limit: host cooling down',
+    );
   }
 }

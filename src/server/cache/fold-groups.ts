@@ -66,8 +66,14 @@ export class FoldGroups {
     this.#keys = parts.keys;
     this.#shared = parts.shared;
     this.#now = parts.options.clock.now;
-    this.#members = new LRUCache<string, Member | false>({ max: parts.options.cacheMaxEntries, ...lruTime(parts.options.clock) });
-    this.#groups = new LRUCache<string, FoldGroup>({ max: parts.options.cacheMaxEntries, ...lruTime(parts.options.clock) });
+    this.#members = new LRUCache<string, Member | false>({
+      max: parts.options.cacheMaxEntries,
+      ...lruTime(parts.options.clock),
+    });
+    this.#groups = new LRUCache<string, FoldGroup>({
+      max: parts.options.cacheMaxEntries,
+      ...lruTime(parts.options.clock),
+    });
   }
 
   /** A folded query has no entry of its own: its answer is derived from the wide fill. */
@@ -79,7 +85,11 @@ export class FoldGroups {
   /** A fresh wide answer covers the member, or a client polled it within the last interval. */
   coveredOrPolled(key: string, now: number): boolean {
     const member = this.#members.peek(key);
-    return !!member && (this.covering(member.group, member, false) !== undefined || now - member.lastRequestedAt <= this.#options.liveTtlMs);
+    return (
+      !!member &&
+      (this.covering(member.group, member, false) !== undefined ||
+        now - member.lastRequestedAt <= this.#options.liveTtlMs)
+    );
   }
 
   /**
@@ -106,7 +116,8 @@ export class FoldGroups {
       } else member = false;
       this.#members.set(key, member);
     }
-    if (member && this.#groups.get(member.group.id) !== member.group) this.#groups.set(member.group.id, member.group);
+    if (member && this.#groups.get(member.group.id) !== member.group)
+      this.#groups.set(member.group.id, member.group);
     return member || undefined;
   }
 
@@ -124,7 +135,8 @@ export class FoldGroups {
     const interval = this.#options.liveTtlMs;
     if (this.#shared && now - group.syncedAt >= interval / 2) void this.syncMembers(group);
     let pollers = 0;
-    for (const member of group.members.values()) if (now - member.lastRequestedAt <= 2 * interval && covers(fold.shape, member.shape)) pollers += 1;
+    for (const member of group.members.values())
+      if (now - member.lastRequestedAt <= 2 * interval && covers(fold.shape, member.shape)) pollers += 1;
     return Math.max(1, pollers);
   }
 
@@ -135,7 +147,15 @@ export class FoldGroups {
   #group(id: string, route: RouteName, host: string): FoldGroup {
     let group = this.#groups.get(id);
     if (!group) {
-      group = { id, route, host, members: new Map(), computedAt: -Infinity, recent: new Map(), syncedAt: -Infinity };
+      group = {
+        id,
+        route,
+        host,
+        members: new Map(),
+        computedAt: -Infinity,
+        recent: new Map(),
+        syncedAt: -Infinity,
+      };
       this.#groups.set(id, group);
     }
     return group;
@@ -194,7 +214,8 @@ export class FoldGroups {
           if (fold?.group !== group.id) continue;
           // The member this instance knows the key by, if any: one object per member.
           const mine = this.#members.peek(key);
-          const member = mine && mine.group === group ? mine : { key, shape: fold.shape, group, lastRequestedAt: now };
+          const member =
+            mine && mine.group === group ? mine : { key, shape: fold.shape, group, lastRequestedAt: now };
           member.lastRequestedAt = Math.max(member.lastRequestedAt, now);
           group.members.set(key, member);
         }
@@ -244,13 +265,21 @@ export class FoldGroups {
   }
 
   /** The newest stored wide answer of the group that covers the member: fresh, or servable stale. */
-  covering(group: FoldGroup, member: Member, staleToo: boolean): { key: string; stored: StoredResponse } | undefined {
+  covering(
+    group: FoldGroup,
+    member: Member,
+    staleToo: boolean,
+  ): { key: string; stored: StoredResponse } | undefined {
     const now = this.#now();
     let best: { key: string; stored: StoredResponse } | undefined;
     for (const [key, shape] of group.recent) {
       if (!covers(shape, member.shape)) continue;
       const stored = this.#entries.peek(key);
-      if (!stored || (staleToo ? now > stored.freshUntil + this.#options.staleWindowMs : now >= stored.freshUntil)) continue;
+      if (
+        !stored ||
+        (staleToo ? now > stored.freshUntil + this.#options.staleWindowMs : now >= stored.freshUntil)
+      )
+        continue;
       if (!best || stored.fetchedAt > best.stored.fetchedAt) best = { key, stored };
     }
     return best;

@@ -51,7 +51,9 @@ export class FoldedAnswers {
   lookup(member: Member, context: FillContext): Promise<Lookup> {
     if (!context.passive) return this.#lookupFolded(member, context);
     const covering = this.#groups.covering(member.group, member, false);
-    return covering ? this.#foldedAnswer(member, covering.key, covering.stored, { kind: 'hit' }) : this.#lookups.lookup(member.key, context);
+    return covering
+      ? this.#foldedAnswer(member, covering.key, covering.stored, { kind: 'hit' })
+      : this.#lookups.lookup(member.key, context);
   }
 
   /**
@@ -62,15 +64,21 @@ export class FoldedAnswers {
     const group = member.group;
     const joined = this.#groups.asked(member);
     let wide = this.#groups.wideOf(group, joined);
-    if (!this.#groups.covering(group, member, true) && !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)) {
+    if (
+      !this.#groups.covering(group, member, true) &&
+      !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)
+    ) {
       // Cold for this member: a dashboard opening sends its queries together, to every instance;
       // one fill serves them all.
-      group.gathering ??= this.#options.clock.sleep(this.#options.liveTtlMs / 30).finally(() => (group.gathering = undefined));
+      group.gathering ??= this.#options.clock
+        .sleep(this.#options.liveTtlMs / 30)
+        .finally(() => (group.gathering = undefined));
       await group.gathering;
       await this.#groups.syncMembers(group);
       wide = this.#groups.wideOf(group, true);
     }
-    if (!wide.covered.has(member) || wide.key === member.key) return this.#orCoveringCopy(member, await this.#lookups.lookup(member.key, context));
+    if (!wide.covered.has(member) || wide.key === member.key)
+      return this.#orCoveringCopy(member, await this.#lookups.lookup(member.key, context));
     const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
     const current = this.#entries.peek(wide.key);
     if (!current || this.#now() >= current.freshUntil) {
@@ -82,7 +90,9 @@ export class FoldedAnswers {
       }
     }
     const lookup = await this.#lookups.lookup(wide.key, wideContext);
-    return lookup.kind === 'stored' ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status) : this.#orCoveringCopy(member, lookup);
+    return lookup.kind === 'stored'
+      ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status)
+      : this.#orCoveringCopy(member, lookup);
   }
 
   /**
@@ -94,23 +104,40 @@ export class FoldedAnswers {
     if (lookup.kind === 'stored') return lookup;
     const copy = this.#groups.covering(member.group, member, true);
     if (!copy) return lookup;
-    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error' });
+    return this.#foldedAnswer(member, copy.key, copy.stored, {
+      kind: 'stale',
+      detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error',
+    });
   }
 
   /** The member's own body (and ETag), the wide answer's timing, and a Cache-Status naming the wide key. */
-  async #foldedAnswer(member: Member, wideKey: string, source: StoredResponse, status: CacheStatus): Promise<Lookup> {
+  async #foldedAnswer(
+    member: Member,
+    wideKey: string,
+    source: StoredResponse,
+    status: CacheStatus,
+  ): Promise<Lookup> {
     if (member.derived?.source !== source) {
       const made = (async () => {
         let wide = this.#parsed.get(source);
-        if (wide === undefined) this.#parsed.set(source, (wide = JSON.parse(source.identity.toString()) as unknown));
+        if (wide === undefined)
+          this.#parsed.set(source, (wide = JSON.parse(source.identity.toString()) as unknown));
         const { startedAt, fetchedAt, freshUntil } = source;
-        return storeBody(JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)), { startedAt, fetchedAt, freshUntil }, this.#options.encodeBody);
+        return storeBody(
+          JSON.stringify(deriveAnswer(member.group.route, wide, member.shape)),
+          { startedAt, fetchedAt, freshUntil },
+          this.#options.encodeBody,
+        );
       })();
       member.derived = { source, made };
     }
     const derived = await member.derived.made;
     this.#metrics.folded.inc({ route: member.group.route });
     // The wide answer's freshness may have been stretched since: it decides.
-    return { kind: 'stored', stored: { ...derived, freshUntil: source.freshUntil }, status: { ...status, folded: wideKey } };
+    return {
+      kind: 'stored',
+      stored: { ...derived, freshUntil: source.freshUntil },
+      status: { ...status, folded: wideKey },
+    };
   }
 }

@@ -50,15 +50,17 @@ const STATS_ADDED_BY: Record<string, readonly string[]> = {
 function withoutFlagFields(stats: unknown, narrow: FoldShape): unknown {
   if (stats === null || typeof stats !== 'object') return stats;
   const copy = { ...(stats as Json) };
-  for (const [flag, fields] of Object.entries(STATS_ADDED_BY)) if (!narrow.flags.has(flag)) for (const field of fields) delete copy[field];
+  for (const [flag, fields] of Object.entries(STATS_ADDED_BY))
+    if (!narrow.flags.has(flag)) for (const field of fields) delete copy[field];
   return copy;
 }
 
 /** The top `limit` entries of a count map, highest first, ties by name: the simulator's order. */
 function topEntries(map: unknown, limit: number | undefined): unknown {
   if (map === null || typeof map !== 'object' || limit === undefined) return map;
-  const entries = Object.entries(map as Record<string, number>)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const entries = Object.entries(map as Record<string, number>).sort(
+    (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+  );
   return Object.fromEntries(entries.slice(0, limit));
 }
 
@@ -74,7 +76,9 @@ const RULES: Partial<Record<RouteName, FoldRule>> = {
         if (narrow.list === undefined) delete copy.metrics;
         else if (copy.metrics !== undefined) {
           const metrics = copy.metrics as Json;
-          copy.metrics = Object.fromEntries(narrow.list.filter((name) => Object.hasOwn(metrics, name)).map((name) => [name, metrics[name]]));
+          copy.metrics = Object.fromEntries(
+            narrow.list.filter((name) => Object.hasOwn(metrics, name)).map((name) => [name, metrics[name]]),
+          );
         }
         return copy;
       });
@@ -96,7 +100,9 @@ const RULES: Partial<Record<RouteName, FoldRule>> = {
     flags: [],
     list: 'keys',
     derive(wide, narrow) {
-      return Object.fromEntries(narrow.list!.filter((key) => Object.hasOwn(wide, key)).map((key) => [key, wide[key]]));
+      return Object.fromEntries(
+        narrow.list!.filter((key) => Object.hasOwn(wide, key)).map((key) => [key, wide[key]]),
+      );
     },
   },
   referrers: {
@@ -115,7 +121,8 @@ const RULES: Partial<Record<RouteName, FoldRule>> = {
     refuse: (params) => params.limit === undefined,
     derive(wide, narrow) {
       const geo: Json = { ...(wide.geo as Json) };
-      for (const segment of ['regions', 'countries', 'cities', 'metro_codes']) geo[segment] = topEntries(geo[segment], narrow.limit);
+      for (const segment of ['regions', 'countries', 'cities', 'metro_codes'])
+        geo[segment] = topEntries(geo[segment], narrow.limit);
       return { ...wide, geo };
     },
   },
@@ -156,7 +163,12 @@ export function covers(wide: FoldShape, narrow: FoldShape): boolean {
 /** The narrowest shape covering both, or undefined past our bounds (limit ≤ 100, ≤ 20 list items). */
 export function union(a: FoldShape, b: FoldShape): FoldShape | undefined {
   const limit = a.limit === undefined ? b.limit : Math.max(a.limit, b.limit ?? 0);
-  const list = a.list === undefined ? b.list : b.list === undefined ? a.list : [...new Set([...a.list, ...b.list])].sort();
+  const list =
+    a.list === undefined
+      ? b.list
+      : b.list === undefined
+        ? a.list
+        : [...new Set([...a.list, ...b.list])].sort();
   if ((limit ?? 0) > LIMITS.listLimit || (list?.length ?? 0) > LIMITS.listItems) return undefined;
   return { limit, flags: new Set([...a.flags, ...b.flags]), list };
 }

@@ -49,8 +49,10 @@ export class KeyLookup {
     let current = this.#entries.get(key);
     // A passive lookup is not a poll: it is answered from a fresh entry, or counts as a request when it fills.
     if (!context.passive) this.touch(key, context, state);
-    else if (!(current && this.#now() < current.freshUntil)) state.lastRequestedAt = state.lastPassiveAt = this.#now();
-    if (this.#sharedKeys && !(current && state.lastRequestedAt < current.freshUntil)) current = await this.#sharedKeys.adopt(key, context, state, current);
+    else if (!(current && this.#now() < current.freshUntil))
+      state.lastRequestedAt = state.lastPassiveAt = this.#now();
+    if (this.#sharedKeys && !(current && state.lastRequestedAt < current.freshUntil))
+      current = await this.#sharedKeys.adopt(key, context, state, current);
     if (!context.passive) this.#keys.polledSince(state, current);
     const now = this.#now();
     const decision = decide(this.#entryState(context, state, current), now, this.#options);
@@ -60,20 +62,37 @@ export class KeyLookup {
       case 'stale':
         return { kind: 'stored', stored: current!, status: decision };
       case 'first-paint': {
-        const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }).catch(() => undefined), this.#options.firstPaintWaitMs);
-        if (filled && filled.fetchedAt > current!.fetchedAt) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
-        return { kind: 'stored', stored: current!, status: { kind: 'stale', detail: staleDetail(this.#entryState(context, state, current), this.#now()) } };
+        const filled = await this.#withDeadline(
+          this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }).catch(() => undefined),
+          this.#options.firstPaintWaitMs,
+        );
+        if (filled && filled.fetchedAt > current!.fetchedAt)
+          return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
+        return {
+          kind: 'stored',
+          stored: current!,
+          status: {
+            kind: 'stale',
+            detail: staleDetail(this.#entryState(context, state, current), this.#now()),
+          },
+        };
       }
       case 'refill':
         this.#filler.start(key, context);
         // Read after the fill started: it may be queued for the budget.
-        return { kind: 'stored', stored: current!, status: { kind: 'stale', detail: staleDetail(this.#entryState(context, state, current), now) } };
+        return {
+          kind: 'stored',
+          stored: current!,
+          status: { kind: 'stale', detail: staleDetail(this.#entryState(context, state, current), now) },
+        };
       case 'unavailable':
         return this.#unavailable(context.host, decision.retryAfterMs, state);
     }
     // A fill: nothing is servable and nothing holds one back, so the request waits for it, up to `maxWaitMs`.
     try {
-      const filled = await this.#withDeadline(this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }));
+      const filled = await this.#withDeadline(
+        this.#entries.fetch(key, { forceRefresh: true, allowStale: false, context }),
+      );
       if (filled) return { kind: 'stored', stored: filled, status: { kind: 'miss' } };
     } catch {
       // The reason is in the key's state and in the log line of the upstream call.
@@ -87,23 +106,40 @@ export class KeyLookup {
     const state = this.#keys.peek(key);
     if (!state?.filling || state.waitingForBudget || !state.context) return undefined;
     const stored = this.#entries.peek(key);
-    return stored && decide(this.#entryState(state.context, state, stored), this.#now(), this.#options).kind === 'refill' ? stored : undefined;
+    return stored &&
+      decide(this.#entryState(state.context, state, stored), this.#now(), this.#options).kind === 'refill'
+      ? stored
+      : undefined;
   }
 
   /** A client asked for `key`: it is polled, and with a shared tier, told as polled. */
   touch(key: string, context: FillContext, state: KeyState): void {
     this.#keys.touch(key, context, state);
-    if (this.#sharedKeys && routes[context.route].live) this.#sharedKeys.sharePolled(key, context.host, state);
+    if (this.#sharedKeys && routes[context.route].live)
+      this.#sharedKeys.sharePolled(key, context.host, state);
   }
 
   /** What the decision reads of a key: its copy, its backoff and its host's cooldown. */
   #entryState(context: KeyContext, state: KeyState, stored: StoredResponse | undefined): EntryState {
     const { failures, retryAt, invalid, waitingForBudget } = state;
-    return { stored, live: routes[context.route].live, failures, retryAt, invalid, waitingForBudget, cooldownUntil: this.#budget.cooldownUntil(context.host) };
+    return {
+      stored,
+      live: routes[context.route].live,
+      failures,
+      retryAt,
+      invalid,
+      waitingForBudget,
+      cooldownUntil: this.#budget.cooldownUntil(context.host),
+    };
   }
 
   #unavailable(host: string, retryAfterMs: number, state: KeyState): Lookup {
-    return { kind: 'unavailable', retryAfterMs, rateLimited: this.#budget.cooldownUntil(host) > this.#now(), invalid: state.invalid === true };
+    return {
+      kind: 'unavailable',
+      retryAfterMs,
+      rateLimited: this.#budget.cooldownUntil(host) > this.#now(),
+      invalid: state.invalid === true,
+    };
   }
 
   #withDeadline<T>(promise: Promise<T>, ms = this.#options.maxWaitMs): Promise<T | undefined> {

@@ -7,5 +7,8 @@ import type { RawDataResponse, RouteName } from '../../api/index.ts';
 export function forClients(route: RouteName, data: unknown, keepPersonalFields: boolean): unknown {
   if (route !== 'raw_data' || keepPersonalFields) return data;
   const envelope = data as RawDataResponse;
-  return { ...envelope, data: envelope.data.map(({ user_email: _email, user_id: _id, ...record }) => record) };
+  return {
+    ...envelope,
+    data: envelope.data.map(({ user_email: _email, user_id: _id, ...record }) => record),
+  };
 }

@@ -87,7 +87,10 @@ export class PolledKeys {
     this.#entries = parts.entries;
     this.#pollersOf = parts.pollersOf;
     this.#now = parts.options.clock.now;
-    this.#keys = new LRUCache<string, KeyState>({ max: parts.options.cacheMaxEntries * 2, ...lruTime(parts.options.clock) });
+    this.#keys = new LRUCache<string, KeyState>({
+      max: parts.options.cacheMaxEntries * 2,
+      ...lruTime(parts.options.clock),
+    });
   }
 
   /** The key's state, made on first use. */
@@ -147,7 +150,12 @@ export class PolledKeys {
    * each tick is polled again on its second tick, wherever.
    */
   polledSince(state: KeyState, stored: StoredResponse | undefined): void {
-    if (!stored || state.lastPolledAt === undefined || state.lastPolledAt - stored.startedAt > 2 * this.#options.liveTtlMs) return;
+    if (
+      !stored ||
+      state.lastPolledAt === undefined ||
+      state.lastPolledAt - stored.startedAt > 2 * this.#options.liveTtlMs
+    )
+      return;
     const was = this.established(state);
     state.pollingSince = Math.min(state.pollingSince ?? stored.startedAt, stored.startedAt);
     if (!was && this.established(state) && state.context) this.#schedule.replan(siteOf(state.context.host));
@@ -155,7 +163,10 @@ export class PolledKeys {
 
   /** Polled for a while, here or (with a shared tier) on another instance: its refills come first. */
   established(state: KeyState): boolean {
-    return state.lastPolledAt !== undefined && isEstablished(state.pollingSince, state.lastPolledAt, this.#options.liveTtlMs);
+    return (
+      state.lastPolledAt !== undefined &&
+      isEstablished(state.pollingSince, state.lastPolledAt, this.#options.liveTtlMs)
+    );
   }
 
   /**
@@ -175,7 +186,9 @@ export class PolledKeys {
    */
   wanted(route: RouteName, state: KeyState): boolean {
     const window = Math.max(ttlMs(route, this.#options), this.#options.maxWaitMs);
-    const asked = this.established(state) ? state.lastRequestedAt : Math.max(state.lastPolledAt ?? state.lastRequestedAt, state.lastPassiveAt ?? -Infinity);
+    const asked = this.established(state)
+      ? state.lastRequestedAt
+      : Math.max(state.lastPolledAt ?? state.lastRequestedAt, state.lastPassiveAt ?? -Infinity);
     return this.#now() - asked <= window;
   }
 
@@ -192,7 +205,15 @@ export class PolledKeys {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored) planned.push({ key, weight: this.#pollersOf(state, now), startedAt: stored.startedAt, freshUntil: stored.freshUntil, established: this.established(state), filling: state.filling === true });
+      if (stored)
+        planned.push({
+          key,
+          weight: this.#pollersOf(state, now),
+          startedAt: stored.startedAt,
+          freshUntil: stored.freshUntil,
+          established: this.established(state),
+          filling: state.filling === true,
+        });
     }
     if (keys.size === 0) this.#polled.delete(site);
     return planned;

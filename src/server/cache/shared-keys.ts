@@ -75,7 +75,12 @@ export class SharedKeys {
   }
 
   /** The shared copy of a key that is not fresh here, if it is newer than ours; kept locally unless a fill of ours is running. */
-  async adopt(key: string, context: KeyContext, state: KeyState, current: StoredResponse | undefined): Promise<StoredResponse | undefined> {
+  async adopt(
+    key: string,
+    context: KeyContext,
+    state: KeyState,
+    current: StoredResponse | undefined,
+  ): Promise<StoredResponse | undefined> {
     let read = this.#reads.get(key);
     if (!read) {
       read = this.#shared.read(this.#sharedKey(key, context)).finally(() => this.#reads.delete(key));
@@ -93,13 +98,15 @@ export class SharedKeys {
    */
   async adoptPolled(site: string): Promise<void> {
     const now = this.#now();
-    await Promise.all([...this.#keys.polledOn(site)].map(async (key) => {
-      const state = this.#keys.peek(key);
-      const stored = this.#entries.peek(key);
-      if (!state || !stored || state.filling || !state.context) return;
-      if (now - stored.startedAt < this.#schedule.minGapMs) return;
-      await this.adopt(key, state.context, state, stored).catch(() => undefined);
-    }));
+    await Promise.all(
+      [...this.#keys.polledOn(site)].map(async (key) => {
+        const state = this.#keys.peek(key);
+        const stored = this.#entries.peek(key);
+        if (!state || !stored || state.filling || !state.context) return;
+        if (now - stored.startedAt < this.#schedule.minGapMs) return;
+        await this.adopt(key, state.context, state, stored).catch(() => undefined);
+      }),
+    );
   }
 
   /**
@@ -112,7 +119,9 @@ export class SharedKeys {
     const shared = this.#shared;
     const sharedKey = this.#sharedKey(job.key, context);
     const deadline = this.#now() + this.#options.maxWaitMs;
-    const timeoutMs = routes[context.route].live ? this.#options.upstreamTimeoutMs : this.#options.rawDataTimeoutMs;
+    const timeoutMs = routes[context.route].live
+      ? this.#options.upstreamTimeoutMs
+      : this.#options.rawDataTimeoutMs;
     for (;;) {
       const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
       this.#metrics.leases.inc({ outcome: claim.kind });
@@ -171,7 +180,10 @@ export class SharedKeys {
 
   /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
   async #syncPolled(host: string): Promise<void> {
-    const [keys, polls] = await Promise.all([this.#shared.members(`polled:${host}`), this.#shared.members(`polls:${host}`)]);
+    const [keys, polls] = await Promise.all([
+      this.#shared.members(`polled:${host}`),
+      this.#shared.members(`polls:${host}`),
+    ]);
     const established = polledInTwoTicks(polls ?? []);
     for (const key of keys ?? []) {
       const state = this.#keys.peek(key) ?? this.#remoteState(key, host);

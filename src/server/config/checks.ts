@@ -17,11 +17,15 @@ export function upstreamUrl(value: string | URL): URL {
   } catch {
     throw new ConfigError(`upstream "${String(value)}" is not a URL (expected e.g. https://api.example.com)`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`upstream must be an http(s) URL, not ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError(`upstream must be an http(s) URL, not ${url.protocol}`);
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
-    throw new ConfigError('upstream must use https: the API key would travel in clear text (http is accepted for localhost only)');
+    throw new ConfigError(
+      'upstream must use https: the API key would travel in clear text (http is accepted for localhost only)',
+    );
   }
-  if (url.username || url.password) throw new ConfigError('upstream must not contain credentials: the key goes in PULSE_API_KEY');
+  if (url.username || url.password)
+    throw new ConfigError('upstream must not contain credentials: the key goes in PULSE_API_KEY');
   if (url.search || url.hash) throw new ConfigError('upstream must be a base URL without query or fragment');
   return url;
 }
@@ -30,7 +34,8 @@ export function upstreamUrl(value: string | URL): URL {
 export function checkApiKey(key: string): string {
   const trimmed = key.trim();
   if (trimmed === '') throw new ConfigError('the API key is empty');
-  if (!/^[\x21-\x7e]+$/.test(trimmed)) throw new ConfigError('the API key must be printable ASCII without spaces');
+  if (!/^[\x21-\x7e]+$/.test(trimmed))
+    throw new ConfigError('the API key must be printable ASCII without spaces');
   return trimmed;
 }
 
@@ -41,7 +46,8 @@ export function checkHosts(hosts: readonly string[]): Set<string> {
     if (!result.success) throw new ConfigError(`host "${host}" is not a site ID such as example.com`);
     checked.add(result.data);
   }
-  if (checked.size === 0) throw new ConfigError('no hosts are allowed: list the site IDs to serve (PULSE_HOSTS)');
+  if (checked.size === 0)
+    throw new ConfigError('no hosts are allowed: list the site IDs to serve (PULSE_HOSTS)');
   return checked;
 }
 
@@ -72,7 +78,8 @@ export function checkRedisUrl(value: string): string {
   const cluster = /^(rediss?)\+cluster:\/\/(?:[^@/]*@)?([^/?#@]+)\/?$/.exec(value);
   if (cluster) {
     for (const node of cluster[2]!.split(',')) {
-      if (!/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/.test(node.trim())) throw new ConfigError(`the Redis Cluster node "${node}" is not host:port`);
+      if (!/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/.test(node.trim()))
+        throw new ConfigError(`the Redis Cluster node "${node}" is not host:port`);
     }
     return value;
   }
@@ -80,17 +87,24 @@ export function checkRedisUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379, or redis+cluster://10.0.0.1:7000,10.0.0.2:7000)');
+    throw new ConfigError(
+      'the Redis URL is not a URL (expected e.g. redis://127.0.0.1:6379, or redis+cluster://10.0.0.1:7000,10.0.0.2:7000)',
+    );
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`the Redis URL must start with redis://, rediss:// or redis+cluster://, not ${url.protocol}//`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new ConfigError(
+      `the Redis URL must start with redis://, rediss:// or redis+cluster://, not ${url.protocol}//`,
+    );
   if (url.hostname === '') throw new ConfigError('the Redis URL has no host');
   return value;
 }
 
 export function checkPrefix(prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
-  if (trimmed !== '' && !/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new ConfigError(`prefix "${prefix}" must look like /pulse or /api/pulse`);
-  if (/(^|\/)\.\.?(\/|$)/.test(trimmed)) throw new ConfigError(`prefix "${prefix}" must not contain . or .. segments`);
+  if (trimmed !== '' && !/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    throw new ConfigError(`prefix "${prefix}" must look like /pulse or /api/pulse`);
+  if (/(^|\/)\.\.?(\/|$)/.test(trimmed))
+    throw new ConfigError(`prefix "${prefix}" must not contain . or .. segments`);
   return trimmed;
 }
 

@@ -7,7 +7,15 @@ import type { Logger } from 'pino';
 import { LIVE_TTL_MS, RAW_DATA_TTL_MS } from '../../api/index.ts';
 import type { HistoryOptions } from '../../history/service.ts';
 import { TRUST_NO_PROXY, type TrustProxy } from '../http/client-address.ts';
-import { checkApiKey, checkHosts, checkOrigins, checkPrefix, checkRedisUrl, checkTrustProxy, upstreamUrl } from './checks.ts';
+import {
+  checkApiKey,
+  checkHosts,
+  checkOrigins,
+  checkPrefix,
+  checkRedisUrl,
+  checkTrustProxy,
+  upstreamUrl,
+} from './checks.ts';
 import { clockWithNow, realClock, type Clock } from '../../runtime/clock.ts';
 import { CLIENT_IP_HEADER } from '../../runtime/node-http.ts';
 import { parseQueryShapes, type QueryShapes } from '../http/query-shapes.ts';
@@ -134,7 +142,22 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<CacheOptions, 'upstream' | 'logger' | 'allowedOrigins' | 'hosts' | 'redisUrl' | 'history' | 'sharedTier' | 'upstreamTransport' | 'encodeBody' | 'trustProxy' | 'queries'>> & {
+export type ResolvedOptions = Required<
+  Omit<
+    CacheOptions,
+    | 'upstream'
+    | 'logger'
+    | 'allowedOrigins'
+    | 'hosts'
+    | 'redisUrl'
+    | 'history'
+    | 'sharedTier'
+    | 'upstreamTransport'
+    | 'encodeBody'
+    | 'trustProxy'
+    | 'queries'
+  >
+> & {
   encodeBody?: BodyEncoder;
   /** Unset: every valid query is answered. */
   queries?: QueryShapes;
@@ -183,7 +206,10 @@ function checkQueries(text: string): QueryShapes {
 }
 
 function positive(name: string, value: number, allowZero = false): number {
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new ConfigError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+    throw new ConfigError(
+      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, not ${value}`,
+    );
   return value;
 }
 
@@ -192,10 +218,19 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
   const numbers = { ...DEFAULTS } as Record<keyof typeof DEFAULTS, number>;
   for (const name of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = options[name];
-    if (value !== undefined) numbers[name] = positive(name, value, name === 'clientLimit' || name === 'newQueryLimit' || name === 'staleWindowMs');
+    if (value !== undefined)
+      numbers[name] = positive(
+        name,
+        value,
+        name === 'clientLimit' || name === 'newQueryLimit' || name === 'staleWindowMs',
+      );
   }
-  if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs) throw new ConfigError('upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL');
-  if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs) throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');
+  if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs)
+    throw new ConfigError(
+      'upstreamTimeoutMs must be shorter than liveTtlMs, so a slow upstream cannot hold a key past its TTL',
+    );
+  if (numbers.rawDataTimeoutMs >= numbers.rawDataTtlMs)
+    throw new ConfigError('rawDataTimeoutMs must be shorter than rawDataTtlMs');
   if (!Number.isInteger(numbers.budgetFills)) throw new ConfigError('budgetFills must be a whole number');
   if (!Number.isInteger(numbers.instances)) throw new ConfigError('instances must be a whole number');
   return {

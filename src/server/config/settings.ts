@@ -120,12 +120,22 @@ type Flag = keyof typeof FLAGS;
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 function list(value: string): string[] {
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
-export function readSettings(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): SettingsResult {
+export function readSettings(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): SettingsResult {
   if (argv.some((arg) => /^--api-?key(=|$)/i.test(arg))) {
-    return { errors: ['--api-key is not accepted: arguments are visible to every user (ps); set PULSE_API_KEY or PULSE_API_KEY_FILE'] };
+    return {
+      errors: [
+        '--api-key is not accepted: arguments are visible to every user (ps); set PULSE_API_KEY or PULSE_API_KEY_FILE',
+      ],
+    };
   }
   const parse = () =>
     parseArgs({
@@ -133,7 +143,12 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
       allowPositionals: true,
       strict: true,
       options: {
-        ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: flag === 'raw-personal-fields' ? 'boolean' : 'string' }])) as Record<Flag, { type: 'string' | 'boolean' }>,
+        ...(Object.fromEntries(
+          Object.keys(FLAGS).map((flag) => [
+            flag,
+            { type: flag === 'raw-personal-fields' ? 'boolean' : 'string' },
+          ]),
+        ) as Record<Flag, { type: 'string' | 'boolean' }>),
         static: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -146,7 +161,11 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   }
   if (parsed.values.help) return { help: true };
   if (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'serve') {
-    return { errors: [`expected the command "serve", got ${parsed.positionals.length === 0 ? 'none' : JSON.stringify(parsed.positionals.join(' '))} (see pulse-widgets serve --help)`] };
+    return {
+      errors: [
+        `expected the command "serve", got ${parsed.positionals.length === 0 ? 'none' : JSON.stringify(parsed.positionals.join(' '))} (see pulse-widgets serve --help)`,
+      ],
+    };
   }
   const values = parsed.values as Partial<Record<Flag | 'static', string | boolean>>;
   const errors: string[] = [];
@@ -166,43 +185,64 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   const wholeNumber = (flag: Flag, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = setting(flag);
     if (raw === undefined) return fallback;
-    return check(flag, () => {
-      if (!/^\d{1,15}$/.test(raw) || Number(raw) > max) throw new ConfigError(`must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` from 0 to ${max}` : ''}, not ${JSON.stringify(raw)}`);
-      return Number(raw);
-    }) ?? fallback;
+    return (
+      check(flag, () => {
+        if (!/^\d{1,15}$/.test(raw) || Number(raw) > max)
+          throw new ConfigError(
+            `must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` from 0 to ${max}` : ''}, not ${JSON.stringify(raw)}`,
+          );
+        return Number(raw);
+      }) ?? fallback
+    );
   };
 
   const redisSetting = setting('redis-url');
-  if (values['redis-url'] !== undefined && /^rediss?(\+cluster)?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))) {
-    errors.push('--redis-url must not carry a password: arguments are visible to every user (ps); set PULSE_REDIS_URL instead');
+  if (
+    values['redis-url'] !== undefined &&
+    /^rediss?(\+cluster)?:\/\/[^/]*:[^/@]*@/.test(String(values['redis-url']))
+  ) {
+    errors.push(
+      '--redis-url must not carry a password: arguments are visible to every user (ps); set PULSE_REDIS_URL instead',
+    );
   }
-  const redisUrl = redisSetting === undefined ? undefined : check('redis-url', () => checkRedisUrl(redisSetting));
+  const redisUrl =
+    redisSetting === undefined ? undefined : check('redis-url', () => checkRedisUrl(redisSetting));
   const upstreamSetting = setting('upstream');
-  const upstream = upstreamSetting === undefined ? undefined : check('upstream', () => upstreamUrl(upstreamSetting));
+  const upstream =
+    upstreamSetting === undefined ? undefined : check('upstream', () => upstreamUrl(upstreamSetting));
 
   const keyFile = setting('api-key-file');
   let apiKey: string | undefined;
-  if (keyFile !== undefined && env.PULSE_API_KEY) errors.push('PULSE_API_KEY and PULSE_API_KEY_FILE are both set: keep one');
-  else if (keyFile !== undefined) apiKey = check('api-key-file', () => checkApiKey(readFileSync(keyFile, 'utf8')));
+  if (keyFile !== undefined && env.PULSE_API_KEY)
+    errors.push('PULSE_API_KEY and PULSE_API_KEY_FILE are both set: keep one');
+  else if (keyFile !== undefined)
+    apiKey = check('api-key-file', () => checkApiKey(readFileSync(keyFile, 'utf8')));
   else if (env.PULSE_API_KEY) apiKey = check('PULSE_API_KEY', () => checkApiKey(env.PULSE_API_KEY!));
   if (upstreamSetting !== undefined && keyFile === undefined && !env.PULSE_API_KEY) {
     errors.push('PULSE_UPSTREAM is set but no key: set PULSE_API_KEY (or PULSE_API_KEY_FILE)');
   }
 
   const hostsSetting = setting('hosts');
-  const hosts = hostsSetting === undefined ? undefined : check('hosts', () => [...checkHosts(list(hostsSetting))]);
+  const hosts =
+    hostsSetting === undefined ? undefined : check('hosts', () => [...checkHosts(list(hostsSetting))]);
   if (upstreamSetting !== undefined && hostsSetting === undefined) {
     errors.push('PULSE_UPSTREAM is set but PULSE_HOSTS is not: list the site IDs this endpoint may serve');
   }
   const originsSetting = setting('allowed-origins');
-  const allowedOrigins = originsSetting === undefined ? [] : check('allowed-origins', () => [...checkOrigins(list(originsSetting))]) ?? [];
+  const allowedOrigins =
+    originsSetting === undefined
+      ? []
+      : (check('allowed-origins', () => [...checkOrigins(list(originsSetting))]) ?? []);
   const prefix = check('prefix', () => checkPrefix(setting('prefix') ?? '')) ?? '';
   const host = setting('host') ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) errors.push(`HOST (--host): ${JSON.stringify(host)} is not an address such as 127.0.0.1 or ::`);
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host))
+    errors.push(`HOST (--host): ${JSON.stringify(host)} is not an address such as 127.0.0.1 or ::`);
   const logLevel = setting('log-level') ?? 'info';
-  if (!LOG_LEVELS.has(logLevel)) errors.push(`PULSE_LOG_LEVEL (--log-level): must be one of ${[...LOG_LEVELS].join(', ')}`);
+  if (!LOG_LEVELS.has(logLevel))
+    errors.push(`PULSE_LOG_LEVEL (--log-level): must be one of ${[...LOG_LEVELS].join(', ')}`);
   const personal = setting('raw-personal-fields');
-  if (personal !== undefined && !/^(1|0|true|false)$/.test(personal)) errors.push('PULSE_RAW_PERSONAL_FIELDS (--raw-personal-fields): must be 1 or 0');
+  if (personal !== undefined && !/^(1|0|true|false)$/.test(personal))
+    errors.push('PULSE_RAW_PERSONAL_FIELDS (--raw-personal-fields): must be 1 or 0');
   const fold = setting('fold')?.toLowerCase() ?? 'on';
   if (!/^(on|off|1|0|true|false)$/.test(fold)) errors.push('PULSE_FOLD (--fold): must be on or off');
 
@@ -210,7 +250,10 @@ export function readSettings(argv: readonly string[], env: Readonly<Record<strin
   if (trustProxy !== undefined) check('trust-proxy', () => parseTrustProxy(trustProxy));
 
   const hostTzSetting = setting('host-tz');
-  const hostTimeZones = hostTzSetting === undefined ? {} : check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {};
+  const hostTimeZones =
+    hostTzSetting === undefined
+      ? {}
+      : (check('host-tz', () => checkHostTimeZones(list(hostTzSetting))) ?? {});
 
   const queriesSetting = setting('queries');
   if (queriesSetting !== undefined) {

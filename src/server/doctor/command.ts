@@ -30,10 +30,19 @@ export interface CommandOutput {
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function doctorCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, output: CommandOutput, clock: Clock = realClock): Promise<number> {
+export async function doctorCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  output: CommandOutput,
+  clock: Clock = realClock,
+): Promise<number> {
   let values: { json?: boolean; host?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, options: { json: { type: 'boolean' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: { json: { type: 'boolean' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (error) {
     output.err(`pulse-widgets doctor: ${(error as Error).message}\n`);
     return 2;
@@ -50,15 +59,28 @@ export async function doctorCommand(argv: readonly string[], env: Readonly<Recor
     return 2;
   }
   const reports = await runDoctor({ ...config, clock });
-  if (values.json) output.out(`${JSON.stringify({ upstream: config.upstream.origin, host: config.host, userAgent: USER_AGENT, routes: reports }, null, 2)}\n`);
-  else output.out(textReport(reports, `pulse-widgets doctor: ${config.upstream.origin}, host ${config.host}, ${new Date(clock.now()).toISOString()}, ${USER_AGENT}`));
+  if (values.json)
+    output.out(
+      `${JSON.stringify({ upstream: config.upstream.origin, host: config.host, userAgent: USER_AGENT, routes: reports }, null, 2)}\n`,
+    );
+  else
+    output.out(
+      textReport(
+        reports,
+        `pulse-widgets doctor: ${config.upstream.origin}, host ${config.host}, ${new Date(clock.now()).toISOString()}, ${USER_AGENT}`,
+      ),
+    );
   return reports.every((report) => report.outcome === 'ok') ? 0 : 1;
 }
 
 function readConfig(env: Readonly<Record<string, string | undefined>>, hostFlag: string | undefined) {
-  if (!env.PULSE_UPSTREAM) throw new ConfigError('PULSE_UPSTREAM is not set: doctor checks a real service (set it to the base URL of the service)');
+  if (!env.PULSE_UPSTREAM)
+    throw new ConfigError(
+      'PULSE_UPSTREAM is not set: doctor checks a real service (set it to the base URL of the service)',
+    );
   const upstream = upstreamUrl(env.PULSE_UPSTREAM);
-  if (env.PULSE_API_KEY && env.PULSE_API_KEY_FILE) throw new ConfigError('PULSE_API_KEY and PULSE_API_KEY_FILE are both set: keep one');
+  if (env.PULSE_API_KEY && env.PULSE_API_KEY_FILE)
+    throw new ConfigError('PULSE_API_KEY and PULSE_API_KEY_FILE are both set: keep one');
   const rawKey = env.PULSE_API_KEY_FILE ? readFileSync(env.PULSE_API_KEY_FILE, 'utf8') : env.PULSE_API_KEY;
   if (!rawKey) throw new ConfigError('no key: set PULSE_API_KEY (or PULSE_API_KEY_FILE)');
   const apiKey = checkApiKey(rawKey);

@@ -5,7 +5,13 @@
  * The key travels in its header only; nothing here prints or returns it.
  */
 import {
-  canonicalQuery, parseQuery, readDifferences, ROUTE_NAMES, SUMMARY_KEYS, type Difference, type RouteName,
+  canonicalQuery,
+  parseQuery,
+  readDifferences,
+  ROUTE_NAMES,
+  SUMMARY_KEYS,
+  type Difference,
+  type RouteName,
 } from '../../api/index.ts';
 import { RESPONSE_SHAPES } from '../../api/response-shapes.ts';
 import { realClock, type Clock } from '../../runtime/clock.ts';
@@ -71,13 +77,29 @@ export async function runDoctor(options: DoctorOptions): Promise<RouteReport[]> 
   return reports;
 }
 
-async function callRoute(route: RouteName, query: string, options: DoctorOptions, clock: Clock): Promise<RouteReport> {
+async function callRoute(
+  route: RouteName,
+  query: string,
+  options: DoctorOptions,
+  clock: Clock,
+): Promise<RouteReport> {
   const url = upstreamUrlOf(options.upstream, route, query);
-  const report: RouteReport = { route, request: `${url.pathname}${url.search}`, ms: 0, rateLimit: {}, outcome: 'ok', differences: [] };
+  const report: RouteReport = {
+    route,
+    request: `${url.pathname}${url.search}`,
+    ms: 0,
+    rateLimit: {},
+    outcome: 'ok',
+    differences: [],
+  };
   const started = clock.now();
   const timeout = clock.timeout(options.timeoutMs ?? 10_000);
   try {
-    const response = await fetch(url, { headers: upstreamHeaders(options.apiKey), redirect: 'manual', signal: timeout });
+    const response = await fetch(url, {
+      headers: upstreamHeaders(options.apiKey),
+      redirect: 'manual',
+      signal: timeout,
+    });
     report.status = response.status;
     for (const name of RATE_LIMIT_HEADERS) {
       const value = response.headers.get(name);
@@ -86,7 +108,8 @@ async function callRoute(route: RouteName, query: string, options: DoctorOptions
     const text = await response.text();
     report.ms = Math.round(clock.now() - started);
     if (response.status !== 200) return { ...report, outcome: 'status' };
-    if (!JSON_TYPE.test(response.headers.get('content-type') ?? '')) return { ...report, outcome: 'content_type' };
+    if (!JSON_TYPE.test(response.headers.get('content-type') ?? ''))
+      return { ...report, outcome: 'content_type' };
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -95,7 +118,9 @@ async function callRoute(route: RouteName, query: string, options: DoctorOptions
     }
     const reading = readDifferences(RESPONSE_SHAPES[route], body, { all: true });
     const asked = new URLSearchParams(query);
-    report.differences = reading.differences.filter((difference) => !(difference.addedBy && asked.get(difference.addedBy) === null));
+    report.differences = reading.differences.filter(
+      (difference) => !(difference.addedBy && asked.get(difference.addedBy) === null),
+    );
     if (!reading.ok) return { ...report, outcome: 'invalid', problem: reading.problem };
     return report;
   } catch (error) {

@@ -8,7 +8,8 @@ import type { RouteReport } from './doctor.ts';
 
 const OUTCOMES: Record<RouteReport['outcome'], string> = {
   ok: 'usable',
-  invalid: 'UNUSABLE: an essential field is missing or of another type (the cache answers 502 upstream_invalid)',
+  invalid:
+    'UNUSABLE: an essential field is missing or of another type (the cache answers 502 upstream_invalid)',
   status: 'UNUSABLE: the service did not answer 200',
   content_type: 'UNUSABLE: the answer is not JSON (Content-Type)',
   bad_json: 'UNUSABLE: the answer does not parse as JSON',
@@ -20,15 +21,20 @@ const OUTCOMES: Record<RouteReport['outcome'], string> = {
 export function describeDifference(difference: Difference, places = 1): string {
   const { kind, essential, pattern, path, expected, found, dropped, entry, addedBy } = difference;
   const where = places > 1 ? `${pattern} (${places} places, e.g. ${path})` : path;
-  const what = kind === 'unknown' ? `unknown field ${where} (${found}): kept and passed through`
-    : kind === 'missing' ? `${essential ? 'essential' : 'optional'} field missing: ${where} (${expected})${addedBy ? `, added by ${addedBy}=1` : ''}`
-    : `other type at ${where}: expected ${expected}, found ${found}`;
+  const what =
+    kind === 'unknown'
+      ? `unknown field ${where} (${found}): kept and passed through`
+      : kind === 'missing'
+        ? `${essential ? 'essential' : 'optional'} field missing: ${where} (${expected})${addedBy ? `, added by ${addedBy}=1` : ''}`
+        : `other type at ${where}: expected ${expected}, found ${found}`;
   if (!dropped) return what;
   return `${what}; ${entry ? 'entry' : 'field'} dropped${dropped === path ? '' : `: ${dropped}`}`;
 }
 
 /** Differences of one kind at one pattern, counted: a list of 10 pages that all lack a field is one line. */
-export function groupDifferences(differences: readonly Difference[]): { difference: Difference; places: number }[] {
+export function groupDifferences(
+  differences: readonly Difference[],
+): { difference: Difference; places: number }[] {
   const groups = new Map<string, { difference: Difference; places: number }>();
   for (const difference of differences) {
     const key = `${difference.kind} ${difference.pattern} ${difference.expected ?? ''} ${difference.found} ${difference.dropped ? 'dropped' : ''}`;
@@ -42,9 +48,14 @@ export function groupDifferences(differences: readonly Difference[]): { differen
 export function textReport(reports: readonly RouteReport[], heading: string): string {
   const lines = [heading, ''];
   for (const report of reports) {
-    const limits = Object.entries(report.rateLimit).map(([name, value]) => `${name}: ${value}`).join(', ') || 'no rate-limit headers';
+    const limits =
+      Object.entries(report.rateLimit)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join(', ') || 'no rate-limit headers';
     lines.push(`${report.route}  GET ${report.request}`);
-    lines.push(`  ${report.status === undefined ? 'no answer' : `HTTP ${report.status}`} in ${report.ms} ms; ${limits}`);
+    lines.push(
+      `  ${report.status === undefined ? 'no answer' : `HTTP ${report.status}`} in ${report.ms} ms; ${limits}`,
+    );
     lines.push(`  ${OUTCOMES[report.outcome]}${report.error ? ` (${report.error})` : ''}`);
     if (report.problem) lines.push(`  refused for: ${describeDifference(report.problem)}`);
     const groups = groupDifferences(report.differences);
@@ -53,7 +64,11 @@ export function textReport(reports: readonly RouteReport[], heading: string): st
     lines.push('');
   }
   const unusable = reports.filter((report) => report.outcome !== 'ok').length;
-  const differing = reports.filter((report) => report.outcome === 'ok' && report.differences.length > 0).length;
-  lines.push(`Routes: ${reports.length - unusable - differing} match the contract, ${differing} differ but are usable, ${unusable} unusable.`);
+  const differing = reports.filter(
+    (report) => report.outcome === 'ok' && report.differences.length > 0,
+  ).length;
+  lines.push(
+    `Routes: ${reports.length - unusable - differing} match the contract, ${differing} differ but are usable, ${unusable} unusable.`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -107,11 +107,13 @@ export function formatAddress(address: Address): string {
   if (address.family === 4) {
     return [24n, 16n, 8n, 0n].map((shift) => String((address.value >> shift) & 0xffn)).join('.');
   }
-  const groups = Array.from({ length: 8 }, (_, index) => Number((address.value >> BigInt(112 - index * 16)) & 0xffffn));
+  const groups = Array.from({ length: 8 }, (_, index) =>
+    Number((address.value >> BigInt(112 - index * 16)) & 0xffffn),
+  );
   // The longest run of two or more zero groups becomes "::" (the first, on a tie).
   let bestStart = -1;
   let bestLength = 1;
-  for (let start = 0; start < 8;) {
+  for (let start = 0; start < 8; ) {
     let end = start;
     while (end < 8 && groups[end] === 0) end += 1;
     if (end - start > bestLength) {
@@ -130,11 +132,17 @@ function parseRange(text: string): Range[] {
   if (named) return named.flatMap(parseRange);
   const [addressText, bitsText, ...extra] = text.split('/');
   const address = extra.length === 0 ? parseAddress(addressText!) : undefined;
-  if (!address) throw new TrustProxyError(`"${text}" is not an address, a CIDR range or one of ${Object.keys(NAMED_RANGES).join(', ')}`);
+  if (!address)
+    throw new TrustProxyError(
+      `"${text}" is not an address, a CIDR range or one of ${Object.keys(NAMED_RANGES).join(', ')}`,
+    );
   const width = address.family === 4 ? 32 : 128;
   // A mapped ::ffff:a.b.c.d/n range counts its bits in IPv6.
   const offset = address.family === 4 && addressText!.includes(':') ? 96 : 0;
-  if (bitsText !== undefined && (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) - offset > width || Number(bitsText) < offset)) {
+  if (
+    bitsText !== undefined &&
+    (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) - offset > width || Number(bitsText) < offset)
+  ) {
     throw new TrustProxyError(`"${text}" has a prefix length that does not fit the address`);
   }
   const bits = bitsText === undefined ? width : Number(bitsText) - offset;
@@ -154,10 +162,13 @@ function inRange(address: Address, range: Range): boolean {
  */
 export function parseTrustProxy(value: string | number | readonly string[]): TrustProxy {
   if (typeof value === 'number') {
-    if (!Number.isInteger(value) || value < 0 || value > 100) throw new TrustProxyError(`a hop count must be a whole number from 0 to 100, not ${value}`);
+    if (!Number.isInteger(value) || value < 0 || value > 100)
+      throw new TrustProxyError(`a hop count must be a whole number from 0 to 100, not ${value}`);
     return { hops: value };
   }
-  const items = (typeof value === 'string' ? value.split(',') : value).map((item) => item.trim()).filter((item) => item !== '');
+  const items = (typeof value === 'string' ? value.split(',') : value)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   if (items.length === 0) return TRUST_NO_PROXY;
   if (items.length === 1 && /^\d+$/.test(items[0]!)) return parseTrustProxy(Number(items[0]));
   return { ranges: items.flatMap(parseRange) };
@@ -174,7 +185,14 @@ function forwardedFor(header: string): string[] {
   for (const element of header.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? []) {
     const pair = /(?:^|;)\s*for\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/i.exec(element);
     // An element without for= still stands for one hop: an unknown one.
-    nodes.push(pair ? pair[1]!.trim().replace(/^"(.*)"$/, '$1').replace(/\\(.)/g, '$1') : 'unknown');
+    nodes.push(
+      pair
+        ? pair[1]!
+            .trim()
+            .replace(/^"(.*)"$/, '$1')
+            .replace(/\\(.)/g, '$1')
+        : 'unknown',
+    );
   }
   return nodes;
 }
@@ -194,7 +212,11 @@ export interface ForwardingHeaders {
  * `X-Forwarded-For` is read when present, `Forwarded` otherwise: every common proxy appends the
  * former, and a client's own copy of the header its proxy does not write would otherwise decide.
  */
-export function clientAddress(peer: string | undefined, headers: ForwardingHeaders, trust: TrustProxy): string | undefined {
+export function clientAddress(
+  peer: string | undefined,
+  headers: ForwardingHeaders,
+  trust: TrustProxy,
+): string | undefined {
   if (peer === undefined || peer === '') return undefined;
   // Trusting no proxy, the peer is counted exactly as before any proxy was configured.
   if (!trustsAnyProxy(trust)) return peer;
@@ -202,9 +224,12 @@ export function clientAddress(peer: string | undefined, headers: ForwardingHeade
   if (!client) return peer;
   const chain = headers.xForwardedFor
     ? headers.xForwardedFor.slice(0, MAX_HEADER_LENGTH).split(',')
-    : headers.forwarded ? forwardedFor(headers.forwarded.slice(0, MAX_HEADER_LENGTH)) : [];
+    : headers.forwarded
+      ? forwardedFor(headers.forwarded.slice(0, MAX_HEADER_LENGTH))
+      : [];
   for (let hop = 0; hop < chain.length; hop += 1) {
-    const trusted = 'hops' in trust ? hop < trust.hops : trust.ranges.some((range) => inRange(client!, range));
+    const trusted =
+      'hops' in trust ? hop < trust.hops : trust.ranges.some((range) => inRange(client!, range));
     if (!trusted) break;
     const next = parseHop(chain[chain.length - 1 - hop]!);
     if (!next) break;

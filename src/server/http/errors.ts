@@ -17,7 +17,12 @@ export type ErrorCode =
   | 'upstream_rate_limited'
   | 'history_unavailable';
 
-export function errorResponse(status: number, code: ErrorCode, message: string, options: { param?: string; headers?: ConstructorParameters<typeof Headers>[0] } = {}): Response {
+export function errorResponse(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  options: { param?: string; headers?: ConstructorParameters<typeof Headers>[0] } = {},
+): Response {
   const headers = new Headers(options.headers);
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.set('cache-control', 'no-store');

@@ -50,7 +50,10 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
   const options: pino.LoggerOptions = {
     level,
     base: { name: 'pulse-widgets' },
-    redact: { paths: ['apiKey', '*.apiKey', 'headers["x-svc-ak"]', '*.headers["x-svc-ak"]'], censor: '[redacted]' },
+    redact: {
+      paths: ['apiKey', '*.apiKey', 'headers["x-svc-ak"]', '*.headers["x-svc-ak"]'],
+      censor: '[redacted]',
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }
@@ -59,8 +62,12 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
   const options = resolveOptions(cacheOptions);
   const logger = options.logger ?? createLogger();
   const cors = new Cors(options.allowedOrigins);
-  const clientLimit = options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
-  const newQueries = options.newQueryLimit > 0 ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock) : undefined;
+  const clientLimit =
+    options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
+  const newQueries =
+    options.newQueryLimit > 0
+      ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock)
+      : undefined;
   // Read at scrape time only, once `fills` exists.
   const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
   const upstream = new UpstreamClient({
@@ -83,13 +90,16 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
       if (fields > 0) metrics.droppedValues.inc({ route, what: 'field' }, fields);
     },
   });
-  const shared = options.redisUrl === undefined ? options.sharedTier : new RedisTier({
-    url: options.redisUrl,
-    prefix: options.redisPrefix,
-    timeoutMs: options.redisTimeoutMs,
-    logger,
-    onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
-  });
+  const shared =
+    options.redisUrl === undefined
+      ? options.sharedTier
+      : new RedisTier({
+          url: options.redisUrl,
+          prefix: options.redisPrefix,
+          timeoutMs: options.redisTimeoutMs,
+          logger,
+          onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
+        });
   if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
   // A cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
   const burst = options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs));
@@ -107,14 +117,25 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     hosts: [...options.hosts],
     clock: options.clock,
     logger,
-    redis: options.redisUrl === undefined ? undefined : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
+    redis:
+      options.redisUrl === undefined
+        ? undefined
+        : { url: options.redisUrl, prefix: options.redisPrefix, timeoutMs: options.redisTimeoutMs },
     retryMs: options.liveTtlMs,
     onMinute: (host, outcome) => metrics.historySamples.inc({ host, outcome }),
     quickstats: async (host) => {
       const query = canonicalQuery({ host, all_platforms: 1 });
-      const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, { route: 'quickstats', query, host, passive: true });
+      const lookup = await fills.lookup(`${routes.quickstats.path}?${query}`, {
+        route: 'quickstats',
+        query,
+        host,
+        passive: true,
+      });
       if (lookup.kind !== 'stored') return undefined;
-      return { stats: (JSON.parse(lookup.stored.identity.toString()) as QuickstatsResponse).data.stats, fetchedAt: lookup.stored.fetchedAt };
+      return {
+        stats: (JSON.parse(lookup.stored.identity.toString()) as QuickstatsResponse).data.stats,
+        fetchedAt: lookup.stored.fetchedAt,
+      };
     },
   });
 

@@ -20,7 +20,16 @@ import type { FillContext } from '../cache/polled-keys.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import { sendWebResponse, type NodeShortcut } from '../../runtime/node-http.ts';
 import { resolveQuery } from './query.ts';
-import { bodyOf, chooseEncoding, etagMatches, freshness, freshnessSeconds, JSON_CONTENT_TYPE, type Encoding, type StoredResponse } from '../../runtime/stored-response.ts';
+import {
+  bodyOf,
+  chooseEncoding,
+  etagMatches,
+  freshness,
+  freshnessSeconds,
+  JSON_CONTENT_TYPE,
+  type Encoding,
+  type StoredResponse,
+} from '../../runtime/stored-response.ts';
 
 /** Answers a plain fresh hit and returns true, or returns false having done nothing. */
 export type HitPath = NodeShortcut;
@@ -78,7 +87,8 @@ function requestHeader(raw: readonly string[], name: string): string | undefined
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const line = raw[i]!;
-    if (line.length === name.length && (line === name || line.toLowerCase() === name)) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    if (line.length === name.length && (line === name || line.toLowerCase() === name))
+      value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
 }
@@ -90,14 +100,22 @@ export function createHitPath(parts: HitPathParts): HitPath {
   /** Per stored entry (kept no longer than it is), the last header lines of each way of answering it. */
   const prepared = new WeakMap<StoredResponse, (PreparedAnswer | undefined)[]>();
   /** Labelled counters by route: fresh hits, and stale answers while refilling. */
-  const counters = { hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(), stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>() };
+  const counters = {
+    hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
+    stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
+  };
 
   // Headers are read only when a proxy is trusted: hits stay one socket lookup without.
   const clientOf = trustsAnyProxy(parts.trustProxy)
-    ? (req: IncomingMessage) => clientAddress(req.socket.remoteAddress, {
-      xForwardedFor: requestHeader(req.rawHeaders, 'x-forwarded-for'),
-      forwarded: requestHeader(req.rawHeaders, 'forwarded'),
-    }, parts.trustProxy)
+    ? (req: IncomingMessage) =>
+        clientAddress(
+          req.socket.remoteAddress,
+          {
+            xForwardedFor: requestHeader(req.rawHeaders, 'x-forwarded-for'),
+            forwarded: requestHeader(req.rawHeaders, 'forwarded'),
+          },
+          parts.trustProxy,
+        )
     : (req: IncomingMessage) => req.socket.remoteAddress;
 
   /** The canonical key of a raw target, parsed once per distinct target; undefined for anything the Web handler must see. */
@@ -110,7 +128,11 @@ export function createHitPath(parts: HitPathParts): HitPath {
     if (!pathname.startsWith(`${parts.prefix}/`)) return undefined;
     const name = findRoute(pathname.slice(parts.prefix.length));
     if (name === undefined) return undefined;
-    const resolved = resolveQuery(name, new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1)), parts.hosts);
+    const resolved = resolveQuery(
+      name,
+      new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1)),
+      parts.hosts,
+    );
     if (!resolved.ok) return undefined;
     if (targets.size >= MAX_TARGETS) targets.clear();
     const target: Target = { key: resolved.key, context: resolved.context, touchedAt: -Infinity };
@@ -134,7 +156,10 @@ export function createHitPath(parts: HitPathParts): HitPath {
     const byRoute = counters[status.kind];
     let counter = byRoute.get(route);
     if (!counter) {
-      counter = status.kind === 'hit' ? parts.hits.labels({ route }) : parts.staleServes.labels({ route, detail: status.detail });
+      counter =
+        status.kind === 'hit'
+          ? parts.hits.labels({ route })
+          : parts.staleServes.labels({ route, detail: status.detail });
       byRoute.set(route, counter);
     }
     counter.inc();
@@ -147,25 +172,47 @@ export function createHitPath(parts: HitPathParts): HitPath {
    * The header lines of an answer, made again only when one of them would change: another
    * stored entry or freshness, another second of Age or of the time left, another allowed origin.
    */
-  const prepare = (stored: StoredResponse, status: typeof HIT | typeof REFRESHING, encoding: Encoding, notModified: boolean, origin: string | undefined, at: number): string[] => {
+  const prepare = (
+    stored: StoredResponse,
+    status: typeof HIT | typeof REFRESHING,
+    encoding: Encoding,
+    notModified: boolean,
+    origin: string | undefined,
+    at: number,
+  ): string[] => {
     const { age, remaining } = freshnessSeconds(stored, at);
     let answers = prepared.get(stored);
     if (!answers) prepared.set(stored, (answers = []));
     // One slot per encoding, for 200 and 304 answers, fresh or refreshing.
     const slot = (ENCODINGS.indexOf(encoding) * 2 + (notModified ? 1 : 0)) * 2 + (status === HIT ? 0 : 1);
     const known = answers[slot];
-    if (known && known.freshUntil === stored.freshUntil && known.age === age && known.remaining === remaining && known.origin === origin) return known.headers;
+    if (
+      known &&
+      known.freshUntil === stored.freshUntil &&
+      known.age === age &&
+      known.remaining === remaining &&
+      known.origin === origin
+    )
+      return known.headers;
     const fresh = freshness(stored, status, at);
     const headers = [
-      'content-type', JSON_CONTENT_TYPE,
-      'etag', stored.etag,
-      'age', fresh.age,
-      'cache-control', fresh.cacheControl,
-      'cache-status', fresh.cacheStatus,
-      'vary', cors.variesByOrigin ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
-      'x-content-type-options', 'nosniff',
+      'content-type',
+      JSON_CONTENT_TYPE,
+      'etag',
+      stored.etag,
+      'age',
+      fresh.age,
+      'cache-control',
+      fresh.cacheControl,
+      'cache-status',
+      fresh.cacheStatus,
+      'vary',
+      cors.variesByOrigin ? 'Origin, Accept-Encoding' : 'Accept-Encoding',
+      'x-content-type-options',
+      'nosniff',
     ];
-    if (origin !== undefined) headers.push('access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS);
+    if (origin !== undefined)
+      headers.push('access-control-allow-origin', origin, 'access-control-expose-headers', EXPOSED_HEADERS);
     // No Last-Modified on a 304, as respondStored says why.
     if (!notModified) {
       headers.push('last-modified', new Date(stored.fetchedAt).toUTCString());
@@ -176,7 +223,13 @@ export function createHitPath(parts: HitPathParts): HitPath {
     return headers;
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, target: Target, stored: StoredResponse, status: typeof HIT | typeof REFRESHING) => {
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: Target,
+    stored: StoredResponse,
+    status: typeof HIT | typeof REFRESHING,
+  ) => {
     const at = now();
     countHit(target, status, at);
     const raw = req.rawHeaders;
@@ -210,10 +263,13 @@ export function createHitPath(parts: HitPathParts): HitPath {
       send(req, res, target, stored, status);
       return true;
     }
-    clientLimit.refusal(ip).then((waitMs) => {
-      if (waitMs === undefined) send(req, res, target, stored, status);
-      else void sendWebResponse(parts.tooManyRequests(waitMs, req.headers.origin ?? null), res, req.method);
-    }, () => res.destroy());
+    clientLimit.refusal(ip).then(
+      (waitMs) => {
+        if (waitMs === undefined) send(req, res, target, stored, status);
+        else void sendWebResponse(parts.tooManyRequests(waitMs, req.headers.origin ?? null), res, req.method);
+      },
+      () => res.destroy(),
+    );
     return true;
   };
 }

@@ -20,8 +20,14 @@ export interface Bucket {
  * One more call from a bucket last seen as `bucket` (undefined: a full one): the bucket after it
  * and no wait, or the bucket as it is now and how long until a token is back.
  */
-export function takeToken(bucket: Bucket | undefined, now: number, perMinute: number, burst: number): { bucket: Bucket; waitMs?: number } {
-  const refilled = bucket === undefined ? burst : Math.min(burst, bucket.tokens + ((now - bucket.at) * perMinute) / 60_000);
+export function takeToken(
+  bucket: Bucket | undefined,
+  now: number,
+  perMinute: number,
+  burst: number,
+): { bucket: Bucket; waitMs?: number } {
+  const refilled =
+    bucket === undefined ? burst : Math.min(burst, bucket.tokens + ((now - bucket.at) * perMinute) / 60_000);
   if (refilled >= 1) return { bucket: { tokens: refilled - 1, at: now } };
   return { bucket: { tokens: refilled, at: now }, waitMs: Math.ceil(((1 - refilled) * 60_000) / perMinute) };
 }

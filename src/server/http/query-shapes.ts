@@ -15,7 +15,10 @@
 import { ROUTE_NAMES, routes, type RouteName } from '../../api/index.ts';
 
 /** Per route, its entries: per parameter the values allowed (undefined: any), or `any` for `route?*`. */
-export type QueryShapes = ReadonlyMap<RouteName, readonly (ReadonlyMap<string, ReadonlySet<string> | undefined> | 'any')[]>;
+export type QueryShapes = ReadonlyMap<
+  RouteName,
+  readonly (ReadonlyMap<string, ReadonlySet<string> | undefined> | 'any')[]
+>;
 
 /** The shapes, or the problem with the text. */
 export function parseQueryShapes(text: string): { shapes: QueryShapes } | { error: string } {
@@ -23,7 +26,8 @@ export function parseQueryShapes(text: string): { shapes: QueryShapes } | { erro
   for (const entry of text.split(/[\s;]+/).filter(Boolean)) {
     const at = entry.indexOf('?');
     const name = (at === -1 ? entry : entry.slice(0, at)) as RouteName;
-    if (!ROUTE_NAMES.includes(name)) return { error: `queries: "${name}" is not a route (${ROUTE_NAMES.join(', ')})` };
+    if (!ROUTE_NAMES.includes(name))
+      return { error: `queries: "${name}" is not a route (${ROUTE_NAMES.join(', ')})` };
     const list = shapes.get(name) ?? [];
     shapes.set(name, list);
     const rest = at === -1 ? '' : entry.slice(at + 1);
@@ -36,8 +40,19 @@ export function parseQueryShapes(text: string): { shapes: QueryShapes } | { erro
     for (const part of rest.split('&').filter(Boolean)) {
       const equals = part.indexOf('=');
       const param = equals === -1 ? part : part.slice(0, equals);
-      if (!known.includes(param)) return { error: `queries: ${name} has no parameter "${param}" (${known.join(', ')})` };
-      params.set(param, equals === -1 ? undefined : new Set(part.slice(equals + 1).split('|').map(decodeURIComponent)));
+      if (!known.includes(param))
+        return { error: `queries: ${name} has no parameter "${param}" (${known.join(', ')})` };
+      params.set(
+        param,
+        equals === -1
+          ? undefined
+          : new Set(
+              part
+                .slice(equals + 1)
+                .split('|')
+                .map(decodeURIComponent),
+            ),
+      );
     }
     list.push(params);
   }
@@ -45,14 +60,20 @@ export function parseQueryShapes(text: string): { shapes: QueryShapes } | { erro
 }
 
 /** Whether a canonical query of `route` is pinned; else the parameter that is not (undefined: the route is not). */
-export function pinned(shapes: QueryShapes, route: RouteName, query: string): { ok: true } | { ok: false; param?: string } {
+export function pinned(
+  shapes: QueryShapes,
+  route: RouteName,
+  query: string,
+): { ok: true } | { ok: false; param?: string } {
   const entries = shapes.get(route);
   if (!entries) return { ok: false };
   const params = [...new URLSearchParams(query)].filter(([name]) => name !== 'host');
   let refused: string | undefined;
   for (const entry of entries) {
     if (entry === 'any') return { ok: true };
-    const outside = params.find(([name, value]) => !entry.has(name) || (entry.get(name) !== undefined && !entry.get(name)!.has(value)));
+    const outside = params.find(
+      ([name, value]) => !entry.has(name) || (entry.get(name) !== undefined && !entry.get(name)!.has(value)),
+    );
     if (!outside) return { ok: true };
     refused ??= outside[0];
   }

@@ -27,13 +27,23 @@ export function refusedParam(query: URLSearchParams): { message: string; param: 
   return undefined;
 }
 
-export function resolveQuery(name: RouteName, query: URLSearchParams, hosts: ReadonlySet<string>): Resolution {
+export function resolveQuery(
+  name: RouteName,
+  query: URLSearchParams,
+  hosts: ReadonlySet<string>,
+): Resolution {
   const refused = refusedParam(query);
   if (refused) return { ok: false, status: 400, ...refused };
   const parsed = parseQuery(name, query);
-  if (!parsed.success) return { ok: false, status: 400, message: parsed.problem.message, param: parsed.problem.param };
+  if (!parsed.success)
+    return { ok: false, status: 400, message: parsed.problem.message, param: parsed.problem.param };
   const { host } = parsed.params;
-  if (!hosts.has(host)) return { ok: false, status: 403, message: `host ${host} is not served by this endpoint`, param: 'host' };
+  if (!hosts.has(host))
+    return { ok: false, status: 403, message: `host ${host} is not served by this endpoint`, param: 'host' };
   const canonical = canonicalQuery(parsed.params);
-  return { ok: true, key: `${routes[name].path}?${canonical}`, context: { route: name, query: canonical, host } };
+  return {
+    ok: true,
+    key: `${routes[name].path}?${canonical}`,
+    context: { route: name, query: canonical, host },
+  };
 }

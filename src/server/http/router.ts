@@ -7,7 +7,14 @@
  * cache, and so the upstream. The parts it calls are built by `createCacheHandler` (handler.ts).
  */
 import type { Logger } from 'pino';
-import { findRoute, historyParamsSchema, HISTORY_PATH, isHistoryPath, parseQueryWith, type RouteName } from '../../api/index.ts';
+import {
+  findRoute,
+  historyParamsSchema,
+  HISTORY_PATH,
+  isHistoryPath,
+  parseQueryWith,
+  type RouteName,
+} from '../../api/index.ts';
 import { memoizeByQuery } from '../../internal/memo.ts';
 import type { HistoryService } from '../../history/service.ts';
 import type { WebHandler } from '../../runtime/node-http.ts';
@@ -59,10 +66,20 @@ const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 const REFUSALS = {
   too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
-  too_many_new_queries: 'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+  too_many_new_queries:
+    'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
 } as const;
 
-export function createRouter({ options, fills, history, metrics, cors, logger, clientLimit, newQueries }: RouterParts): Router {
+export function createRouter({
+  options,
+  fills,
+  history,
+  metrics,
+  cors,
+  logger,
+  clientLimit,
+  newQueries,
+}: RouterParts): Router {
   let closed = false;
   const shapesSeen = new Set<string>();
 
@@ -74,12 +91,16 @@ export function createRouter({ options, fills, history, metrics, cors, logger, c
 
   const owns = (url: URL): boolean => {
     const path = localPath(url);
-    return path !== undefined && (OPS_PATHS.has(path) || findRoute(path) !== undefined || isHistoryPath(path));
+    return (
+      path !== undefined && (OPS_PATHS.has(path) || findRoute(path) !== undefined || isHistoryPath(path))
+    );
   };
 
   const operations = async (path: string): Promise<Response> => {
     if (path === '/metrics') {
-      return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+      return new Response(await metrics.registry.metrics(), {
+        headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+      });
     }
     // Readiness never depends on the upstream: while it is down we still serve stale data and 503s.
     const body = path === '/healthz' ? { status: 'ok' } : { status: closed ? 'closing' : 'ready' };
@@ -94,12 +115,27 @@ export function createRouter({ options, fills, history, metrics, cors, logger, c
       headers.set('retry-after', retryAfterSeconds(lookup.retryAfterMs));
       if (invalid) {
         headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-invalid');
-        return errorResponse(502, 'upstream_invalid', 'The analytics service answered, but its answer could not be read (see the cache log for the field) and no recent data is cached; try again after Retry-After seconds.', { headers });
+        return errorResponse(
+          502,
+          'upstream_invalid',
+          'The analytics service answered, but its answer could not be read (see the cache log for the field) and no recent data is cached; try again after Retry-After seconds.',
+          { headers },
+        );
       }
       headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-unavailable');
       return lookup.rateLimited
-        ? errorResponse(503, 'upstream_rate_limited', 'The analytics service asked us to slow down; try again after Retry-After seconds.', { headers })
-        : errorResponse(503, 'upstream_unavailable', 'The analytics service is not answering and no recent data is cached; try again after Retry-After seconds.', { headers });
+        ? errorResponse(
+            503,
+            'upstream_rate_limited',
+            'The analytics service asked us to slow down; try again after Retry-After seconds.',
+            { headers },
+          )
+        : errorResponse(
+            503,
+            'upstream_unavailable',
+            'The analytics service is not answering and no recent data is cached; try again after Retry-After seconds.',
+            { headers },
+          );
     }
     const { status } = lookup;
     if (status.kind === 'hit') metrics.hits.inc({ route });
@@ -108,31 +144,47 @@ export function createRouter({ options, fills, history, metrics, cors, logger, c
     return respondStored(request, lookup.stored, status, options.now(), headers);
   };
 
-  const tooManyRequests = (waitMs: number, headers: Headers, code: keyof typeof REFUSALS = 'too_many_requests'): Response => {
+  const tooManyRequests = (
+    waitMs: number,
+    headers: Headers,
+    code: keyof typeof REFUSALS = 'too_many_requests',
+  ): Response => {
     metrics.clientRejections.inc();
     headers.set('retry-after', retryAfterSeconds(waitMs));
     return errorResponse(429, code, REFUSALS[code], { headers });
   };
 
-  const clientOf = (request: Request): string | undefined => clientAddress(options.clientIp(request), {
-    xForwardedFor: request.headers.get('x-forwarded-for'),
-    forwarded: request.headers.get('forwarded'),
-  }, options.trustProxy);
+  const clientOf = (request: Request): string | undefined =>
+    clientAddress(
+      options.clientIp(request),
+      {
+        xForwardedFor: request.headers.get('x-forwarded-for'),
+        forwarded: request.headers.get('forwarded'),
+      },
+      options.trustProxy,
+    );
 
   /** A route's query, validated once per distinct query string (as the hit path does). */
-  const resolve = memoizeByQuery((route: RouteName, query: string) => resolveQuery(route, new URLSearchParams(query), options.hosts));
+  const resolve = memoizeByQuery((route: RouteName, query: string) =>
+    resolveQuery(route, new URLSearchParams(query), options.hosts),
+  );
 
   const handle = async (request: Request): Promise<Response> => {
-    if (request.url.length > MAX_URL_LENGTH) return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);
+    if (request.url.length > MAX_URL_LENGTH)
+      return errorResponse(414, 'uri_too_long', `URLs are limited to ${MAX_URL_LENGTH} characters`);
     const url = new URL(request.url);
     const path = localPath(url);
-    if (path === undefined) return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
+    if (path === undefined)
+      return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
     const name = findRoute(path);
     const historyRoute = isHistoryPath(path);
-    if (name === undefined && !historyRoute && !OPS_PATHS.has(path)) return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
+    if (name === undefined && !historyRoute && !OPS_PATHS.has(path))
+      return errorResponse(404, 'not_found', `${url.pathname} is not a route of this endpoint`);
     if (request.method === 'OPTIONS') return cors.preflight(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed: use GET`, { headers: { allow: 'GET, HEAD, OPTIONS' } });
+      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed: use GET`, {
+        headers: { allow: 'GET, HEAD, OPTIONS' },
+      });
     }
     if (name === undefined && !historyRoute) return operations(path);
 
@@ -144,13 +196,24 @@ export function createRouter({ options, fills, history, metrics, cors, logger, c
     }
     if (historyRoute) return historyAnswer(request, url, headers);
     const resolved = resolve(name!, url.search.slice(1));
-    if (!resolved.ok) return errorResponse(resolved.status, resolved.status === 403 ? 'host_not_allowed' : 'bad_param', resolved.message, { param: resolved.param, headers });
+    if (!resolved.ok)
+      return errorResponse(
+        resolved.status,
+        resolved.status === 403 ? 'host_not_allowed' : 'bad_param',
+        resolved.message,
+        { param: resolved.param, headers },
+      );
     const shape = shapeOf(name!, resolved.context.query);
     if (shapesSeen.size < MAX_SHAPES_SEEN) shapesSeen.add(shape);
     const pin = options.queries && pinned(options.queries, name!, resolved.context.query);
     if (pin && !pin.ok) {
       const what = pin.param === undefined ? `the route ${name}` : `${shape} (its ${pin.param} as asked)`;
-      return errorResponse(403, 'query_not_allowed', `This endpoint answers only the query shapes its operator pinned; ${what} is not one of them.`, { param: pin.param, headers });
+      return errorResponse(
+        403,
+        'query_not_allowed',
+        `This endpoint answers only the query shapes its operator pinned; ${what} is not one of them.`,
+        { param: pin.param, headers },
+      );
     }
     if (newQueries && client !== undefined && fills.startsNewQuery(resolved.key, resolved.context)) {
       const waitMs = newQueries.refusal(client);
@@ -164,14 +227,27 @@ export function createRouter({ options, fills, history, metrics, cors, logger, c
     const refused = refusedParam(url.searchParams);
     if (refused) return errorResponse(400, 'bad_param', refused.message, { param: refused.param, headers });
     const parsed = parseQueryWith(historyParamsSchema, HISTORY_PATH, url.searchParams);
-    if (!parsed.success) return errorResponse(400, 'bad_param', parsed.problem.message, { param: parsed.problem.param, headers });
+    if (!parsed.success)
+      return errorResponse(400, 'bad_param', parsed.problem.message, {
+        param: parsed.problem.param,
+        headers,
+      });
     const { host } = parsed.params;
-    if (!options.hosts.has(host)) return errorResponse(403, 'host_not_allowed', `host ${host} is not served by this endpoint`, { param: 'host', headers });
+    if (!options.hosts.has(host))
+      return errorResponse(403, 'host_not_allowed', `host ${host} is not served by this endpoint`, {
+        param: 'host',
+        headers,
+      });
     try {
       return await history.respond(request, parsed.params, headers);
     } catch (error) {
       logger.error({ err: (error as Error).message }, 'history: cannot answer');
-      return errorResponse(503, 'history_unavailable', 'History cannot be read right now; try again in a minute.', { headers });
+      return errorResponse(
+        503,
+        'history_unavailable',
+        'History cannot be read right now; try again in a minute.',
+        { headers },
+      );
     }
   };
 

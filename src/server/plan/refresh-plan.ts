@@ -48,7 +48,11 @@ export interface PlannedKey {
  * Polled again at least three quarters of an interval after its polling began: a dashboard's
  * second poll, not a one-off (however long the one-off then waits for its fill).
  */
-export function isEstablished(pollingSince: number | undefined, lastPolledAt: number, intervalMs: number): boolean {
+export function isEstablished(
+  pollingSince: number | undefined,
+  lastPolledAt: number,
+  intervalMs: number,
+): boolean {
   return pollingSince !== undefined && lastPolledAt - pollingSince >= (intervalMs * 3) / 4;
 }
 
@@ -75,7 +79,12 @@ export function polledInTwoTicks(polls: readonly string[]): Set<string> {
  * already given or owes when the plan is made: `taken` fills started in the window under way
  * (`current`), or running or queued now, each holding the next free slot from `current` on.
  */
-export function occupiedSlots(windowStarts: readonly number[], current: number, taken: number, fills: number): number[] {
+export function occupiedSlots(
+  windowStarts: readonly number[],
+  current: number,
+  taken: number,
+  fills: number,
+): number[] {
   const used = windowStarts.map(() => 0);
   for (let index = windowStarts.length - 1; index >= 0 && taken > 0; index -= 1) {
     if (windowStarts[index]! < current) continue;
@@ -162,19 +171,31 @@ export interface RefreshPlan {
 }
 
 /** The windows of the budget in one interval. */
-export const windowsPerInterval = (intervalMs: number, windowMs: number): number => Math.max(1, Math.floor(intervalMs / windowMs));
+export const windowsPerInterval = (intervalMs: number, windowMs: number): number =>
+  Math.max(1, Math.floor(intervalMs / windowMs));
 
 /** The refreshes one interval's budget carries. */
-export const refreshCapacity = (fills: number, intervalMs: number, windowMs: number): number => Math.max(1, Math.floor((fills * intervalMs) / windowMs));
+export const refreshCapacity = (fills: number, intervalMs: number, windowMs: number): number =>
+  Math.max(1, Math.floor((fills * intervalMs) / windowMs));
 
 /** The plan of one host for its next tick, from what it is given alone. */
-export function planRefills({ at, intervalMs, windowMs, fills, lead, keys, refreshed }: PlanInput): RefreshPlan {
+export function planRefills({
+  at,
+  intervalMs,
+  windowMs,
+  fills,
+  lead,
+  keys,
+  refreshed,
+}: PlanInput): RefreshPlan {
   let tick = Math.ceil(at / intervalMs) * intervalMs;
   if (tick - lead <= at) tick += intervalMs;
   const capacity = refreshCapacity(fills, intervalMs, windowMs);
   // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
   const dueBy = tick + intervalMs / 4;
-  const due = keys.filter((key) => key.freshUntil <= dueBy && !key.filling && refreshed.get(key.key) !== tick);
+  const due = keys.filter(
+    (key) => key.freshUntil <= dueBy && !key.filling && refreshed.get(key.key) !== tick,
+  );
   const minGap = leastRefillGap(intervalMs, windowMs);
   // Stalest first: the one whose stored answer's fill started earliest (told by the shared
   // tier, so every instance ranks alike).
@@ -211,7 +232,9 @@ export function planRefills({ at, intervalMs, windowMs, fills, lead, keys, refre
   const reserved = new Map<number, number>();
   const refills = chosen.map((key) => {
     const earliest = key.startedAt + minGap;
-    const window = used.findIndex((count, index) => count < fills && open(index) && tick - index * windowMs - lead >= earliest);
+    const window = used.findIndex(
+      (count, index) => count < fills && open(index) && tick - index * windowMs - lead >= earliest,
+    );
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt = window === -1 ? earliest : tick - window * windowMs - lead;
     if (window !== -1) used[window]! += 1;
@@ -228,12 +251,15 @@ export function planRefills({ at, intervalMs, windowMs, fills, lead, keys, refre
     stretchedUntil: tick + intervalMs / 2,
     reserved,
     stretch,
-    report: keys.length === 0 ? undefined : {
-      keys: keys.reduce((sum, key) => sum + key.weight, 0),
-      groups: keys.length,
-      callsPerMinute: Math.round((Math.min(keys.length, capacity) * 60_000) / intervalMs),
-      stretch: Math.round(stretch * 100) / 100,
-    },
+    report:
+      keys.length === 0
+        ? undefined
+        : {
+            keys: keys.reduce((sum, key) => sum + key.weight, 0),
+            groups: keys.length,
+            callsPerMinute: Math.round((Math.min(keys.length, capacity) * 60_000) / intervalMs),
+            stretch: Math.round(stretch * 100) / 100,
+          },
     nextAt: tick + intervalMs / 8,
   };
 }

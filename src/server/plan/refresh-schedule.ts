@@ -6,7 +6,13 @@
  * what the plan is (/metrics).
  */
 import type { Clock, TimerHandle } from '../../runtime/clock.ts';
-import { leastRefillGap, planRefills, type HostPlan, type PlannedKey, type Reservation } from './refresh-plan.ts';
+import {
+  leastRefillGap,
+  planRefills,
+  type HostPlan,
+  type PlannedKey,
+  type Reservation,
+} from './refresh-plan.ts';
 
 export interface ScheduleParts {
   intervalMs: number;
@@ -62,7 +68,12 @@ export class RefreshSchedule {
   /** Makes sure the host has a plan: the first one at once, then one per tick. */
   watch(host: string): void {
     if (this.#closed || this.#hosts.has(host)) return;
-    const timers: HostTimers = { slots: new Set(), refreshed: new Map(), established: false, reserved: new Map() };
+    const timers: HostTimers = {
+      slots: new Set(),
+      refreshed: new Map(),
+      established: false,
+      reserved: new Map(),
+    };
     this.#hosts.set(host, timers);
     this.#plan(host, timers);
   }
@@ -96,7 +107,11 @@ export class RefreshSchedule {
     if (!timers?.established) return undefined;
     const { windowMs } = this.#parts;
     const windowStart = at - (at % windowMs);
-    return { reserved: timers.reserved.get(windowStart) ?? 0, windowStart, windowEnd: windowStart + windowMs };
+    return {
+      reserved: timers.reserved.get(windowStart) ?? 0,
+      windowStart,
+      windowEnd: windowStart + windowMs,
+    };
   }
 
   close(): void {
@@ -114,10 +129,13 @@ export class RefreshSchedule {
   /** Runs `action` at `at` on the schedule's clock. */
   #arm(timers: HostTimers, at: number, action: () => void): void {
     const { clock } = this.#parts;
-    const slot = clock.setTimeout(() => {
-      timers.slots.delete(slot);
-      if (!this.#closed) action();
-    }, Math.max(1, at - clock.now()));
+    const slot = clock.setTimeout(
+      () => {
+        timers.slots.delete(slot);
+        if (!this.#closed) action();
+      },
+      Math.max(1, at - clock.now()),
+    );
     timers.slots.add(slot);
   }
 
@@ -132,8 +150,17 @@ export class RefreshSchedule {
     }
     // Keys polled once are left alone: a host with only those keeps its tick, for when one is polled again.
     const keys = all.filter((key) => key.established);
-    const plan = planRefills({ at, intervalMs, windowMs, fills, lead: this.#parts.lead(host), keys, refreshed: timers.refreshed });
-    for (const [key, refreshedFor] of timers.refreshed) if (refreshedFor < plan.tick) timers.refreshed.delete(key);
+    const plan = planRefills({
+      at,
+      intervalMs,
+      windowMs,
+      fills,
+      lead: this.#parts.lead(host),
+      keys,
+      refreshed: timers.refreshed,
+    });
+    for (const [key, refreshedFor] of timers.refreshed)
+      if (refreshedFor < plan.tick) timers.refreshed.delete(key);
     for (const key of plan.stretched) this.#parts.stretch(key, plan.stretchedUntil);
     timers.established = keys.length > 0;
     timers.reserved = plan.reserved;

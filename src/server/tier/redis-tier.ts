@@ -168,19 +168,29 @@ export class RedisTier implements SharedTier {
     this.#logger = options.logger;
     this.#onOnline = options.onOnline;
     const connection = redisConnection(options.url);
-    const socket = { connectTimeout: Math.max(options.timeoutMs, 1000), reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) };
+    const socket = {
+      connectTimeout: Math.max(options.timeoutMs, 1000),
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
+    };
     const binary = { timeout: options.timeoutMs, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
     if (connection.cluster) {
       // A command for a slot whose master is down fails at once ("offline"): its caller acts alone,
       // every other slot keeps being shared.
       const client = createCluster({
         rootNodes: connection.seeds.map((url) => ({ url })),
-        defaults: { ...connection.credentials, disableOfflineQueue: true, socket: { ...socket, tls: connection.tls } },
+        defaults: {
+          ...connection.credentials,
+          disableOfflineQueue: true,
+          socket: { ...socket, tls: connection.tls },
+        },
       });
       this.#client = client;
       this.#commands = client.withCommandOptions({ timeout: options.timeoutMs });
       this.#binary = client.withCommandOptions(binary);
-      client.connect().then(() => this.#setOnline(true), () => undefined);
+      client.connect().then(
+        () => this.#setOnline(true),
+        () => undefined,
+      );
     } else {
       const client = createClient({ url: connection.url, disableOfflineQueue: true, socket });
       this.#client = client;
@@ -204,12 +214,22 @@ export class RedisTier implements SharedTier {
   }
 
   async write(key: string, stored: StoredResponse, keepMs: number): Promise<void> {
-    await this.#run(() => this.#commands.eval(WRITE_ENTRY, { keys: [this.#key('entry', key), this.#key('failures', key)], arguments: [packStored(stored), String(Math.ceil(keepMs))] }));
+    await this.#run(() =>
+      this.#commands.eval(WRITE_ENTRY, {
+        keys: [this.#key('entry', key), this.#key('failures', key)],
+        arguments: [packStored(stored), String(Math.ceil(keepMs))],
+      }),
+    );
   }
 
   async claim(key: string, ms: number): Promise<LeaseClaim> {
     const token = randomUUID();
-    const reply = await this.#run(() => this.#commands.eval(TAKE_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ms))] }));
+    const reply = await this.#run(() =>
+      this.#commands.eval(TAKE_LEASE, {
+        keys: [this.#key('lease', key)],
+        arguments: [token, String(Math.ceil(ms))],
+      }),
+    );
     if (!Array.isArray(reply)) return { kind: 'offline' };
     const [won, pttl, backoff] = reply.map(Number) as [number, number, number];
     if (won === 1) return { kind: 'won', token };
@@ -221,33 +241,73 @@ export class RedisTier implements SharedTier {
    * `false` if another instance took it meanwhile (this one waited longer than its lease).
    */
   async confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'> {
-    const reply = await this.#run(() => this.#commands.eval(CONFIRM_LEASE, { keys: [this.#key('lease', key)], arguments: [token, String(Math.ceil(ttlMs))] }));
+    const reply = await this.#run(() =>
+      this.#commands.eval(CONFIRM_LEASE, {
+        keys: [this.#key('lease', key)],
+        arguments: [token, String(Math.ceil(ttlMs))],
+      }),
+    );
     return reply === undefined ? 'offline' : Number(reply) === 1;
   }
 
   /** The fill failed: the lease becomes a backoff for every instance. Answers its length. */
   async fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined> {
-    const reply = await this.#run(() => this.#commands.eval(FAIL_LEASE, { keys: [this.#key('lease', key), this.#key('failures', key)], arguments: [String(baseMs), String(maxMs)] }));
+    const reply = await this.#run(() =>
+      this.#commands.eval(FAIL_LEASE, {
+        keys: [this.#key('lease', key), this.#key('failures', key)],
+        arguments: [String(baseMs), String(maxMs)],
+      }),
+    );
     return reply === undefined ? undefined : Number(reply);
   }
 
-  async takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined> {
-    const reply = await this.#run(() => this.#commands.eval(TAKE_SLOT, { keys: [this.#key('budget', host), this.#key('cooldown', host), this.#key('sent', host)], arguments: [String(fills), String(windowMs), String(burst)] }));
+  async takeSlot(
+    host: string,
+    fills: number,
+    windowMs: number,
+    burst: number,
+  ): Promise<SlotAnswer | undefined> {
+    const reply = await this.#run(() =>
+      this.#commands.eval(TAKE_SLOT, {
+        keys: [this.#key('budget', host), this.#key('cooldown', host), this.#key('sent', host)],
+        arguments: [String(fills), String(windowMs), String(burst)],
+      }),
+    );
     if (!Array.isArray(reply)) return undefined;
-    const [granted, waitMs, coolingDown, grantedAt, aloneHoldMs = 0] = reply.map(Number) as [number, number, number, number, number?];
-    return granted === 1 ? { granted: true, at: grantedAt, aloneHoldMs } : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1, aloneHoldMs };
+    const [granted, waitMs, coolingDown, grantedAt, aloneHoldMs = 0] = reply.map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number?,
+    ];
+    return granted === 1
+      ? { granted: true, at: grantedAt, aloneHoldMs }
+      : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1, aloneHoldMs };
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
-    await this.#run(() => this.#commands.eval(COOL_DOWN, { keys: [this.#key('cooldown', host)], arguments: [String(Math.ceil(ms))] }));
+    await this.#run(() =>
+      this.#commands.eval(COOL_DOWN, {
+        keys: [this.#key('cooldown', host)],
+        arguments: [String(Math.ceil(ms))],
+      }),
+    );
   }
 
   async join(group: string, member: string, keepMs: number): Promise<void> {
-    await this.#run(() => this.#commands.eval(JOIN_GROUP, { keys: [this.#key('fold', group)], arguments: [member, String(Math.ceil(keepMs)), String(MAX_GROUP_MEMBERS)] }));
+    await this.#run(() =>
+      this.#commands.eval(JOIN_GROUP, {
+        keys: [this.#key('fold', group)],
+        arguments: [member, String(Math.ceil(keepMs)), String(MAX_GROUP_MEMBERS)],
+      }),
+    );
   }
 
   async members(group: string): Promise<string[] | undefined> {
-    const reply = await this.#run(() => this.#commands.eval(GROUP_MEMBERS, { keys: [this.#key('fold', group)], arguments: [] }));
+    const reply = await this.#run(() =>
+      this.#commands.eval(GROUP_MEMBERS, { keys: [this.#key('fold', group)], arguments: [] }),
+    );
     return Array.isArray(reply) ? reply.map(String) : undefined;
   }
 
@@ -267,7 +327,12 @@ export class RedisTier implements SharedTier {
   }
 
   #run<T>(command: () => Promise<T>): Promise<T | undefined> {
-    return runBounded(!this.#closed && this.#client.isReady, this.#logger, 'shared tier command failed: acting alone', command);
+    return runBounded(
+      !this.#closed && this.#client.isReady,
+      this.#logger,
+      'shared tier command failed: acting alone',
+      command,
+    );
   }
 
   #setOnline(online: boolean): void {
@@ -276,6 +341,9 @@ export class RedisTier implements SharedTier {
     this.#onOnline?.(online);
     if (this.#closed) return;
     if (online) this.#logger.info('shared tier connected: instances share entries, leases and the budget');
-    else this.#logger.warn('shared tier unreachable: this instance acts alone on its share of the budget until Redis is back');
+    else
+      this.#logger.warn(
+        'shared tier unreachable: this instance acts alone on its share of the budget until Redis is back',
+      );
   }
 }

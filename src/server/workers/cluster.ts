@@ -55,7 +55,11 @@ const PRIMARY_TIMEOUT_MS = 5000;
 /** How long workers get to finish in-flight requests on SIGTERM before they are killed. */
 const SHUTDOWN_MS = 10_000;
 
-export async function runWorkers(settings: ServeSettings, overrides: Partial<CacheOptions> = {}, logger: Logger = createLogger(settings.logLevel)): Promise<RunningWorkers | undefined> {
+export async function runWorkers(
+  settings: ServeSettings,
+  overrides: Partial<CacheOptions> = {},
+  logger: Logger = createLogger(settings.logLevel),
+): Promise<RunningWorkers | undefined> {
   if (cluster.isWorker) {
     await runWorker(settings, overrides, logger);
     return undefined;
@@ -65,7 +69,12 @@ export async function runWorkers(settings: ServeSettings, overrides: Partial<Cac
 
 async function runPrimary(settings: ServeSettings, logger: Logger): Promise<RunningWorkers> {
   const upstream = await startUpstream(settings);
-  const target: UpstreamTarget = { url: upstream.url, apiKey: upstream.apiKey, mode: upstream.mode, hosts: upstream.hosts };
+  const target: UpstreamTarget = {
+    url: upstream.url,
+    apiKey: upstream.apiKey,
+    mode: upstream.mode,
+    hosts: upstream.hosts,
+  };
   // Without Redis the primary is the shared tier; with it, every worker talks to Redis itself.
   const coordinator = settings.redisUrl === undefined ? new Coordinator(settings.cacheMaxBytes) : undefined;
   cluster.setupPrimary({ serialization: 'advanced' });
@@ -87,7 +96,8 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
     workers.add(worker);
     worker.on('message', (message: unknown) => {
       if (coordinator && isTierRequest(message)) worker.send(coordinator.answer(message));
-      else if ((message as ReadyMessage | undefined)?.pulseReady) worker.send({ pulseStart: target } satisfies StartMessage);
+      else if ((message as ReadyMessage | undefined)?.pulseReady)
+        worker.send({ pulseStart: target } satisfies StartMessage);
       else if (typeof (message as MetricsMessage | undefined)?.pulseMetrics === 'number') {
         const { pulseMetrics } = message as MetricsMessage;
         aggregator.clusterMetrics().then(
@@ -108,8 +118,12 @@ async function runPrimary(settings: ServeSettings, logger: Logger): Promise<Runn
       workers.delete(worker);
       if (closing) return;
       const ranMs = realClock.now() - startedAt;
-      restartDelayMs = ranMs >= STABLE_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, restartDelayMs * 2));
-      logger.error({ pid: worker.process.pid, code, signal, restartInMs: restartDelayMs }, 'worker died: starting a replacement');
+      restartDelayMs =
+        ranMs >= STABLE_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(100, restartDelayMs * 2));
+      logger.error(
+        { pid: worker.process.pid, code, signal, restartInMs: restartDelayMs },
+        'worker died: starting a replacement',
+      );
       const restart = realClock.setTimeout(() => {
         if (!closing) start(slot);
       }, restartDelayMs);
@@ -145,7 +159,11 @@ function stopWorker(worker: Worker): Promise<void> {
   });
 }
 
-async function runWorker(settings: ServeSettings, overrides: Partial<CacheOptions>, logger: Logger): Promise<void> {
+async function runWorker(
+  settings: ServeSettings,
+  overrides: Partial<CacheOptions>,
+  logger: Logger,
+): Promise<void> {
   const target = await new Promise<UpstreamTarget>((resolve) => {
     const onMessage = (message: unknown) => {
       const start = (message as StartMessage | undefined)?.pulseStart;
@@ -156,9 +174,13 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
     process.on('message', onMessage);
     process.send!({ pulseReady: true } satisfies ReadyMessage);
   });
-  const shared = settings.redisUrl === undefined
-    ? { sharedTier: new IpcTier(process as Required<typeof process>, PRIMARY_TIMEOUT_MS), instances: settings.workers }
-    : { instances: settings.instances * settings.workers };
+  const shared =
+    settings.redisUrl === undefined
+      ? {
+          sharedTier: new IpcTier(process as Required<typeof process>, PRIMARY_TIMEOUT_MS),
+          instances: settings.workers,
+        }
+      : { instances: settings.instances * settings.workers };
   // A history directory belongs to one process: without Redis each worker records into its own,
   // kept across its replacements (the samples come from the fills the workers share).
   const history = historyOptions(settings, target);
@@ -171,15 +193,21 @@ async function runWorker(settings: ServeSettings, overrides: Partial<CacheOption
     const reply = message as MetricsMessage | undefined;
     if (typeof reply?.pulseMetrics === 'number') answers.get(reply.pulseMetrics)?.(reply.text);
   });
-  const endpoint = await serveEndpoint(settings, target, logger.child({ worker: cluster.worker?.id }), { ...shared, history, ...overrides }, async () => {
-    const id = (asked += 1);
-    const text = await new Promise<string | undefined>((resolve) => {
-      answers.set(id, resolve);
-      process.send!({ pulseMetrics: id } satisfies MetricsMessage);
-    }).finally(() => answers.delete(id));
-    // The primary could not collect them all: this worker's own, rather than nothing.
-    return text ?? endpoint.cache.registry.metrics();
-  });
+  const endpoint = await serveEndpoint(
+    settings,
+    target,
+    logger.child({ worker: cluster.worker?.id }),
+    { ...shared, history, ...overrides },
+    async () => {
+      const id = (asked += 1);
+      const text = await new Promise<string | undefined>((resolve) => {
+        answers.set(id, resolve);
+        process.send!({ pulseMetrics: id } satisfies MetricsMessage);
+      }).finally(() => answers.delete(id));
+      // The primary could not collect them all: this worker's own, rather than nothing.
+      return text ?? endpoint.cache.registry.metrics();
+    },
+  );
   // Answers the primary's aggregator with this worker's registry.
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([endpoint.cache.registry]);

@@ -28,7 +28,12 @@ export interface TierReply {
 }
 
 export function isTierRequest(message: unknown): message is TierRequest {
-  return typeof message === 'object' && message !== null && typeof (message as TierRequest).pulseTier === 'number' && 'op' in message;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as TierRequest).pulseTier === 'number' &&
+    'op' in message
+  );
 }
 
 /** Leases, failure counts, windows and cooldowns: a few per key or host, never evicted for size. */
@@ -49,7 +54,11 @@ export class Coordinator {
   /** `clock` counts every TTL and window (the primary's real one; a virtual one in the simulation). */
   constructor(maxBytes: number, clock: Clock = realClock) {
     this.#clock = clock;
-    this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (packed) => Math.max(1, packed.byteLength), ...lruTime(clock) });
+    this.#entries = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (packed) => Math.max(1, packed.byteLength),
+      ...lruTime(clock),
+    });
     this.#marks = new LRUCache({ max: MAX_MARKS, ...lruTime(clock) });
   }
 
@@ -85,7 +94,8 @@ export class Coordinator {
         return this.#takeSlot(request.host, request.fills, request.windowMs, request.burst);
       case 'cooldown': {
         const key = `cooldown:${request.host}`;
-        if (this.#remaining(key) < request.ms) this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(request.ms)) });
+        if (this.#remaining(key) < request.ms)
+          this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(request.ms)) });
         return true;
       }
       case 'join': {

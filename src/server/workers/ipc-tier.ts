@@ -45,7 +45,9 @@ export class IpcTier implements SharedTier {
 
   async read(key: string): Promise<StoredResponse | undefined> {
     const packed = await this.#call({ op: 'read', key });
-    return packed instanceof Uint8Array ? unpackStored(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength)) : undefined;
+    return packed instanceof Uint8Array
+      ? unpackStored(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength))
+      : undefined;
   }
 
   async write(key: string, stored: StoredResponse, keepMs: number): Promise<void> {
@@ -54,7 +56,9 @@ export class IpcTier implements SharedTier {
 
   async claim(key: string, ms: number): Promise<LeaseClaim> {
     const token = randomUUID();
-    const reply = (await this.#call({ op: 'claim', key, token, ms })) as { won: boolean; ms: number; backoff: boolean } | undefined;
+    const reply = (await this.#call({ op: 'claim', key, token, ms })) as
+      | { won: boolean; ms: number; backoff: boolean }
+      | undefined;
     if (reply === undefined) return { kind: 'offline' };
     if (reply.won) return { kind: 'won', token };
     return { kind: reply.backoff ? 'backoff' : 'held', ms: Math.max(1, reply.ms) };
@@ -70,7 +74,12 @@ export class IpcTier implements SharedTier {
     return typeof reply === 'number' ? reply : undefined;
   }
 
-  async takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined> {
+  async takeSlot(
+    host: string,
+    fills: number,
+    windowMs: number,
+    burst: number,
+  ): Promise<SlotAnswer | undefined> {
     return (await this.#call({ op: 'takeSlot', host, fills, windowMs, burst })) as SlotAnswer | undefined;
   }
 

@@ -30,19 +30,25 @@ function siteCurve(site: Site, view: View): SiteCurve {
   const totalPopularity = site.pages.reduce((sum, page) => sum + page.popularity, 0);
   const people = new Float64Array(MINUTES_PER_DAY);
   for (let minute = 0; minute < MINUTES_PER_DAY; minute++) {
-    const hour = ((minute / 60 + site.utcOffsetHours) % 24 + 24) % 24;
+    const hour = (((minute / 60 + site.utcOffsetHours) % 24) + 24) % 24;
     let weight = 0;
-    for (const page of site.pages) weight += page.popularity * pageFreshness(site, page, hour) * (view === 'video' ? page.videoShare : 1);
+    for (const page of site.pages)
+      weight += page.popularity * pageFreshness(site, page, hour) * (view === 'video' ? page.videoShare : 1);
     // slow and fast noise of the model average 1 over a page's day.
     people[minute] = (site.peakPeople * dailyCurve(hour) * weight) / (totalPopularity * 2);
   }
   const mix = (weightsOf: (page: Site['pages'][number]) => readonly number[], index: number) =>
-    site.pages.reduce((sum, page) => sum + page.popularity * normalised(weightsOf(page))[index]!, 0) / totalPopularity;
+    site.pages.reduce((sum, page) => sum + page.popularity * normalised(weightsOf(page))[index]!, 0) /
+    totalPopularity;
   const shares = { people: 1 } as Record<HistoryMetric, number>;
-  (['read', 'write', 'idle'] as const).forEach((metric, index) => (shares[metric] = mix((page) => page.activityWeights, index)));
+  (['read', 'write', 'idle'] as const).forEach(
+    (metric, index) => (shares[metric] = mix((page) => page.activityWeights, index)),
+  );
   shares.new = mix((page) => page.loyaltyWeights, 0);
   SOURCES.forEach((source, index) => (shares[source] = mix((page) => page.sourceWeights, index)));
-  PLATFORMS.forEach((letter, index) => (shares[`platform_${letter}`] = mix((page) => page.platformWeights, index)));
+  PLATFORMS.forEach(
+    (letter, index) => (shares[`platform_${letter}`] = mix((page) => page.platformWeights, index)),
+  );
   return { people, shares };
 }
 
@@ -50,7 +56,10 @@ function siteCurve(site: Site, view: View): SiteCurve {
 const KEPT_DAYS = 40;
 
 /** A site's history reader: `read(metric, from, minutes)` gives one value per minute. */
-export function siteHistory(site: Site, view: View): (metric: HistoryMetric, from: number, minutes: number) => Float64Array {
+export function siteHistory(
+  site: Site,
+  view: View,
+): (metric: HistoryMetric, from: number, minutes: number) => Float64Array {
   let curve: SiteCurve | undefined;
   const noiseKey = hash(site.key, view === 'video' ? 1 : 0, 70);
   // People per minute of a UTC day, noise included: computed once per day, shared by every metric.
@@ -63,7 +72,10 @@ export function siteHistory(site: Site, view: View): (metric: HistoryMetric, fro
       // A calmer or busier day, and the wander of the audience within it.
       const level = 0.94 + 0.12 * unit(noiseKey, day);
       for (let minute = 0; minute < MINUTES_PER_DAY; minute++) {
-        people[minute] = curve.people[minute]! * level * (0.9 + 0.2 * smooth(noiseKey, (day * MINUTES_PER_DAY + minute) / 20));
+        people[minute] =
+          curve.people[minute]! *
+          level *
+          (0.9 + 0.2 * smooth(noiseKey, (day * MINUTES_PER_DAY + minute) / 20));
       }
       if (days.size >= KEPT_DAYS) days.delete(days.keys().next().value!);
       days.set(day, people);
@@ -73,7 +85,7 @@ export function siteHistory(site: Site, view: View): (metric: HistoryMetric, fro
   return (metric, from, minutes) => {
     const values = new Float64Array(minutes);
     const first = Math.floor(from / MINUTE_MS);
-    for (let i = 0; i < minutes;) {
+    for (let i = 0; i < minutes; ) {
       const day = Math.floor((first + i) / MINUTES_PER_DAY);
       const people = peopleOf(day);
       const share = curve!.shares[metric];

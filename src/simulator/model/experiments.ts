@@ -53,7 +53,9 @@ function experimentsOfDay(site: Site, articles: readonly Page[], day: number): E
     const createdAt = day * DAY_MS + seconds(unit(key, 1) * 20 * HOUR_MS);
     const activatedAt = createdAt + seconds((2 + 28 * unit(key, 2)) * MINUTE_MS);
     const completedAt = unit(key, 3) < 0.7 ? activatedAt + seconds((2 + 8 * unit(key, 4)) * HOUR_MS) : null;
-    const archivedAt = (completedAt ?? activatedAt + seconds((20 + 30 * unit(key, 5)) * HOUR_MS)) + seconds((1 + 2 * unit(key, 6)) * DAY_MS);
+    const archivedAt =
+      (completedAt ?? activatedAt + seconds((20 + 30 * unit(key, 5)) * HOUR_MS)) +
+      seconds((1 + 2 * unit(key, 6)) * DAY_MS);
     return {
       id: `${hash(key, 7).toString(16).padStart(8, '0')}${hash(key, 8).toString(16).padStart(8, '0')}`,
       key,
@@ -77,9 +79,13 @@ function statusAt(experiment: Experiment, now: number): string {
   return 'active';
 }
 
-const iso = (time: number | null, now: number) => (time !== null && time <= now ? new Date(time).toISOString() : null);
+const iso = (time: number | null, now: number) =>
+  time !== null && time <= now ? new Date(time).toISOString() : null;
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
-const interval = (mean: number, spread: number): number[] => [round(Math.max(0, mean - spread)), round(mean + spread)];
+const interval = (mean: number, spread: number): number[] => [
+  round(Math.max(0, mean - spread)),
+  round(mean + spread),
+];
 
 function records(site: Site, experiment: Experiment, now: number): RawDataRecord[] {
   const { key } = experiment;
@@ -95,7 +101,9 @@ function records(site: Site, experiment: Experiment, now: number): RawDataRecord
   });
   const best = Math.max(...variants.map((variant) => variant.ctr));
   // Probability of being the best arm: a softmax of each arm's distance to the leader in standard errors.
-  const weights = variants.map((variant) => Math.exp(1.7 * ((variant.ctr - best) / Math.max(variant.error, 1e-6))));
+  const weights = variants.map((variant) =>
+    Math.exp(1.7 * ((variant.ctr - best) / Math.max(variant.error, 1e-6))),
+  );
   const weightSum = weights.reduce((a, b) => a + b, 0);
   const completed = experiment.completedAt !== null && now >= experiment.completedAt;
   const leader = variants.findIndex((variant) => variant.ctr === best);
@@ -104,49 +112,61 @@ function records(site: Site, experiment: Experiment, now: number): RawDataRecord
   const topProbability = Math.max(...weights) / weightSum;
   const bestUpper = Math.max(...variants.map((variant) => variant.ctr + 1.96 * variant.error));
   const page = experiment.page;
-  return variants.map((variant, v): RawDataRecord => ({
-    experiment_id: experiment.id,
-    status: statusAt(experiment, now),
-    type: 'headline',
-    model: experiment.model,
-    host: site.host,
-    domain: site.host,
-    path: `${site.host}${page.path}`,
-    location: unit(key, 30) < 0.2 ? null : 'homepage',
-    specific_location: unit(key, 31) < 0.2 ? null : pick(SLOTS, key, 32),
-    exp_metadata: unit(key, 33) < 0.5 ? null : JSON.stringify({ slot: pick(SLOTS, key, 32), note: 'test from the newsroom' }),
-    winning_variant: completed ? `v${leader}` : null,
-    convergence_type: completed ? (topProbability >= 0.95 ? 'probability' : 'time') : null,
-    value_remaining: best > 0 ? ((bestUpper - best) / best).toFixed(4) : '1.0000',
-    valid: totalTrials >= 100 ? 'true' : 'false',
-    content_type: 'headline',
-    content: HEADLINE_VARIANTS[v % HEADLINE_VARIANTS.length]!(page.title),
-    variant_id: `v${v}`,
-    variant_metadata: v === 0 ? JSON.stringify({ original: true }) : null,
-    user_email: `${experiment.editor.toLowerCase().normalize('NFKD').replace(/[^a-z]+/g, '.').replace(/^\.|\.$/g, '')}@${site.host}`,
-    sections: [...page.sections],
-    created_at: iso(experiment.createdAt, now),
-    archived_at: iso(experiment.archivedAt, now),
-    activated_at: iso(experiment.activatedAt, now),
-    completed_at: iso(experiment.completedAt, now),
-    total_outcomes: totalOutcomes,
-    total_failures: totalTrials - totalOutcomes,
-    outcome_last_received_at: totalTrials > 0 ? Math.floor(stoppedAt / 1000) : null,
-    num_outcomes: variant.clicks,
-    num_variants: experiment.variants,
-    strategy_last_updated_at: minutes > 0 ? Math.floor(stoppedAt / 300_000) * 300 : null,
-    user_id: 1000 + (hash(key, 40) % 9000),
-    engagement_mean: round(variant.engagement),
-    ctr_mean: round(variant.ctr),
-    engaged_clicks_mean: variant.trials > 0 ? round(variant.engaged / variant.trials) : 0,
-    probability: round(weights[v]! / weightSum),
-    payout_coefficients: [1, 0.25],
-    priors: [1, 1],
-    engagement_intervals: interval(variant.engagement, 30 / Math.sqrt(variant.clicks + 1)),
-    ctr_intervals: interval(variant.ctr, 1.96 * variant.error),
-    engaged_click_intervals: interval(variant.trials > 0 ? variant.engaged / variant.trials : 0, 1.96 * variant.error),
-    outcome_counts: [variant.clicks, variant.trials - variant.clicks, variant.engaged],
-  }));
+  return variants.map(
+    (variant, v): RawDataRecord => ({
+      experiment_id: experiment.id,
+      status: statusAt(experiment, now),
+      type: 'headline',
+      model: experiment.model,
+      host: site.host,
+      domain: site.host,
+      path: `${site.host}${page.path}`,
+      location: unit(key, 30) < 0.2 ? null : 'homepage',
+      specific_location: unit(key, 31) < 0.2 ? null : pick(SLOTS, key, 32),
+      exp_metadata:
+        unit(key, 33) < 0.5
+          ? null
+          : JSON.stringify({ slot: pick(SLOTS, key, 32), note: 'test from the newsroom' }),
+      winning_variant: completed ? `v${leader}` : null,
+      convergence_type: completed ? (topProbability >= 0.95 ? 'probability' : 'time') : null,
+      value_remaining: best > 0 ? ((bestUpper - best) / best).toFixed(4) : '1.0000',
+      valid: totalTrials >= 100 ? 'true' : 'false',
+      content_type: 'headline',
+      content: HEADLINE_VARIANTS[v % HEADLINE_VARIANTS.length]!(page.title),
+      variant_id: `v${v}`,
+      variant_metadata: v === 0 ? JSON.stringify({ original: true }) : null,
+      user_email: `${experiment.editor
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^a-z]+/g, '.')
+        .replace(/^\.|\.$/g, '')}@${site.host}`,
+      sections: [...page.sections],
+      created_at: iso(experiment.createdAt, now),
+      archived_at: iso(experiment.archivedAt, now),
+      activated_at: iso(experiment.activatedAt, now),
+      completed_at: iso(experiment.completedAt, now),
+      total_outcomes: totalOutcomes,
+      total_failures: totalTrials - totalOutcomes,
+      outcome_last_received_at: totalTrials > 0 ? Math.floor(stoppedAt / 1000) : null,
+      num_outcomes: variant.clicks,
+      num_variants: experiment.variants,
+      strategy_last_updated_at: minutes > 0 ? Math.floor(stoppedAt / 300_000) * 300 : null,
+      user_id: 1000 + (hash(key, 40) % 9000),
+      engagement_mean: round(variant.engagement),
+      ctr_mean: round(variant.ctr),
+      engaged_clicks_mean: variant.trials > 0 ? round(variant.engaged / variant.trials) : 0,
+      probability: round(weights[v]! / weightSum),
+      payout_coefficients: [1, 0.25],
+      priors: [1, 1],
+      engagement_intervals: interval(variant.engagement, 30 / Math.sqrt(variant.clicks + 1)),
+      ctr_intervals: interval(variant.ctr, 1.96 * variant.error),
+      engaged_click_intervals: interval(
+        variant.trials > 0 ? variant.engaged / variant.trials : 0,
+        1.96 * variant.error,
+      ),
+      outcome_counts: [variant.clicks, variant.trials - variant.clicks, variant.engaged],
+    }),
+  );
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
@@ -156,7 +176,14 @@ function zoneOffset(timeZone: string, time: number): number {
   let format = zoneFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     zoneFormats.set(timeZone, format);
   }
@@ -180,7 +207,13 @@ export function startOfDay(date: string, timeZone: string): number {
  */
 export function rawData(site: Site, params: RawDataParams, now: number): RawDataResponse {
   const from = startOfDay(params.start, params.tz);
-  const to = Math.min(startOfDay(new Date(Date.parse(`${params.end}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10), params.tz), now + 1);
+  const to = Math.min(
+    startOfDay(
+      new Date(Date.parse(`${params.end}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10),
+      params.tz,
+    ),
+    now + 1,
+  );
   const articles = site.pages.filter((page) => page.isArticle);
   const chosen: Experiment[] = [];
   for (let day = Math.floor(from / DAY_MS); day * DAY_MS < to; day++) {

@@ -66,15 +66,24 @@ export function histogramOf(breaks: readonly number[], hist: number[]): FullHist
  * `count` values spread over the buckets of `breaks` as a bell around bucket `center` (a
  * fractional bucket index) of the given `width` in buckets.
  */
-export function bellHistogram(breaks: readonly number[], count: number, center: number, width: number): FullHistogram {
+export function bellHistogram(
+  breaks: readonly number[],
+  count: number,
+  center: number,
+  width: number,
+): FullHistogram {
   const weights = new Array<number>(breaks.length + 1);
   const spread = 2 * width * width;
-  for (let index = 0; index <= breaks.length; index++) weights[index] = Math.exp(-((index - center) ** 2) / spread);
+  for (let index = 0; index <= breaks.length; index++)
+    weights[index] = Math.exp(-((index - center) ** 2) / spread);
   return histogramOf(breaks, split(count, weights));
 }
 
 /** Bucket-wise sum of histograms with the same breaks. */
-export function mergeHistograms(breaks: readonly number[], histograms: readonly FullHistogram[]): FullHistogram {
+export function mergeHistograms(
+  breaks: readonly number[],
+  histograms: readonly FullHistogram[],
+): FullHistogram {
   const hist = new Array<number>(breaks.length + 1).fill(0);
   for (const histogram of histograms) histogram.hist.forEach((count, index) => (hist[index]! += count));
   return histogramOf(breaks, hist);

@@ -3,7 +3,14 @@
  * as a pure function of (seed, host, 3-second step, parameters). It keeps only the latest
  * snapshot per host, so memory stays bounded however long it runs.
  */
-import type { FullHistogram, Histogram, HistoryMetric, RouteName, RouteParams, RouteResponse } from '../../api/index.ts';
+import type {
+  FullHistogram,
+  Histogram,
+  HistoryMetric,
+  RouteName,
+  RouteParams,
+  RouteResponse,
+} from '../../api/index.ts';
 import { siteHistory } from './backfill.ts';
 import { rawData } from './experiments.ts';
 import { createSite, type Site } from './site.ts';
@@ -19,16 +26,23 @@ const VIDEO_PREFIX = 'video@';
  * A body as the simulator sends it: the contract reads most fields as optional (a real answer
  * may lack them), but the simulator sends every one its query asks for, and histograms whole.
  */
-export type Sent<T> =
-  [T, Histogram] extends [Histogram, T] ? FullHistogram
-  : T extends string | number | boolean | null ? T
-  : T extends readonly (infer U)[] ? Sent<U>[]
-  : T extends object ? { [K in keyof T]-?: Sent<Exclude<T[K], undefined>> }
-  : T;
+export type Sent<T> = [T, Histogram] extends [Histogram, T]
+  ? FullHistogram
+  : T extends string | number | boolean | null
+    ? T
+    : T extends readonly (infer U)[]
+      ? Sent<U>[]
+      : T extends object
+        ? { [K in keyof T]-?: Sent<Exclude<T[K], undefined>> }
+        : T;
 
 type LiveRoute = Exclude<RouteName, 'raw_data'>;
 const LIVE_VIEWS: { [N in LiveRoute]: (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N> } = {
-  toppages, summary, referrers, top_geo: topGeo, quickstats,
+  toppages,
+  summary,
+  referrers,
+  top_geo: topGeo,
+  quickstats,
 };
 
 export interface SimulatorOptions {
@@ -65,7 +79,9 @@ export interface Simulator {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? 1;
   const hosts = [...(options.hosts ?? DEMO_HOSTS)].map((host) => host.toLowerCase());
-  const sites = new Map<string, Site>(hosts.map((host, position) => [host, createSite(seed, host, position)]));
+  const sites = new Map<string, Site>(
+    hosts.map((host, position) => [host, createSite(seed, host, position)]),
+  );
   const keptSteps = Math.max(1, options.keptSteps ?? 1);
   const kept = new Map<string, Map<number, Snapshot>>();
 
@@ -97,7 +113,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   const stepAt = (nowMs: number) => Math.floor(nowMs / STEP_MS);
 
-  function answer<N extends RouteName>(route: N, params: RouteParams<N>, nowMs: number): Sent<RouteResponse<N>> {
+  function answer<N extends RouteName>(
+    route: N,
+    params: RouteParams<N>,
+    nowMs: number,
+  ): Sent<RouteResponse<N>> {
     const found = locate(params.host);
     if (!found) throw new RangeError(`host ${params.host} is not served by this simulator`);
     const step = stepAt(nowMs);
@@ -106,12 +126,20 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return rawData(found.site, params as RouteParams<'raw_data'>, step * STEP_MS) as Sent<RouteResponse<N>>;
     }
     // TypeScript cannot correlate the route with its builder's parameter type; the table below can.
-    const build = LIVE_VIEWS[route as LiveRoute] as unknown as (snapshot: Snapshot, params: RouteParams<N>) => RouteResponse<N>;
+    const build = LIVE_VIEWS[route as LiveRoute] as unknown as (
+      snapshot: Snapshot,
+      params: RouteParams<N>,
+    ) => RouteResponse<N>;
     return build(snapshot(found.site, found.view, step), params) as Sent<RouteResponse<N>>;
   }
 
   const histories = new Map<string, ReturnType<typeof siteHistory>>();
-  function history(host: string, metric: HistoryMetric, from: number, minutes: number): Float64Array | undefined {
+  function history(
+    host: string,
+    metric: HistoryMetric,
+    from: number,
+    minutes: number,
+  ): Float64Array | undefined {
     const found = locate(host);
     if (!found) return undefined;
     const id = `${found.view}:${found.site.host}`;
@@ -123,7 +151,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   function timeZone(host: string): string | undefined {
     const offset = locate(host)?.site.utcOffsetHours;
     // POSIX signs: Etc/GMT+5 is five hours behind UTC.
-    return offset === undefined ? undefined : offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+    return offset === undefined
+      ? undefined
+      : offset === 0
+        ? 'UTC'
+        : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
   }
 
   return { seed, hosts, serves: (host) => locate(host) !== undefined, stepAt, answer, history, timeZone };

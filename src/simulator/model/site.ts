@@ -4,7 +4,14 @@
  */
 import { hash, hashText, pick, unit } from './random.ts';
 import {
-  AUTHORS, LONG_TAIL, OBJECTS, PLATFORM_WEIGHTS, SECTIONS, SPECIAL_TITLES, SUBJECTS, VERBS,
+  AUTHORS,
+  LONG_TAIL,
+  OBJECTS,
+  PLATFORM_WEIGHTS,
+  SECTIONS,
+  SPECIAL_TITLES,
+  SUBJECTS,
+  VERBS,
 } from './vocabulary.ts';
 
 export type CustomMetricDefinition =
@@ -16,12 +23,35 @@ const METRIC_SETS: readonly (readonly CustomMetricDefinition[])[] = [
   [
     { key: '_pw', label: 'Paywall', type: 'enum', values: ['free', 'metered', 'registration', 'hard'] },
     { key: '_rv', label: 'Reader_value', type: 'number', min: -1, max: 5 },
-    { key: '_cmp', label: 'Campaign', type: 'string', values: ['spring-sale', 'newsletter-0412', 'app-promo', 'partner-xyz', 'podcast', 'retargeting', '<i>raw</i>'] },
+    {
+      key: '_cmp',
+      label: 'Campaign',
+      type: 'string',
+      values: [
+        'spring-sale',
+        'newsletter-0412',
+        'app-promo',
+        'partner-xyz',
+        'podcast',
+        'retargeting',
+        '<i>raw</i>',
+      ],
+    },
   ],
   [
-    { key: '_sub', label: 'Subscriber_state', type: 'enum', values: ['anonymous', 'registered', 'subscriber'] },
+    {
+      key: '_sub',
+      label: 'Subscriber_state',
+      type: 'enum',
+      values: ['anonymous', 'registered', 'subscriber'],
+    },
     { key: '_rt', label: 'Reading_time', type: 'number', min: 0, max: 30 },
-    { key: '_ab', label: 'AB_bucket', type: 'string', values: ['control', 'blue-button', 'big-hero', 'short-lede', 'no-ads'] },
+    {
+      key: '_ab',
+      label: 'AB_bucket',
+      type: 'string',
+      values: ['control', 'blue-button', 'big-hero', 'short-lede', 'no-ads'],
+    },
   ],
 ];
 
@@ -68,7 +98,12 @@ export interface Site {
   pages: Page[];
 }
 
-const slug = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function brandOf(host: string): string {
   const label = host.split('.').find((part) => part !== 'www' && part !== 'news') ?? host;
@@ -83,7 +118,7 @@ function weights(base: readonly number[], key: number, spread: number): number[]
 const LANDING_PATHS = ['/', ...SECTIONS.map((section) => `/${slug(section)}/`), '/live/', '/search'];
 
 function articleTitle(key: number, index: number, brand: string): string {
-  const special = index % 29 === 7 ? SPECIAL_TITLES[(index - 7) / 29 % SPECIAL_TITLES.length] : undefined;
+  const special = index % 29 === 7 ? SPECIAL_TITLES[((index - 7) / 29) % SPECIAL_TITLES.length] : undefined;
   if (special !== undefined) return special;
   let title = `${pick(SUBJECTS, key, index, 1)} ${pick(VERBS, key, index, 2)} ${pick(OBJECTS, key, index, 3)}`;
   if (unit(key, index, 4) < 0.06) title += LONG_TAIL;
@@ -95,10 +130,12 @@ function makePage(site: Pick<Site, 'key' | 'brand'>, index: number, pageCount: n
   const key = hash(site.key, index);
   const landingPath = LANDING_PATHS[index];
   const isArticle = landingPath === undefined;
-  const section = isArticle ? pick(SECTIONS, key, 10) : SECTIONS[index - 1] ?? 'News';
+  const section = isArticle ? pick(SECTIONS, key, 10) : (SECTIONS[index - 1] ?? 'News');
   const title = isArticle
     ? articleTitle(site.key, index, site.brand)
-    : index === 0 ? `${site.brand}: home` : `${section} | ${site.brand}`;
+    : index === 0
+      ? `${site.brand}: home`
+      : `${section} | ${site.brand}`;
   const path = isArticle
     ? `/${slug(section)}/${slug(title).slice(0, 60) || 'untitled'}-${1000 + index}${index % 53 === 11 ? '/caf%C3%A9' : ''}`
     : landingPath;
@@ -145,4 +182,3 @@ export function createSite(seed: number, host: string, position: number): Site {
     pages: Array.from({ length: pageCount }, (_, index) => makePage(site, index, pageCount)),
   };
 }
-

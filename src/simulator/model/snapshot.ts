@@ -55,7 +55,8 @@ const HOUR_MS = 3_600_000;
 
 /** Share of the daily peak online at a local hour: a morning, a lunch and an evening bump. */
 export function dailyCurve(hour: number): number {
-  const bump = (center: number, width: number) => Math.exp(-(((hour - center + 36) % 24 - 12) ** 2) / (2 * width * width));
+  const bump = (center: number, width: number) =>
+    Math.exp(-((((hour - center + 36) % 24) - 12) ** 2) / (2 * width * width));
   return 0.12 + 0.55 * bump(8, 1.8) + 0.45 * bump(13, 1.5) + 0.7 * bump(20.5, 2.2);
 }
 
@@ -74,7 +75,8 @@ function pagePeople(site: Site, page: Page, step: number, totalPopularity: numbe
   const freshness = pageFreshness(site, page, hour);
   const slow = 0.3 + 1.4 * smooth(hash(key, 31), seconds / 1200);
   const fast = 0.85 + 0.3 * smooth(hash(key, 32), seconds / 30);
-  const expected = (site.peakPeople * dailyCurve(hour) * page.popularity * freshness * slow * fast) / (totalPopularity * 2);
+  const expected =
+    (site.peakPeople * dailyCurve(hour) * page.popularity * freshness * slow * fast) / (totalPopularity * 2);
   return roundAt(expected, key, step, 33);
 }
 
@@ -116,8 +118,18 @@ class LazyPageState implements PageState {
     const { page, people, key } = this;
     const step = this.#step;
     this.#histograms ??= {
-      engaged_visit: bellHistogram(BREAKS.visitMinutes, people, page.engagement / 2 + drift(key, 49, step), 1.6),
-      engaged_time: bellHistogram(BREAKS.engagedSeconds, people, page.engagement + 2 * drift(key, 50, step), 2),
+      engaged_visit: bellHistogram(
+        BREAKS.visitMinutes,
+        people,
+        page.engagement / 2 + drift(key, 49, step),
+        1.6,
+      ),
+      engaged_time: bellHistogram(
+        BREAKS.engagedSeconds,
+        people,
+        page.engagement + 2 * drift(key, 50, step),
+        2,
+      ),
       writing_visit: bellHistogram(BREAKS.visitMinutes, people, 0, 0.5),
       domload: bellHistogram(BREAKS.domloadSeconds, people, page.loadSpeed + drift(key, 51, step), 1.2),
       scroll: bellHistogram(BREAKS.scrollTenths, people, page.scrollDepth + drift(key, 52, step), 1.8),
@@ -129,25 +141,34 @@ class LazyPageState implements PageState {
 
 function pageState(site: Site, page: Page, people: number, step: number, view: View): PageState {
   const key = hash(site.key, page.index, view === 'video' ? 1 : 0);
-  const [direct = 0, links = 0, search = 0, social = 0, internal = 0, subscr = 0] = split(people, jitter(page.sourceWeights, 0.15, key, step, 40));
+  const [direct = 0, links = 0, search = 0, social = 0, internal = 0, subscr = 0] = split(
+    people,
+    jitter(page.sourceWeights, 0.15, key, step, 40),
+  );
   const platform = split(people, jitter(page.platformWeights, 0.1, key, step, 41));
   const [read = 0, write = 0, idle = 0] = split(people, jitter(page.activityWeights, 0.2, key, step, 42));
-  return new LazyPageState({
-    page,
-    people,
-    sources: { direct, links, search, social, internal, subscr },
-    platform,
-    platformEngaged: split(people - idle, platform),
-    loyalty: split(people, jitter(page.loyaltyWeights, 0.1, key, step, 43)),
-    read,
-    write,
-    idle,
-    visits: people + roundAt(people * 0.6 * unit(key, step, 44), key, step, 45),
-    crowd: roundAt(people * 0.08, key, step, 46),
-    recirc: Math.min(people, roundAt(people * page.recirculation, key, step, 47)),
-    performance: page.performance === null ? null : Math.min(100, Math.round(page.performance + 10 * drift(key, 48, step))),
-    key,
-  }, step);
+  return new LazyPageState(
+    {
+      page,
+      people,
+      sources: { direct, links, search, social, internal, subscr },
+      platform,
+      platformEngaged: split(people - idle, platform),
+      loyalty: split(people, jitter(page.loyaltyWeights, 0.1, key, step, 43)),
+      read,
+      write,
+      idle,
+      visits: people + roundAt(people * 0.6 * unit(key, step, 44), key, step, 45),
+      crowd: roundAt(people * 0.08, key, step, 46),
+      recirc: Math.min(people, roundAt(people * page.recirculation, key, step, 47)),
+      performance:
+        page.performance === null
+          ? null
+          : Math.min(100, Math.round(page.performance + 10 * drift(key, 48, step))),
+      key,
+    },
+    step,
+  );
 }
 
 export function computeSnapshot(site: Site, step: number, view: View): Snapshot {
@@ -170,12 +191,18 @@ export function referrerName(site: Site, template: string): string {
 }
 
 /** The page's concurrents by referrer, grouped by traffic source; zero counts left out. */
-export function pageReferrers(site: Site, state: PageState, step: number): Record<Source, Map<string, number>> {
+export function pageReferrers(
+  site: Site,
+  state: PageState,
+  step: number,
+): Record<Source, Map<string, number>> {
   const result = {} as Record<Source, Map<string, number>>;
   SOURCES.forEach((source, sourceIndex) => {
     const names = REFERRERS[source];
     // Earlier names are the bigger referrers site-wide; each page varies around that.
-    const weights = names.map((_, index) => (1 / (index + 1) ** 1.1) * (0.3 + unit(state.key, 60, sourceIndex, index)));
+    const weights = names.map(
+      (_, index) => (1 / (index + 1) ** 1.1) * (0.3 + unit(state.key, 60, sourceIndex, index)),
+    );
     const counts = split(state.sources[source], jitter(weights, 0.2, state.key, step, 61 + sourceIndex));
     const map = new Map<string, number>();
     names.forEach((name, index) => {
