@@ -159,4 +159,17 @@ describe('planRefills: the tick, the stretch and the report', () => {
       ],
     );
   });
+
+  test('every window of the plan has a reservation, 0 where it left the window to new queries', () => {
+    const plan = planRefills(input(keys(6)));
+    const windowStart = (back: number) => TICK - back * WINDOW - WINDOW;
+    assert.deepEqual(
+      [...plan.reserved].sort(([a], [b]) => a - b),
+      [
+        [windowStart(2), 0],
+        [windowStart(1), 3],
+        [windowStart(0), 3],
+      ],
+    );
+  });
 });

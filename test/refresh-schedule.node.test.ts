@@ -339,6 +339,24 @@ describe('established queries come first', () => {
     );
   });
 
+  test('a window the plan has not dealt yet is reserved whole until the plan made in it deals it', () => {
+    const fake = plan(6);
+    fake.schedule.watch('example.com');
+    // The first second after the tick is the next plan's, made an eighth of an interval into it.
+    assert.equal(
+      fake.schedule.reserved('example.com', T0 + 100)?.reserved,
+      3,
+      'no new query before the plan',
+    );
+    advance(3000);
+    assert.equal(
+      fake.schedule.reserved('example.com', T0 + 500)?.reserved,
+      0,
+      'the plan left it to new queries',
+    );
+    fake.schedule.close();
+  });
+
   test('a host with only new keys has no reservation: nothing holds back a cold dashboard', () => {
     const fake = plan(0);
     fake.keys.set('once', {

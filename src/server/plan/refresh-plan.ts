@@ -161,7 +161,10 @@ export interface RefreshPlan {
   /** Due keys the budget has no slot for: their freshness is pushed to `stretchedUntil`. */
   stretched: string[];
   stretchedUntil: number;
-  /** Refills per budget window start (what `RefreshSchedule.reserved` answers). */
+  /**
+   * Refills per budget window start, for every window of the plan (0: none, the window is left
+   * to new queries): what `RefreshSchedule.reserved` answers.
+   */
   reserved: Map<number, number>;
   /** Refresh interval / tick interval: 1 while every key fits in the budget. */
   stretch: number;
@@ -229,7 +232,7 @@ export function planRefills({
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
   }
-  const reserved = new Map<number, number>();
+  const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
   const refills = chosen.map((key) => {
     const earliest = key.startedAt + minGap;
     const window = used.findIndex(

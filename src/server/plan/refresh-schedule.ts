@@ -101,14 +101,17 @@ export class RefreshSchedule {
   /**
    * The window around `at` and the refills the host's plan reserved in it, or undefined while
    * the host has no established key (then nothing is reserved, and a cold dashboard may burst).
+   * A window the plan has not dealt yet is reserved whole: the first one after a tick is dealt
+   * by the plan made an eighth of an interval into it, and new queries granted before that took
+   * the slots it then gave established keys, which reached their pollers a tick late.
    */
   reserved(host: string, at: number): Reservation | undefined {
     const timers = this.#hosts.get(host);
     if (!timers?.established) return undefined;
-    const { windowMs } = this.#parts;
+    const { windowMs, fills } = this.#parts;
     const windowStart = at - (at % windowMs);
     return {
-      reserved: timers.reserved.get(windowStart) ?? 0,
+      reserved: timers.reserved.get(windowStart) ?? fills,
       windowStart,
       windowEnd: windowStart + windowMs,
     };
