@@ -16,6 +16,12 @@ export const UPSTREAM_LIMIT = 200;
 const CAPACITY = 9;
 /** How long after a disturbance (fault, restart, tier loss, a dashboard opening) freshness is judged again. */
 const SETTLE_MS = 30_000;
+/**
+ * After a fault, longer: a key whose fill failed just before the fault ended backs off for up to
+ * `backoffMaxMs` (its stale copy served, marked), and its retry reaches its pollers at the next
+ * tick. Judged at 30 s, seed 150 read a copy 130 s old 0.4 s later, its retry started by that poll.
+ */
+const AFTER_FAULT_MS = Math.max(SETTLE_MS, DEFAULTS.backoffMaxMs + TICK_MS);
 
 export interface Verdict {
   violations: string[];
@@ -132,10 +138,13 @@ export function staleIsServedAndMarked(_scenario: Scenario, record: Record): str
 
 /** Spans in which freshness is not judged: around faults, restarts, tier losses, and while the polled set changes. */
 function disturbed(scenario: Scenario): Span[] {
-  const spans: Span[] = [...scenario.faults, ...scenario.restarts, ...scenario.tierOutages].map((s) => ({
-    from: s.from - TICK_MS,
-    to: s.to + SETTLE_MS,
-  }));
+  const spans: Span[] = [
+    ...scenario.faults.map((s) => ({ from: s.from - TICK_MS, to: s.to + AFTER_FAULT_MS })),
+    ...[...scenario.restarts, ...scenario.tierOutages].map((s) => ({
+      from: s.from - TICK_MS,
+      to: s.to + SETTLE_MS,
+    })),
+  ];
   for (const dashboard of scenario.dashboards) {
     spans.push({ from: dashboard.openAt - TICK_MS, to: dashboard.openAt + SETTLE_MS });
     spans.push({ from: dashboard.closeAt - TICK_MS, to: dashboard.closeAt + SETTLE_MS });
