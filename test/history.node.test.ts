@@ -279,8 +279,7 @@ describe('/history/v1/ on the cache endpoint', () => {
    */
   async function start(
     history: Record<string, unknown>,
-    clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5)),
-    fold = false,
+    { clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5)), fold = false } = {},
   ) {
     const harness = await startHarness({
       clock,
@@ -320,7 +319,7 @@ describe('/history/v1/ on the cache endpoint', () => {
   });
 
   it('a widget polling a wider quickstats query of the fold group: the sample is derived from its fill, no call of its own', async () => {
-    const { harness, clock } = await start({ timeZones: { '*': 'UTC' } }, undefined, true);
+    const { harness, clock } = await start({ timeZones: { '*': 'UTC' } }, { fold: true });
     // Each fold group gathers for 100 ms before its call; the upstream timeout is 2.8 s away.
     const widget = harness.get('/live/quickstats/v4/?host=example.com&all_platforms=1&loyalty=1&now_on=1');
     assert.equal((await settleWhileMoving(clock, widget, 1000)).status, 200);
@@ -374,7 +373,7 @@ describe('/history/v1/ on the cache endpoint', () => {
     await first.harness.close();
     harnesses.splice(harnesses.indexOf(first.harness), 1);
     await first.clock.advance(10 * MINUTE_MS);
-    const second = await start({ dataDir: dir }, first.clock);
+    const second = await start({ dataDir: dir }, { clock: first.clock });
     const body = (await second.harness.get('/history/v1/?host=example.com')).json() as HistoryResponse;
     assert.equal(body.values.at(-11), 100);
     assert.equal(
