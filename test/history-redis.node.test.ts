@@ -1,14 +1,16 @@
 /**
  * History in the shared tier, on a real redis-server: instances share one history, exactly one
- * of them records each host's minute, and a restart of every instance keeps it.
+ * of them records each host's minute, and a restart of every instance keeps it. On a virtual
+ * clock: Redis's expiries are moved with it (`elapse`), so a minute passes in a moment.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { HistoryResponse } from '../src/api/index.ts';
 import { MINUTE_MS } from '../src/history/samples.ts';
-import { manualClock, startHarness, type Harness } from './helpers/cache-harness.node.ts';
+import { startHarness, type Harness } from './helpers/cache-harness.node.ts';
 import { jsonResponse, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
 import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
+import { settleWhileMoving, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const stopAt = Date.now() + ms;
@@ -25,7 +27,7 @@ describe('history on a real redis-server', {
 }, () => {
   let redis: RedisProcess;
   let upstream: FakeUpstream;
-  const clock = manualClock(Date.UTC(2026, 10, 23, 14, 5));
+  const clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5));
   const open: Harness[] = [];
 
   before(async () => {
@@ -51,12 +53,8 @@ describe('history on a real redis-server', {
             redisPrefix: 'history-test:',
             instances: count,
             clientLimit: 0,
-            now: clock.now,
-            // The upstream timeout runs on real time: short (200 ms), a busy machine's answers missed it
-            // and no minute was recorded. Nothing here is about timeouts, and the TTL (which the
-            // timeout must stay under) runs on the manual clock, moved a minute per sample.
-            liveTtlMs: 20_000,
-            upstreamTimeoutMs: 10_000,
+            clock,
+            fold: false,
             history: { record: false },
           },
           upstream,
@@ -83,20 +81,26 @@ describe('history on a real redis-server', {
     const pair = await instances(2);
     const calls = upstream.calls.length;
     for (let minute = 0; minute < 3; minute++) {
-      const recorded = await Promise.all(pair.map((harness) => harness.cache.history.recordMinute()));
+      // The clock moves while the instances talk to Redis, up to a second: under the upstream timeout.
+      const recorded = await settleWhileMoving(
+        clock,
+        Promise.all(pair.map((harness) => harness.cache.history.recordMinute())),
+        1000,
+      );
       assert.equal(
         recorded[0]! + recorded[1]!,
         2,
         `minute ${minute}: one sample per host, ${recorded.join(' + ')}`,
       );
-      clock.advance(MINUTE_MS);
+      await clock.advance(MINUTE_MS);
+      await redis.elapse(MINUTE_MS);
     }
     assert.equal(
       upstream.calls.length - calls,
       6,
       'one upstream call per host per minute for both instances',
     );
-    clock.advance(2000);
+    await clock.advance(2000);
     const [a, b] = await Promise.all(
       pair.map(
         async (harness) => (await harness.get('/history/v1/?host=example.com')).json() as HistoryResponse,

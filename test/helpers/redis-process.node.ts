@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { freePort } from './free-port.node.ts';
 
 export const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
@@ -22,7 +23,23 @@ export interface RedisProcess {
   kill(): Promise<void>;
   restart(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Moves Redis's expiries as a virtual clock moving `ms` would: a key due within `ms` is deleted,
+   * a later one keeps what is left. Redis's clock cannot be set, and a test that moves its own
+   * clock a minute in a moment otherwise finds the last minute's leases still held.
+   */
+  elapse(ms: number): Promise<void>;
 }
+
+/** {@link RedisProcess.elapse}: every key with an expiry, shortened by ARGV[1] ms or deleted. */
+const ELAPSE = `
+for _, key in ipairs(redis.call('KEYS', '*')) do
+  local left = redis.call('PTTL', key)
+  if left > 0 then
+    if left <= tonumber(ARGV[1]) then redis.call('DEL', key)
+    else redis.call('PEXPIRE', key, left - tonumber(ARGV[1])) end
+  end
+end`;
 
 export async function startRedis(): Promise<RedisProcess> {
   if (!REDIS_BINARY) throw new Error('redis-server is not installed (Debian: apt-get install redis-server)');
@@ -67,6 +84,15 @@ export async function startRedis(): Promise<RedisProcess> {
       await start();
     },
     close: kill,
+    elapse: async (ms) => {
+      const client = createClient({ url: `redis://127.0.0.1:${port}` });
+      await client.connect();
+      try {
+        await client.eval(ELAPSE, { arguments: [String(ms)] });
+      } finally {
+        client.destroy();
+      }
+    },
   };
 }
 
