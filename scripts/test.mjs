@@ -7,7 +7,7 @@
  * otherwise stops with one line per engine saying what to do. Debian's WordPress (the plugin test)
  * is installed the same way when it can be; its test skips with the reason otherwise.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   DEBIAN_PACKAGES,
   findEngine,
@@ -21,6 +21,21 @@ import { findWordPress, WORDPRESS_PACKAGES } from './wordpress.mjs';
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
   return result.status ?? 1;
+}
+
+/** Runs the npm scripts side by side (each prints only what fails); the worst exit status. */
+async function runTogether(scripts) {
+  const statuses = await Promise.all(
+    scripts.map(
+      (script) =>
+        new Promise((resolve) =>
+          spawn('npm', ['run', '--silent', script], { stdio: 'inherit' })
+            .on('error', () => resolve(1))
+            .on('exit', (code) => resolve(code ?? 1)),
+        ),
+    ),
+  );
+  return Math.max(...statuses);
 }
 
 async function ensureBrowsers() {
@@ -68,8 +83,8 @@ function ensureWordPress() {
 }
 
 const steps = [
-  ['typecheck', () => run('npm', ['run', '--silent', 'typecheck'])],
-  ['lint', () => run('npm', ['run', '--silent', 'lint'])],
+  // Together: the type checker and ESLint each keep one core busy for a few seconds.
+  ['typecheck and lint', () => runTogether(['typecheck', 'lint'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
   ['wordpress', ensureWordPress],
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
