@@ -36,7 +36,7 @@ export const COUNTER_METRICS = {
 
 export type CounterMetric = keyof typeof COUNTER_METRICS;
 
-declare module '../../internal/pulse-element.ts' {
+declare module '../../internal/features.ts' {
   interface Features {
     /** `compare="typical"`, registered by live-counter-typical.ts (the full bundle loads it). */
     typicalComparison: (counter: LiveCounter) => TypicalComparison;
