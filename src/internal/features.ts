@@ -4,6 +4,7 @@ import type { DataSource } from './frame.ts';
 import type { FreezeControl, FreezeHost } from './freeze-control.ts';
 import type { English } from './localize.ts';
 import type { SitesHost } from './sites-source.ts';
+import type { StyleSheet, Styles } from './style-sheet.ts';
 
 /** Makes the source of an element showing several sites in one (the network view). */
 export type SitesSourceFactory = (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
@@ -35,8 +36,8 @@ export interface FeatureAssets {
  * `createProperty`.
  */
 export interface ElementClass {
-  styles?: CSSResultGroup;
-  readonly elementStyles: CSSResultOrNative[];
+  styles?: Styles;
+  readonly elementStyles: (StyleSheet | CSSResultOrNative)[];
   terms: English;
   createProperty(name: string, options: PropertyDeclarations[string]): void;
 }

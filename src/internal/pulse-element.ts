@@ -15,6 +15,7 @@ import { defineElement, featureOf, type Features } from './features.ts';
 import { FRAME_PROPERTIES, Frame, hubSource, type DataSource, type Theme, type View } from './frame.ts';
 import { cardTerms } from '../locales/en.ts';
 import { LocalizeController, type English } from './localize.ts';
+import { litStyles } from './style-sheet.ts';
 import { baseStyles } from './styles.ts';
 
 export { registerFeature, type FeatureAssets, type Features, type SitesSourceFactory } from './features.ts';
@@ -68,7 +69,7 @@ export type Tool = 'freeze' | 'drill-down';
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export abstract class PulseElement<Data> extends LitElement {
-  static override styles: CSSResultGroup = baseStyles;
+  static override styles: CSSResultGroup = litStyles(baseStyles);
 
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
