@@ -3,22 +3,17 @@
  * only what changed written again. Text is always text (`textContent`, text nodes), never markup.
  */
 
-/** An HTML element with attributes and children (strings become text nodes). */
+/** An element with attributes and children (strings become text nodes); an SVG element for `svg` and `polyline`. */
 export function h(
   tag: string,
   attributes: Record<string, string> = {},
   ...children: (Node | string)[]
-): HTMLElement {
-  const element = document.createElement(tag);
+): Element {
+  const element = /^(svg|polyline)$/.test(tag)
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag)
+    : document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   element.append(...children);
-  return element;
-}
-
-/** An SVG element with attributes. */
-export function svg(tag: string, attributes: Record<string, string> = {}): SVGElement {
-  const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   return element;
 }
 

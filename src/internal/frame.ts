@@ -54,15 +54,57 @@ export interface DataSource<Data> {
   note?(): string | undefined;
 }
 
-/** The attributes every element has, declared once for Lit and for the lean base (no decorators). */
-export const FRAME_PROPERTIES: PropertyDeclarations = {
-  src: {},
-  theme: { reflect: true },
-  label: {},
-  noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
-  tools: {},
-  loading: {},
-};
+/** A class of elements: Lit's base (the cards) or the lean one (the counter). */
+// biome-ignore lint/suspicious/noExplicitAny: a mixin's base takes any constructor arguments (TypeScript's rule for mixins).
+type ElementBase = abstract new (...args: any[]) => HTMLElement;
+
+/**
+ * The attributes every element has, on either base: both read `static properties` (Lit's
+ * declarations, not decorators: no bundle carries the decorator and its helper, 0.25 kB gz of
+ * the four cards) from every class of the chain, this one included.
+ */
+export function FrameAttributes<Base extends ElementBase>(base: Base) {
+  abstract class WithFrameAttributes extends base {
+    static properties: PropertyDeclarations = {
+      src: {},
+      theme: { reflect: true },
+      label: {},
+      noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
+      tools: {},
+      loading: {},
+    };
+
+    /** Address of the resource on the cache endpoint, query included (required). */
+    src = '';
+
+    /**
+     * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
+     * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
+     * and `dark` force one.
+     */
+    theme: Theme = 'auto';
+
+    /** Text above the data; defaults to a description of what is shown. */
+    label = '';
+
+    /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
+    noHeading = false;
+    /**
+     * `lazy`: no request until the element comes near the viewport, and none once it has been far
+     * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
+     * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
+     */
+    loading: 'eager' | 'lazy' = 'eager';
+
+    /**
+     * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
+     * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
+     * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
+     */
+    tools = '';
+  }
+  return WithFrameAttributes;
+}
 
 /**
  * The absolute address(es) to load for `src`, or why it cannot be used: one address (several,
@@ -145,8 +187,6 @@ export interface FrameSpec<Data> {
   /** The element's own source (headline tests load once); else the hub, or several sites with the network view. */
   createSource?(onChange: SnapshotChange<Data>): DataSource<Data>;
   freeze?(): Freeze<Data> | undefined;
-  /** The rows a list's body holds (see PulseElement's `rows`). */
-  rows?(): number | undefined;
 }
 
 /** The source of an element that makes no other: the page's hub, or several sites with the network view. */
@@ -234,10 +274,6 @@ export class Frame<Data> {
       if (resolved.url !== this.source.url) this.#spec.freeze?.()?.release();
       this.#lazyPolling.lazy = host.loading === 'lazy';
       this.source.url = resolved.url;
-      // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
-      const rows = this.#spec.rows?.();
-      if (rows) host.style.setProperty('--_rows', String(rows));
-      else host.style.removeProperty('--_rows');
     }
     const view = this.view;
     const states = statesOf(view, this.snapshot, this.source.partial === true);

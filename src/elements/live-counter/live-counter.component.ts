@@ -3,10 +3,10 @@ import { registerShape } from '../../api/check-response.ts';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { Announcer } from '../../internal/announcer.ts';
-import { h, place, setAttribute, setText, svg } from '../../internal/dom.ts';
+import { h, place, setAttribute, setText } from '../../internal/dom.ts';
 import { featureOf } from '../../internal/features.ts';
 import { formatCount } from '../../internal/format.ts';
-import { FRAME_PROPERTIES, Frame, type Theme } from '../../internal/frame.ts';
+import { Frame, FrameAttributes } from '../../internal/frame.ts';
 import { LeanElement, type Changes } from '../../internal/lean-element.ts';
 import { LocalizeController } from '../../internal/localize.ts';
 import type { Styles } from '../../internal/style-sheet.ts';
@@ -53,7 +53,7 @@ export interface Trend {
 }
 
 /** The `points` of a sparkline's polyline in its 100 × 24 box: time across, the lowest value at the bottom. */
-export function sparklinePoints(points: readonly number[]): string {
+function sparklinePoints(points: readonly number[]): string {
   const low = Math.min(...points);
   const span = Math.max(...points) - low || 1;
   const step = 100 / (points.length - 1);
@@ -62,9 +62,41 @@ export function sparklinePoints(points: readonly number[]): string {
     .join(' ');
 }
 
-/** The look and arrow of a change by its sign: a rise, a fall, none. */
-function direction(sign: number): readonly [className: string, arrow: string] {
-  return sign > 0 ? ['up', '▲'] : sign < 0 ? ['down', '▼'] : ['flat', '→'];
+/**
+ * A change drawn as an arrow and words, not by colour alone: the delta since the previous update
+ * and the comparison with a typical day. `<p part class="… up|down|flat"><span aria-hidden>
+ * <span class=arrow>▲</span>shown</span>said<span class=visually-hidden>words</span></p>`.
+ */
+class Change {
+  readonly #className: string;
+  readonly #arrow = h('span', { class: 'arrow' });
+  readonly #shown = document.createTextNode('');
+  readonly #said = document.createTextNode('');
+  readonly #words = h('span', { class: 'visually-hidden' });
+  readonly node: Element;
+
+  /** The comparison has the delta's look (weight, figures): `className` "compare delta". */
+  constructor(part: string, className: string) {
+    this.#className = className;
+    this.node = h(
+      'p',
+      { part },
+      h('span', { 'aria-hidden': 'true' }, this.#arrow, this.#shown),
+      this.#said,
+      this.#words,
+    );
+  }
+
+  /** The change's direction by its sign (a rise, a fall, none), and its text. */
+  draw(sign: number, shown: string, said: string, words: string): Element {
+    const [direction, arrow] = sign > 0 ? ['up', '▲'] : sign < 0 ? ['down', '▼'] : ['flat', '→'];
+    setAttribute(this.node, 'class', `${this.#className} ${direction}`);
+    setText(this.#arrow, arrow);
+    setText(this.#shown, shown);
+    setText(this.#said, said);
+    setText(this.#words, words);
+    return this.node;
+  }
 }
 
 /**
@@ -116,7 +148,7 @@ function direction(sign: number): readonly [className: string, arrow: string] {
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
-export class LiveCounter extends LeanElement {
+export class LiveCounter extends FrameAttributes(LeanElement) {
   static override styles: Styles = [baseStyles, liveCounterStyles];
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName = 'quickstats';
@@ -159,67 +191,24 @@ export class LiveCounter extends LeanElement {
   readonly #card = h('div', { part: 'base', class: 'card' });
   readonly #message = h('p');
   readonly #value = h('p', { part: 'value', class: 'value' });
-  readonly #deltaArrow = h('span', { class: 'arrow' });
-  readonly #deltaSize = document.createTextNode('');
-  readonly #deltaWords = h('span', { class: 'visually-hidden' });
-  readonly #delta = h(
-    'p',
-    { part: 'delta' },
-    h('span', { 'aria-hidden': 'true' }, this.#deltaArrow, this.#deltaSize),
-    ' ',
-    this.#deltaWords,
-  );
+  readonly #delta = new Change('delta', 'delta');
   readonly #figure = h('div', { class: 'figure' }, this.#value);
-  readonly #polyline = svg('polyline');
-  readonly #sparkline = svg('svg', {
+  readonly #polyline = h('polyline');
+  readonly #sparkline = h('svg', {
     part: 'sparkline',
     class: 'sparkline',
     viewBox: '0 0 100 24',
     preserveAspectRatio: 'none',
     role: 'img',
   });
-  readonly #compareArrow = h('span', { 'aria-hidden': 'true' });
-  readonly #compareWords = document.createTextNode('');
-  readonly #compareContext = h('span', { class: 'visually-hidden' });
-  readonly #compare = h(
-    'p',
-    { part: 'compare' },
-    this.#compareArrow,
-    this.#compareWords,
-    this.#compareContext,
-  );
+  readonly #compare = new Change('compare', 'compare delta');
 
   static override properties: PropertyDeclarations = {
-    ...FRAME_PROPERTIES,
     metric: {},
     history: { type: Number },
     threshold: { type: Number },
     round: { type: Number },
   };
-
-  /** Address of the quickstats resource on the cache endpoint, query included (required). */
-  src = '';
-
-  /**
-   * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
-   * supports dark), `light` and `dark` force one.
-   */
-  theme: Theme = 'auto';
-
-  /** Text above the number; defaults to a description of the metric. */
-  label = '';
-
-  /** Hides the text above the number from view; it still names the counter for screen readers. */
-  noHeading = false;
-
-  /**
-   * `lazy`: no request until the counter comes near the viewport, and none once it has been far
-   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`.
-   */
-  loading: 'eager' | 'lazy' = 'eager';
-
-  /** Editors' tools: the counter has none (the attribute is shared by every element). */
-  tools = '';
 
   /** Which count of the stats to show (`people`, `read`, `write`, `idle`, `new`, `search`, …). */
   metric: CounterMetric = 'people';
@@ -362,7 +351,13 @@ export class LiveCounter extends LeanElement {
     const typical = this.#typical?.view(value, localize);
     return [
       this.#figure,
-      typical?.comparison && this.#drawComparison(typical.comparison),
+      typical?.comparison &&
+        this.#compare.draw(
+          typical.comparison.sign,
+          '',
+          ` ${typical.comparison.words}`,
+          ` ${typical.comparison.context}`,
+        ),
       this.#drawTrend(typical?.trend ?? this.#ownTrend(locale)),
     ];
   }
@@ -370,29 +365,16 @@ export class LiveCounter extends LeanElement {
   #drawDelta(change: number, locale: string): Node {
     const localize = this.#localize;
     const size = formatCount(locale, Math.abs(change));
-    const [className, arrow] = direction(change);
-    setAttribute(this.#delta, 'class', `delta ${className}`);
-    setText(this.#deltaArrow, arrow);
-    setText(this.#deltaSize, ` ${change === 0 ? formatCount(locale, 0) : size}`);
-    setText(
-      this.#deltaWords,
+    return this.#delta.draw(
+      change,
+      ` ${change === 0 ? formatCount(locale, 0) : size}`,
+      ' ',
       change > 0
         ? localize.term('counterUp', size)
         : change < 0
           ? localize.term('counterDown', size)
           : localize.term('counterSame'),
     );
-    return this.#delta;
-  }
-
-  /** How the number compares with a typical day: the delta's look (weight, figures); the arrow and the words carry the meaning, not the colour. */
-  #drawComparison({ sign, words, context }: { sign: number; words: string; context: string }): Node {
-    const [className, arrow] = direction(sign);
-    setAttribute(this.#compare, 'class', `compare delta ${className}`);
-    setText(this.#compareArrow, arrow);
-    setText(this.#compareWords, ` ${words}`);
-    setText(this.#compareContext, ` ${context}`);
-    return this.#compare;
   }
 
   /** The counter's own trend: its last `history` updates. */
