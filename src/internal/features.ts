@@ -87,9 +87,9 @@ export function featureOf<Name extends keyof Features>(
  * Registers an element class unless the name is taken: a page that loads two copies of the
  * script gets a warning, not an exception that would stop the rest of the page's scripts.
  */
-export function defineElement(name: string, type: CustomElementConstructor): void {
+export function defineElement(name: string, type: object): void {
   const existing = customElements.get(name);
-  if (!existing) customElements.define(name, type);
+  if (!existing) customElements.define(name, type as CustomElementConstructor);
   else if (existing !== type)
     console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
 }

@@ -41,7 +41,7 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
 
   /** Registers the element unless the name is taken (a page that loads two copies warns, not throws). */
   static define(name: string): void {
-    defineElement(name, this as unknown as CustomElementConstructor);
+    defineElement(name, this);
   }
 
   static get observedAttributes(): string[] {

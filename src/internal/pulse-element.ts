@@ -84,7 +84,7 @@ export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
    * gets a warning, not an exception that would stop the rest of the page's scripts.
    */
   static define(name: string): void {
-    defineElement(name, this as unknown as CustomElementConstructor);
+    defineElement(name, this);
   }
 
   /** Registers the shape of the element's route when the element is defined, before any body arrives. */

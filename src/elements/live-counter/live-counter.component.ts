@@ -106,14 +106,14 @@ class Change {
  * style it through its parts and custom properties.
  *
  * @csspart base - The card.
- * @csspart label - The text above the number.
+ * @csspart label - The text above the data.
  * @csspart message - The loading and empty messages.
  * @csspart error - The error message shown when there is no data.
  * @csspart value - The number.
  * @csspart delta - The change since the previous update, with an arrow and words.
  * @csspart sparkline - The trend line (an `svg` with a text alternative).
  * @csspart compare - With `compare="typical"`: how the number compares with a typical day at this time, in words.
- * @csspart partial - The note naming the sites missing from a sum of several (the network view, newsroom features).
+ * @csspart partial - The note naming the sites missing from a merge of several (the network view, newsroom features).
  * @csspart updated - The "Updated N sec. ago" line, which becomes an "Out of date" notice.
  * @csspart live - The visually hidden polite live region.
  *
@@ -126,8 +126,8 @@ class Change {
  * @cssproperty --pulse-color-muted - Secondary text colour.
  * @cssproperty --pulse-color-surface - Card background.
  * @cssproperty --pulse-color-border - Card border.
- * @cssproperty --pulse-color-accent - Highlights, and the sparkline unless `--pulse-sparkline-color` is set.
- * @cssproperty --pulse-color-track - The loading bar.
+ * @cssproperty --pulse-color-accent - Links and highlights.
+ * @cssproperty --pulse-color-track - Bar track and rules.
  * @cssproperty --pulse-color-up - Colour of a rise.
  * @cssproperty --pulse-color-down - Colour of a fall and of errors.
  * @cssproperty --pulse-color-warning - Text colour of the out-of-date notice.
@@ -143,7 +143,7 @@ class Change {
  * @cssstate error - No data can be shown; the card says why.
  * @cssstate stale - The number shown may be out of date.
  * @cssstate paused - Polling is paused (page hidden or offline).
- * @cssstate partial - Several sites are summed and one or more of them failed (the network view).
+ * @cssstate partial - Several sites are merged and one or more of them failed: their last data stays in, a note names them.
  *
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
