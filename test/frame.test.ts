@@ -4,8 +4,7 @@
  * and a snapshot give. The cards and <live-counter> both run them; their browser tests show the
  * result on screen.
  */
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { expect } from '@open-wc/testing';
 import { resolveSource, statesOf, viewOf, type State, type View } from '../src/internal/frame.ts';
 
 const BASE = 'https://news.example/section/story.html';
@@ -67,9 +66,9 @@ describe('resolveSource: the address to load for src, or why it cannot be used',
     ],
   ];
   for (const [name, src, { sites = false, limit = false }, expected] of rows)
-    test(name, () => {
+    it(name, () => {
       const requestUrl = limit ? (url: URL) => new URL(`${url.href}&limit=5`) : undefined;
-      assert.deepEqual(resolveSource(src, 'quickstats', BASE, sites, requestUrl), expected);
+      expect(resolveSource(src, 'quickstats', BASE, sites, requestUrl)).to.deep.equal(expected);
     });
 });
 
@@ -81,7 +80,7 @@ describe('viewOf: what the body shows', () => {
     ['data with nothing to show: empty', [false, true, false, true], 'empty'],
     ['an unusable src, whatever the data: the error', [true, true, false, false], 'error'],
   ];
-  for (const [name, args, view] of rows) test(name, () => assert.equal(viewOf(...args), view));
+  for (const [name, args, view] of rows) it(name, () => expect(viewOf(...args)).to.equal(view));
 });
 
 describe('statesOf: the custom states of a view', () => {
@@ -93,5 +92,5 @@ describe('statesOf: the custom states of a view', () => {
     ['loading is never partial', 'loading', { stale: false, paused: true }, true, ['loading', 'paused']],
   ];
   for (const [name, view, snapshot, partial, states] of rows)
-    test(name, () => assert.deepEqual([...statesOf(view, snapshot, partial)], states));
+    it(name, () => expect([...statesOf(view, snapshot, partial)]).to.deep.equal(states));
 });
