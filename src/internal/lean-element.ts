@@ -79,26 +79,26 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
     });
   }
 
-  /** The open shadow root the element draws in. */
-  readonly renderRoot: ShadowRoot = this.attachShadow({ mode: 'open' });
   readonly #values = new Map<string, unknown>();
   #changes: Changes = new Map();
   readonly #controllers = new Set<ReactiveController>();
   #pending: Promise<boolean> | undefined;
   #updated = false;
   #reflecting: string | undefined;
-  /** Properties set on the element before it was upgraded, applied at its first connection (as Lit does). */
-  #early: [string, unknown][] | undefined;
+  /** Properties a page set on the element before it was defined, which hide the accessors: set again at its first connection (as Lit does). */
+  #early: object | undefined;
 
   constructor() {
     super();
-    const type = this.constructor as typeof LeanElement;
-    type.finalize();
-    for (const [, [name]] of attributesOf.get(type)!)
-      if (Object.hasOwn(this, name)) {
-        (this.#early ??= []).push([name, this[name as keyof this]]);
-        delete this[name as keyof this];
-      }
+    this.attachShadow({ mode: 'open' });
+    // The element's own keys before its class's fields are set: only what the page set.
+    this.#early = { ...this };
+    for (const name in this.#early) delete this[name as keyof this];
+  }
+
+  /** The open shadow root the element draws in. */
+  get renderRoot(): ShadowRoot {
+    return this.shadowRoot!;
   }
 
   /** Resolves after the update pending now, if any: with `false` if another was requested meanwhile. */
@@ -120,7 +120,7 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
       this.renderRoot.adoptedStyleSheets = (this.constructor as typeof LeanElement).elementStyles.map(
         (sheet) => (sheet instanceof CSSStyleSheet ? sheet : sheet.styleSheet!),
       );
-    for (const [name, value] of this.#early ?? []) this[name as keyof this] = value as never;
+    Object.assign(this, this.#early);
     this.#early = undefined;
     for (const controller of this.#controllers) controller.hostConnected?.();
     if (!this.#updated || this.#changes.size > 0) this.requestUpdate();
