@@ -62,8 +62,9 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
 
   static createProperty(name: string, options: PropertyDeclaration = {}): void {
     this.finalize();
-    const attribute = options.attribute ?? name.toLowerCase();
-    if (typeof attribute === 'string') attributesOf.get(this)!.set(attribute, [name, options]);
+    const { attribute = true } = options;
+    if (attribute)
+      attributesOf.get(this)!.set(attribute === true ? name.toLowerCase() : attribute, [name, options]);
     Object.defineProperty(this.prototype, name, {
       configurable: true,
       get(this: LeanElement) {
