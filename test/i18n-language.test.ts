@@ -10,7 +10,7 @@ import { LocalizeController } from '../src/internal/localize.ts';
 import { registerTranslation } from '../src/internal/translations.ts';
 import ar from '../src/locales/ar.ts';
 import de from '../src/locales/de.ts';
-import { cardTerms, en, summaryStatsTerms } from '../src/locales/en.ts';
+import { cardTerms, en, shareListTerms, summaryStatsTerms } from '../src/locales/en.ts';
 import fr from '../src/locales/fr.ts';
 import ja from '../src/locales/ja.ts';
 import pl from '../src/locales/pl.ts';
@@ -210,7 +210,7 @@ describe('plural forms', () => {
       updateComplete: Promise.resolve(true),
     });
     document.body.append(host);
-    const localize = new LocalizeController(host, { ...cardTerms, ...summaryStatsTerms });
+    const localize = new LocalizeController(host, { ...cardTerms, ...shareListTerms, ...summaryStatsTerms });
     try {
       return counts.map((count) => say(localize, count));
     } finally {
