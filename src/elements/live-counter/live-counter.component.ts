@@ -180,7 +180,7 @@ export class LiveCounter extends FrameAttributes(LeanElement) {
   #toldValue: number | undefined;
   #told = '';
 
-  // The frame, written on the first update; then only the text and attributes that change.
+  // The card's nodes, made once and put in the shadow root by the first update; then only the text and attributes that change.
   readonly #label = h('p', { part: 'label', class: 'label', id: 'label' });
   readonly #body = h('div', { class: 'body' });
   readonly #partial = h('p', { part: 'partial', class: 'partial' });
@@ -191,6 +191,9 @@ export class LiveCounter extends FrameAttributes(LeanElement) {
   readonly #card = h('div', { part: 'base', class: 'card' });
   readonly #message = h('p');
   readonly #value = h('p', { part: 'value', class: 'value' });
+  /** A figure the answer lacks: "—" for the eye, "no data" for a screen reader. */
+  readonly #dash = h('span', { 'aria-hidden': 'true' }, '—');
+  readonly #noData = h('span', { class: 'visually-hidden' });
   readonly #delta = new Change('delta', 'delta');
   readonly #figure = h('div', { class: 'figure' }, this.#value);
   readonly #polyline = h('polyline');
@@ -338,10 +341,8 @@ export class LiveCounter extends FrameAttributes(LeanElement) {
   #drawReady(value: number | undefined, locale: string): (Node | false | undefined)[] {
     const localize = this.#localize;
     if (value === undefined) {
-      this.#value.replaceChildren(
-        h('span', { 'aria-hidden': 'true' }, '—'),
-        h('span', { class: 'visually-hidden' }, localize.term('noData')),
-      );
+      setText(this.#noData, localize.term('noData'));
+      place(this.#value, [this.#dash, this.#noData]);
       place(this.#figure, [this.#value]);
       return [this.#figure, this.#drawTrend(this.#ownTrend(locale))];
     }
