@@ -57,15 +57,17 @@ function fail(message) {
   process.exit(1);
 }
 
-/** The class every element extends (its descriptions are the general ones), else the first element. */
+/**
+ * The class most elements extend (its descriptions are the general ones: PulseElement, which
+ * <live-counter>, on a lean base of its own, does not extend), else the first element.
+ */
 function sharedBase(cem, all) {
-  const names = new Set(all.map((element) => element.superclass?.name));
-  const [name] = names;
-  const declared =
-    names.size === 1 &&
-    cem.modules
-      .flatMap((module) => module.declarations ?? [])
-      .find((declaration) => declaration.name === name);
+  const counts = new Map();
+  for (const { superclass } of all) counts.set(superclass?.name, (counts.get(superclass?.name) ?? 0) + 1);
+  const [name] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  const declared = cem.modules
+    .flatMap((module) => module.declarations ?? [])
+    .find((declaration) => declaration.name === name);
   return declared || all[0] || {};
 }
 

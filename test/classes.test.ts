@@ -8,7 +8,7 @@ import { text } from './helpers/browser-states.ts';
 /** The element classes pulse-widgets/classes exports. */
 const elementClasses = Object.entries(classes as Record<string, unknown>).filter(
   (entry): entry is [string, CustomElementConstructor] =>
-    typeof entry[1] === 'function' && entry[1].prototype instanceof PulseElement,
+    typeof entry[1] === 'function' && entry[1].prototype instanceof HTMLElement && entry[1] !== PulseElement,
 );
 
 describe('pulse-widgets/classes', () => {

@@ -4,13 +4,13 @@
  * left, accessibly.
  */
 import { expect, fixtureSync, html } from '@open-wc/testing';
+import type { ReactiveControllerHost } from 'lit';
 import '../src/index.ts';
-import type { PulseElement } from '../src/index.ts';
 import { LocalizeController } from '../src/internal/localize.ts';
 import { registerTranslation } from '../src/internal/translations.ts';
 import ar from '../src/locales/ar.ts';
 import de from '../src/locales/de.ts';
-import { cardTerms, en, summaryStatsTerms } from '../src/locales/en.ts';
+import { cardTerms, en, shareListTerms, summaryStatsTerms } from '../src/locales/en.ts';
 import fr from '../src/locales/fr.ts';
 import ja from '../src/locales/ja.ts';
 import pl from '../src/locales/pl.ts';
@@ -20,7 +20,7 @@ import { storyFetch, storySrc } from '../stories/support/endpoint.ts';
 import { failOnLitWarnings, freshHub, reply, settleElements } from './helpers/browser-fakes.ts';
 import { quickstats, topGeo, URLS } from './helpers/browser-fixtures.ts';
 
-type Element = PulseElement<unknown>;
+type Element = HTMLElement;
 
 /** "vor 2 Sek.", "il y a 5 s": how the engine's Intl says an age (its data differs a little between engines). */
 const ago = (lang: string, seconds: number) =>
@@ -177,15 +177,11 @@ describe('the updated line', () => {
     const { clock } = freshHub(() => reply(clock, quickstats(42)));
     const root = fixtureSync(html`<div lang="de"><live-counter src=${URLS.quickstats}></live-counter></div>`);
     await settleElements(root);
-    const el = root.firstElementChild as Element & { render(): unknown };
+    const el = root.firstElementChild as HTMLElement & ReactiveControllerHost;
     const line = () => el.shadowRoot!.querySelector('[part=updated]')!.textContent;
     expect(line()).to.equal(period(`Aktualisiert ${ago('de', 0)}`));
-    const render = el.render.bind(el);
     let renders = 0;
-    el.render = () => {
-      renders++;
-      return render();
-    };
+    el.addController({ hostUpdated: () => renders++ });
     // Past the next poll (identical data: nothing to render) to 2 s after it.
     await clock.advance(2_000);
     expect(line()).to.equal(period(`Aktualisiert ${ago('de', 2)}`));
@@ -214,7 +210,7 @@ describe('plural forms', () => {
       updateComplete: Promise.resolve(true),
     });
     document.body.append(host);
-    const localize = new LocalizeController(host, { ...cardTerms, ...summaryStatsTerms });
+    const localize = new LocalizeController(host, { ...cardTerms, ...shareListTerms, ...summaryStatsTerms });
     try {
       return counts.map((count) => say(localize, count));
     } finally {

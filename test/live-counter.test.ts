@@ -173,6 +173,56 @@ describe('<live-counter>', () => {
     expect(live.textContent).not.to.equal('People on the site now: 150');
   });
 
+  it('writes its card once, then only the text that changed', async () => {
+    const { el, next, part } = await counter({}, 100);
+    await next(110);
+    const [label, value, sparkline] = [part('label'), part('value'), part('sparkline')];
+    const changed: Node[] = [];
+    const observer = new MutationObserver((records) =>
+      changed.push(...records.map((record) => record.target)),
+    );
+    observer.observe(el.shadowRoot!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+    await next(125);
+    observer.takeRecords();
+    observer.disconnect();
+    expect([part('label'), part('value'), part('sparkline')]).to.deep.equal([label, value, sparkline]);
+    expect(part('value')!.textContent).to.equal('125');
+    expect(changed.some((node) => label!.contains(node))).to.equal(false);
+    expect(changed.some((node) => value!.contains(node))).to.equal(true);
+  });
+
+  it('keeps the properties a page set before the element was defined', async () => {
+    const { clock } = freshHub(() => reply(clock, quickstats(100)));
+    const el = document.createElement('early-counter') as LiveCounter;
+    el.src = URLS.quickstats;
+    el.metric = 'read';
+    customElements.define('early-counter', class extends LiveCounter {});
+    await fixture(el);
+    await settle();
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=label]')!.textContent).to.equal('People reading now');
+    expect(el.shadowRoot!.querySelector('[part=value]')!.textContent).to.equal('60');
+  });
+
+  it('follows its attributes as typed properties and reflects theme and no-heading', async () => {
+    const { el, part } = await counter({ history: '0', 'no-heading': '' });
+    expect([el.history, el.noHeading]).to.deep.equal([0, true]);
+    expect(el.getAttribute('theme')).to.equal('auto');
+    el.theme = 'dark';
+    el.noHeading = false;
+    await el.updateComplete;
+    expect(el.getAttribute('theme')).to.equal('dark');
+    expect(el.hasAttribute('no-heading')).to.equal(false);
+    el.setAttribute('label', 'Readers');
+    await el.updateComplete;
+    expect(part('label')!.textContent).to.equal('Readers');
+  });
+
   it('is registered through define(), which warns instead of throwing when the name is taken', () => {
     const warnings: string[] = [];
     const warn = console.warn;

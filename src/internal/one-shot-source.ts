@@ -8,7 +8,7 @@ import {
   type SnapshotChange,
 } from '../client/index.ts';
 import { changesView, INITIAL_SNAPSHOT } from '../client/snapshot.ts';
-import type { DataSource } from './pulse-element.ts';
+import type { DataSource } from './frame.ts';
 
 /**
  * A data source that loads each `url` once, as a `@lit/task` (never on the hub's 3 s clock):

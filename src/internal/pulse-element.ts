@@ -3,122 +3,25 @@ import {
   LitElement,
   nothing,
   type CSSResultGroup,
-  type CSSResultOrNative,
-  type PropertyDeclarations,
   type PropertyValues,
   type TemplateResult,
 } from 'lit';
 import { registerShape, type Shape } from '../api/check-response.ts';
-import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
-import {
-  LazyPolling,
-  PollController,
-  routeOf,
-  type PollSnapshot,
-  type SnapshotChange,
-} from '../client/index.ts';
+import type { RouteName } from '../api/paths.ts';
+import type { PollSnapshot, SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
-import { errorText } from './error-text.ts';
-import { PulseDataEvent, PulseErrorEvent } from './events.ts';
-import type { FreezeControl, FreezeHost } from './freeze-control.ts';
+import { defineElement, featureOf, type Features } from './features.ts';
+import { Frame, FrameAttributes, hubSource, type DataSource, type View } from './frame.ts';
 import { cardTerms } from '../locales/en.ts';
 import { LocalizeController, type English } from './localize.ts';
-import type { SitesHost } from './sites-source.ts';
+import { litStyles } from './style-sheet.ts';
 import { baseStyles } from './styles.ts';
-import { UpdatedLine } from './updated-line.ts';
 
-export type Theme = 'auto' | 'light' | 'dark';
-/** Why `src` cannot be used, as the term that says so. */
-interface SourceProblem {
-  readonly term: 'sourceMissing' | 'sourceInvalid' | 'sourceWrong' | 'sourceTooMany' | 'sourceOne';
-  readonly path: string;
-}
-/** What the body of the card shows. */
-export type View = 'loading' | 'ready' | 'empty' | 'error';
-/** Custom states, styled with `:state(...)`: the view plus the conditions that can add to it. */
-export const STATES = ['loading', 'ready', 'empty', 'error', 'stale', 'paused', 'partial'] as const;
-/** Most sites one element merges (`src` with several addresses). */
-const MAX_SOURCES = 20;
+export { registerFeature, type FeatureAssets, type Features, type SitesSourceFactory } from './features.ts';
+export { STATES, type DataSource, type Theme, type View } from './frame.ts';
 
 /** Editors' tools an element shows when its `tools` attribute names them (with the newsroom features). */
 export type Tool = 'freeze' | 'drill-down';
-
-/** Makes the source of an element showing several sites in one (the network view). */
-export type SitesSourceFactory = (host: SitesHost, onChange: SnapshotChange<unknown>) => DataSource<unknown>;
-
-/**
- * The optional features an element class can be given, by name: what the element calls to make
- * or render each. An element module that has features of its own adds them to this interface.
- */
-export interface Features {
-  /** The network view: `src` takes several addresses, one per site, polled and merged. Without it an element takes one address. */
-  sitesSource: SitesSourceFactory;
-  /** The freeze control of a list, which `tools="freeze"` shows. */
-  freezeControl: <Data>(host: FreezeHost<Data>) => FreezeControl<Data>;
-}
-
-/** What a feature brings to the class it is registered on, besides its behaviour. */
-export interface FeatureAssets {
-  /** Its styles, adopted by every element of the class made from then on. */
-  readonly styles?: CSSResultGroup;
-  /** Its English, which the class's elements read from then on. */
-  readonly terms?: English;
-  /** Lit properties it adds to the class (their attributes are read by the feature itself when the class was defined before). */
-  readonly properties?: PropertyDeclarations;
-}
-
-/** An element class: PulseElement's subclasses, whatever their data. */
-type ElementClass = (abstract new (
-  ...args: never[]
-) => LitElement) &
-  Pick<typeof LitElement, 'createProperty' | 'styles' | 'elementStyles'> & { terms: English };
-
-/** The features registered on each class. */
-const registered = new WeakMap<object, Partial<Features>>();
-
-/**
- * Gives the element class `type` (and its subclasses) the feature `name`, with its styles and
- * English. Optional features are registered by the modules that own them (src/newsroom.ts,
- * live-counter-typical.ts), never by the element modules, so a bundle that does not ask for a
- * feature carries neither it nor this function. Every element made after the registration has
- * the feature, whether its class was defined before or after: Lit reads `styles` once, when a
- * class is finalized, so a class already finalized gets the styles in its `elementStyles`.
- */
-export function registerFeature<Name extends keyof Features>(
-  type: ElementClass,
-  name: Name,
-  feature: Features[Name],
-  assets: FeatureAssets = {},
-): void {
-  registered.set(type, { ...registered.get(type), [name]: feature });
-  if (assets.styles) {
-    type.styles = [type.styles ?? [], assets.styles];
-    if (Object.hasOwn(type, 'elementStyles'))
-      type.elementStyles.push(...([assets.styles].flat(Infinity as 1) as CSSResultOrNative[]));
-  }
-  // The object the class's elements read their English from, so elements made before have it too.
-  Object.assign(type.terms, assets.terms);
-  for (const [property, options] of Object.entries(assets.properties ?? {}))
-    type.createProperty(property, options);
-}
-
-/**
- * Where an element's data comes from. The element sets `url` from `src`; the source tells the
- * element of every snapshot that changes what it shows, through the callback it was made with.
- * No data and no error in the snapshot means loading.
- */
-export interface DataSource<Data> {
-  /** The absolute address to load, or none. */
-  url: string | undefined;
-  /** What is known about `url` now. */
-  readonly snapshot: PollSnapshot<Data>;
-  /** With several sites: some failed at their last attempt while others have data. */
-  readonly partial?: boolean;
-  /** Whether to poll (`loading="lazy"` turns it off away from the viewport); a source that loads once ignores it. */
-  active?: boolean;
-  /** With several sites: the note naming those that fail, while the merge is partial. */
-  note?(): TemplateResult | typeof nothing;
-}
 
 /**
  * What every pulse-widgets element shares: a data source for `src` (the page's poll hub unless
@@ -164,8 +67,8 @@ export interface DataSource<Data> {
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
-export abstract class PulseElement<Data> extends LitElement {
-  static override styles: CSSResultGroup = baseStyles;
+export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
+  static override styles: CSSResultGroup = litStyles(baseStyles);
 
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
@@ -181,10 +84,7 @@ export abstract class PulseElement<Data> extends LitElement {
    * gets a warning, not an exception that would stop the rest of the page's scripts.
    */
   static define(name: string): void {
-    const existing = customElements.get(name);
-    if (!existing) customElements.define(name, this as unknown as CustomElementConstructor);
-    else if (existing !== (this as unknown))
-      console.warn(`pulse-widgets: <${name}> is already defined on this page; keeping the first definition.`);
+    defineElement(name, this);
   }
 
   /** Registers the shape of the element's route when the element is defined, before any body arrives. */
@@ -197,15 +97,19 @@ export abstract class PulseElement<Data> extends LitElement {
   protected readonly localize = new LocalizeController(this, (this.constructor as typeof PulseElement).terms);
   /** The polite live region's text; what {@link dataChanged} returns goes through it. */
   protected readonly announcer = new Announcer(this);
+  /** What the element does besides drawing: its source, events, view, states, lazy polling, updated line. */
+  readonly #frame: Frame<Data> = new Frame<Data>(this, {
+    route: (this.constructor as typeof PulseElement).route,
+    localize: this.localize,
+    announcer: this.announcer,
+    isEmpty: (data) => this.isEmpty(data),
+    dataChanged: (data, previous, locale) => this.dataChanged?.(data, previous, locale),
+    requestUrl: (url) => this.requestUrl?.(url) ?? url,
+    createSource: (onChange) => this.createSource(onChange),
+    freeze: () => this.#freeze,
+  });
   /** The data for `src`, from {@link createSource}. */
-  protected readonly source = this.createSource((next, previous) => this.#receive(next, previous));
-  readonly #lazyPolling = new LazyPolling(this, () => this.source);
-  /** The data shown before the current data (same `src`), for deltas and rank changes. */
-  protected previousData: Data | undefined;
-  /** Writes the "updated N s ago" line, once a second. */
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a controller: it works through the hooks it adds to the element.
-  readonly #updatedLine = new UpdatedLine(this, () => this.snapshot, this.localize);
-  readonly #internals = this.attachInternals();
+  protected readonly source = this.#frame.source;
   /** A list's freeze control, with the newsroom features; shown with `tools="freeze"`. */
   readonly #freeze = this.feature('freezeControl')?.<Data>({
     localize: this.localize,
@@ -214,51 +118,6 @@ export abstract class PulseElement<Data> extends LitElement {
     resume: (held) => (this.previousData = held),
     requestUpdate: () => this.requestUpdate(),
   });
-  #sourceProblem: SourceProblem | undefined;
-  #dataUrl: string | undefined;
-
-  /**
-   * Lit properties are declared here, above their fields, rather than with `@property()`: every
-   * element does the same, so no bundle carries the decorator and its helper (0.25 kB gz of the
-   * four cards).
-   */
-  static override properties: PropertyDeclarations = {
-    src: {},
-    theme: { reflect: true },
-    label: {},
-    noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
-    tools: {},
-    loading: {},
-  };
-
-  /** Address of the resource on the cache endpoint, query included (required). */
-  src = '';
-
-  /**
-   * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
-   * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
-   * and `dark` force one.
-   */
-  theme: Theme = 'auto';
-
-  /** Text above the data; defaults to a description of what is shown. */
-  label = '';
-
-  /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
-  noHeading = false;
-  /**
-   * `lazy`: no request until the element comes near the viewport, and none once it has been far
-   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
-   * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
-   */
-  loading: 'eager' | 'lazy' = 'eager';
-
-  /**
-   * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
-   * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
-   * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
-   */
-  tools = '';
 
   /**
    * The rows a list's body holds, from its attributes alone: its styles size the body as this
@@ -279,11 +138,7 @@ export abstract class PulseElement<Data> extends LitElement {
    * {@link registerFeature}).
    */
   protected feature<Name extends keyof Features>(name: Name): Features[Name] | undefined {
-    for (let type: object = this.constructor; type !== LitElement; type = Object.getPrototypeOf(type)) {
-      const feature = registered.get(type)?.[name];
-      if (feature) return feature;
-    }
-    return undefined;
+    return featureOf(this, name);
   }
 
   /** Label used when `label` is empty. */
@@ -301,12 +156,7 @@ export abstract class PulseElement<Data> extends LitElement {
    * page's poll hub, polling `url` on its clock; several addresses with the network view.
    */
   protected createSource(onChange: SnapshotChange<Data>): DataSource<Data> {
-    const sites = this.feature('sitesSource');
-    if (!sites) return new PollController<Data>(this, onChange);
-    return sites(
-      { element: this, localize: this.localize, announcer: this.announcer },
-      onChange as SnapshotChange<unknown>,
-    ) as DataSource<Data>;
+    return hubSource(this, this.localize, this.announcer, onChange);
   }
 
   /**
@@ -327,110 +177,49 @@ export abstract class PulseElement<Data> extends LitElement {
     return this.source.snapshot;
   }
 
+  /** The data shown before the current data (same `src`), for deltas and rank changes. */
+  protected get previousData(): Data | undefined {
+    return this.#frame.previousData;
+  }
+
+  protected set previousData(data: Data | undefined) {
+    this.#frame.previousData = data;
+  }
+
   /** The data on screen: the latest, or what was shown when the reader froze the rows. */
   protected get shownData(): Data | undefined {
-    return this.#freeze?.held ?? this.snapshot.data;
-  }
-
-  protected override willUpdate(changed: PropertyValues): void {
-    // New data alone changes no property, and so not the address: no URL parsing on every tick.
-    if (changed.size > 0) {
-      const resolved = this.#resolveSource();
-      if (resolved.problem?.term !== this.#sourceProblem?.term) {
-        this.#sourceProblem = resolved.problem;
-        if (resolved.problem)
-          this.dispatchEvent(
-            new PulseErrorEvent({ kind: 'source', message: this.#problemText(resolved.problem) }, false),
-          );
-      }
-      if (resolved.url !== this.source.url) this.#freeze?.release();
-      this.#lazyPolling.lazy = this.loading === 'lazy';
-      this.source.url = resolved.url;
-      // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
-      const rows = this.rows;
-      if (rows) this.style.setProperty('--_rows', String(rows));
-      else this.style.removeProperty('--_rows');
-    }
-    this.#syncStates();
-  }
-
-  #resolveSource(): { url?: string; problem?: SourceProblem } {
-    const route = (this.constructor as typeof PulseElement).route;
-    const path = ROUTE_PATHS[route];
-    const addresses = this.src.split(/\s+/).filter(Boolean);
-    if (addresses.length === 0) return { problem: { term: 'sourceMissing', path } };
-    const sites = this.feature('sitesSource');
-    if (addresses.length > (sites ? MAX_SOURCES : 1))
-      return { problem: { term: sites ? 'sourceTooMany' : 'sourceOne', path } };
-    const urls: string[] = [];
-    for (const address of addresses) {
-      let url: URL;
-      try {
-        url = new URL(address, document.baseURI);
-      } catch {
-        return { problem: { term: 'sourceInvalid', path } };
-      }
-      if (!/^https?:$/.test(url.protocol) || routeOf(url.href) !== route)
-        return { problem: { term: 'sourceWrong', path } };
-      urls.push((this.requestUrl?.(url) ?? url).href);
-    }
-    return { url: [...new Set(urls)].join(' ') };
-  }
-
-  #problemText({ term, path }: SourceProblem): string {
-    return term === 'sourceTooMany' ? this.localize.term(term, MAX_SOURCES) : this.localize.term(term, path);
-  }
-
-  #receive(next: PollSnapshot<Data>, previous: PollSnapshot<Data>): void {
-    if (next.data !== undefined && next.data !== previous.data) {
-      // Frozen, the rows and their rank changes stay as the reader saw them.
-      if (!this.#freeze?.hold()) {
-        this.previousData = this.#dataUrl === this.source.url ? previous.data : undefined;
-        const message = this.dataChanged?.(next.data, this.previousData, this.locale);
-        if (this.previousData === undefined) this.announcer.note(message);
-        else this.announcer.announce(message);
-      }
-      this.#dataUrl = this.source.url;
-      this.dispatchEvent(new PulseDataEvent(next.data, next.updatedAt));
-    }
-    if (next.error && next.error !== previous.error)
-      this.dispatchEvent(new PulseErrorEvent(next.error, next.data !== undefined));
+    return this.#frame.shownData;
   }
 
   protected get view(): View {
-    const { error } = this.snapshot;
-    const data = this.shownData;
-    if (this.#sourceProblem) return 'error';
-    if (data === undefined) return error ? 'error' : 'loading';
-    return this.isEmpty(data) ? 'empty' : 'ready';
+    return this.#frame.view;
   }
 
-  #syncStates(): void {
-    const view = this.view;
-    const { stale, paused } = this.snapshot;
-    const active = new Set<string>([view]);
-    if (stale && view !== 'error') active.add('stale');
-    if (paused) active.add('paused');
-    if (view === 'ready' && this.source.partial) active.add('partial');
-    for (const state of STATES) {
-      if (active.has(state)) this.#internals.states.add(state);
-      else this.#internals.states.delete(state);
-    }
+  protected override willUpdate(changed: PropertyValues): void {
+    this.#frame.update(changed.size > 0);
+    if (changed.size === 0) return;
+    // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
+    const rows = this.rows;
+    if (rows) this.style.setProperty('--_rows', String(rows));
+    else this.style.removeProperty('--_rows');
   }
 
   #renderBody(view: View, locale: string): TemplateResult {
-    const { error } = this.snapshot;
-    const data = this.shownData;
     switch (view) {
       case 'loading':
         return html`<p part="message" class="message loading">${this.localize.term('loading')}</p>`;
       case 'error':
-        return html`<p part="error" class="message error">${this.#sourceProblem ? this.#problemText(this.#sourceProblem) : errorText(this.localize, error!)}</p>`;
+        return html`<p part="error" class="message error">${this.#frame.errorText}</p>`;
       case 'empty':
         return html`<p part="message" class="message">${this.emptyText}</p>`;
       case 'ready':
-        return this.renderData(data!, locale);
+        return this.renderData(this.shownData!, locale);
     }
+  }
+
+  #renderNote(): TemplateResult | typeof nothing {
+    const note = this.source.note?.();
+    return note ? html`<p part="partial" class="partial">${note}</p>` : nothing;
   }
 
   protected override render(): TemplateResult {
@@ -441,7 +230,7 @@ export abstract class PulseElement<Data> extends LitElement {
       <p part="label" class="label" id="label">${this.label || this.defaultLabel}</p>
       ${view === 'ready' && this.#freeze && this.hasTool('freeze') ? this.#freeze.render() : nothing}
       <div class="body">${this.#renderBody(view, locale)}</div>
-      ${view === 'ready' ? this.source.note?.() : nothing}
+      ${view === 'ready' ? this.#renderNote() : nothing}
       <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;

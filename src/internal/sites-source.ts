@@ -1,10 +1,10 @@
-import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { css, type ReactiveControllerHost } from 'lit';
 import { MultiPollController, type FailingSource, type Merge, type SnapshotChange } from '../client/index.ts';
 import type { Announcer } from './announcer.ts';
 import { PulseErrorEvent } from './events.ts';
 import { formatList } from './format.ts';
 import type { LocalizeController } from './localize.ts';
-import type { DataSource } from './pulse-element.ts';
+import type { DataSource } from './frame.ts';
 
 /** What an element lends the source of its several sites. */
 export interface SitesHost {
@@ -61,8 +61,8 @@ export class SitesSource<Data> implements DataSource<Data> {
     return this.#failing.length > 0;
   }
 
-  note(): TemplateResult | typeof nothing {
-    return this.partial ? html`<p part="partial" class="partial">${this.#text(this.#failing)}</p>` : nothing;
+  note(): string | undefined {
+    return this.partial ? this.#text(this.#failing) : undefined;
   }
 
   #tell(): void {

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './style-sheet.ts';
 
 /**
  * Shared tokens and the card every element draws. Tier 1: page-wide `--pulse-*` tokens the

@@ -1,7 +1,13 @@
-import type { ReactiveController, ReactiveElement } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { getHub, type Clock, type PollSnapshot } from '../client/index.ts';
 import { formatAge } from './format.ts';
 import type { LocalizeController } from './localize.ts';
+
+/** An element whose `[part=updated]` the line is written into. */
+type UpdatedLineHost = ReactiveControllerHost & {
+  readonly renderRoot: ParentNode;
+  readonly isConnected: boolean;
+};
 
 /**
  * "Updated 3 sec. ago", or a visible "Out of date" notice when the data is stale, written into
@@ -11,13 +17,13 @@ import type { LocalizeController } from './localize.ts';
  * when the data changes.
  */
 export class UpdatedLine implements ReactiveController {
-  readonly #host: ReactiveElement;
+  readonly #host: UpdatedLineHost;
   readonly #snapshot: () => PollSnapshot;
   readonly #localize: LocalizeController;
   #timer: unknown;
   #clock: Clock | undefined;
 
-  constructor(host: ReactiveElement, snapshot: () => PollSnapshot, localize: LocalizeController) {
+  constructor(host: UpdatedLineHost, snapshot: () => PollSnapshot, localize: LocalizeController) {
     this.#host = host;
     this.#snapshot = snapshot;
     this.#localize = localize;

@@ -38,7 +38,6 @@ export const cardTerms = {
   errorExplained: (reason: string) => reason,
   /** Read out in place of "—" where the answer lacks a value. */
   noData: 'no data',
-  visitorsUnit: (count: Count) => plural(count, { one: 'visitor', other: 'visitors' }),
 };
 
 /**
@@ -46,6 +45,11 @@ export const cardTerms = {
  * traffic sources, platforms and loyalty, and the empty referrer (dark social). The elements
  * that break visitors down by them share these (<summary-stats> its new and returning visitors).
  */
+/** The lists of shares (src/internal/share-list.ts: geo-list, referrer-bars, traffic-sources, platform-split). */
+export const shareListTerms = {
+  visitorsUnit: (count: Count) => plural(count, { one: 'visitor', other: 'visitors' }),
+};
+
 export const trafficTerms = {
   sourceDirect: 'Direct',
   sourceSearch: 'Search',
@@ -432,6 +436,7 @@ export const boardTerms = {
 
 /** The whole catalog: what a translation must give. Elements take only their sections (the English fallback they bundle). */
 export type Terms = typeof cardTerms &
+  typeof shareListTerms &
   typeof trafficTerms &
   typeof networkTerms &
   typeof liveCounterTerms &
@@ -452,6 +457,7 @@ export type Terms = typeof cardTerms &
 export const en: Terms = /* @__PURE__ */ Object.assign(
   {},
   cardTerms,
+  shareListTerms,
   trafficTerms,
   networkTerms,
   liveCounterTerms,

@@ -4,7 +4,7 @@ import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import { regionName } from '../../internal/format.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
-import { cardTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
+import { cardTerms, shareListTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
 import { geoListStyles } from './geo-list.styles.ts';
 
 /** The segments of top_geo, and the terms of their labels. */
@@ -43,7 +43,7 @@ export class GeoList extends PulseElement<TopGeoResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override shape: Shape = TOP_GEO_SHAPE;
-  static override terms = { ...cardTerms, ...geoListTerms };
+  static override terms = { ...cardTerms, ...shareListTerms, ...geoListTerms };
 
   static override properties: PropertyDeclarations = {
     segment: {},

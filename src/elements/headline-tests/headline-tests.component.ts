@@ -18,6 +18,7 @@ import { formatCount, formatUnit } from '../../internal/format.ts';
 import { formatOrNoData, noData } from '../../internal/no-data.ts';
 import { OneShotSource } from '../../internal/one-shot-source.ts';
 import { PulseElement, type DataSource } from '../../internal/pulse-element.ts';
+import { litStyles } from '../../internal/style-sheet.ts';
 import { baseStyles } from '../../internal/styles.ts';
 import { cardTerms, headlineTestsTerms, type TextTerm } from '../../locales/en.ts';
 import { experimentsCsv, groupExperiments, interval, type Experiment } from './experiments.ts';
@@ -66,7 +67,7 @@ const DAY_MS = 86_400_000;
  * @fires pulse-error - The range could not be loaded or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class HeadlineTests extends PulseElement<RawDataResponse> {
-  static override styles: CSSResultGroup = [baseStyles, headlineTestsStyles];
+  static override styles: CSSResultGroup = [litStyles(baseStyles), headlineTestsStyles];
   static override route: RouteName = 'raw_data';
   static override shape: Shape = RAW_DATA_SHAPE;
   static override terms = { ...cardTerms, ...headlineTestsTerms };

@@ -5,15 +5,15 @@
  * (the cache's `/history/v1/`, once and then once a minute), says how the number compares with
  * a typical day at this time, and its sparkline shows the day so far instead of starting empty.
  */
-import { html, type ReactiveController, type TemplateResult } from 'lit';
+import type { ReactiveController } from '@lit/reactive-element';
 import type { HistoryMetric } from '../../api/history-paths.ts';
 import { getHub } from '../../client/index.ts';
+import { registerFeature } from '../../internal/features.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { compareWithTypical, HistoryController, historyUrlFor } from '../../internal/history-controller.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
-import { registerFeature } from '../../internal/pulse-element.ts';
 import { typicalTerms } from '../../locales/en.ts';
-import { LiveCounter } from './live-counter.component.ts';
+import { LiveCounter, type Trend } from './live-counter.component.ts';
 
 declare module './live-counter.component.ts' {
   interface LiveCounter {
@@ -23,6 +23,14 @@ declare module './live-counter.component.ts' {
      */
     compare?: '' | 'typical';
   }
+}
+
+/** What a counter with `compare="typical"` shows from today's history. */
+export interface TypicalView {
+  /** How the number compares with a typical day at this time (1 above, −1 below, 0 about the same), in words. */
+  readonly comparison?: { readonly sign: number; readonly words: string; readonly context: string };
+  /** The day so far and the number now, for the sparkline. */
+  readonly trend: Trend;
 }
 
 /** Follows a counter's `compare`, `src` and `metric` before each of its updates (a reactive controller). */
@@ -52,52 +60,37 @@ export class TypicalComparison implements ReactiveController {
     this.#history.url = url;
   }
 
-  /** The comparison and the day's sparkline, or `undefined` (the counter's own sparkline) until history is in. */
-  render(value: number, localize: LocalizeController): TemplateResult | undefined {
+  /** The comparison and the day's trend, or `undefined` (the counter's own trend) until history is in. */
+  view(value: number, localize: LocalizeController): TypicalView | undefined {
     const history = this.#history.url ? this.#history.data : undefined;
     if (!history) return undefined;
     const { locale } = localize;
     const comparison = compareWithTypical(history, getHub().clock.now(), value);
-    let words: TemplateResult | undefined;
-    if (comparison) {
-      const [arrow, text] =
-        comparison.direction === 'same'
-          ? ['→', localize.term('typicalSame')]
-          : [
-              comparison.direction === 'above' ? '▲' : '▼',
-              localize.term(
+    const points = [...history.values.filter((point): point is number => point !== null), value];
+    const count = (point: number) => formatCount(locale, point);
+    return {
+      comparison: comparison && {
+        sign: comparison.direction === 'above' ? 1 : comparison.direction === 'below' ? -1 : 0,
+        words:
+          comparison.direction === 'same'
+            ? localize.term('typicalSame')
+            : localize.term(
                 comparison.direction === 'above' ? 'typicalAbove' : 'typicalBelow',
                 formatShare(locale, comparison.share),
               ),
-            ];
-      // The delta's look (weight, figures); the arrow and the words carry the meaning, not the colour.
-      words = html`<p part="compare" class="compare delta ${comparison.direction === 'above' ? 'up' : comparison.direction === 'below' ? 'down' : 'flat'}">
-        <span aria-hidden="true">${arrow}</span> ${text}<span class="visually-hidden"> ${localize.term('typicalContext')}</span>
-      </p>`;
-    }
-    return html`${words}${this.#counter.history > 0 ? this.#sparkline([...history.values.filter((point): point is number => point !== null), value], localize) : undefined}`;
-  }
-
-  #sparkline(points: number[], localize: LocalizeController): TemplateResult | undefined {
-    if (points.length < 2) return undefined;
-    const low = Math.min(...points);
-    const high = Math.max(...points);
-    const span = high - low || 1;
-    const step = 100 / (points.length - 1);
-    const line = points
-      .map((point, index) => `${(index * step).toFixed(2)},${(24 - ((point - low) / span) * 24).toFixed(2)}`)
-      .join(' ');
-    const count = (point: number) => formatCount(localize.locale, point);
-    const description = localize.term(
-      'typicalSparkline',
-      count(points[0]!),
-      count(points.at(-1)!),
-      count(low),
-      count(high),
-    );
-    return html`<svg part="sparkline" class="sparkline" viewBox="0 0 100 24" preserveAspectRatio="none" role="img" aria-label=${description}>
-      <polyline points=${line}></polyline>
-    </svg>`;
+        context: localize.term('typicalContext'),
+      },
+      trend: {
+        points,
+        description: localize.term(
+          'typicalSparkline',
+          count(points[0]!),
+          count(points.at(-1)!),
+          count(Math.min(...points)),
+          count(Math.max(...points)),
+        ),
+      },
+    };
   }
 }
 

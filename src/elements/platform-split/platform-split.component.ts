@@ -1,7 +1,7 @@
 import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
-import { cardTerms, trafficTerms, platformSplitTerms } from '../../locales/en.ts';
+import { cardTerms, shareListTerms, trafficTerms, platformSplitTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { LOYALTY_TERMS, PLATFORM_TERMS } from '../../internal/stats-names.ts';
@@ -47,7 +47,7 @@ export class PlatformSplit extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, platformSplitStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
-  static override terms = { ...cardTerms, ...trafficTerms, ...platformSplitTerms };
+  static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...platformSplitTerms };
 
   static override properties: PropertyDeclarations = {
     breakdown: {},

@@ -4,7 +4,13 @@ import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
-import { cardTerms, trafficTerms, referrerBarsTerms, type TextTerm } from '../../locales/en.ts';
+import {
+  cardTerms,
+  shareListTerms,
+  trafficTerms,
+  referrerBarsTerms,
+  type TextTerm,
+} from '../../locales/en.ts';
 import { describeReferrer, type ReferrerCategory } from './referrer-names.ts';
 import { referrerBarsStyles } from './referrer-bars.styles.ts';
 
@@ -47,7 +53,7 @@ export class ReferrerBars extends PulseElement<ReferrersResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override shape: Shape = REFERRERS_SHAPE;
-  static override terms = { ...cardTerms, ...trafficTerms, ...referrerBarsTerms };
+  static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...referrerBarsTerms };
 
   static override properties: PropertyDeclarations = {
     max: { type: Number },

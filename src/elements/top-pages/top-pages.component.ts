@@ -25,7 +25,7 @@ import { topPagesStyles } from './top-pages.styles.ts';
 
 export type { TopPagesColumn } from './top-pages-columns.ts';
 
-declare module '../../internal/pulse-element.ts' {
+declare module '../../internal/features.ts' {
   /** The newsroom features of <top-pages>, registered by src/newsroom.ts. */
   interface Features {
     /** The drill-down of a row into its page's own numbers, which `tools="drill-down"` shows. */

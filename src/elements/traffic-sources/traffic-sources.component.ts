@@ -1,7 +1,7 @@
 import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
-import { cardTerms, trafficTerms, trafficSourcesTerms } from '../../locales/en.ts';
+import { cardTerms, shareListTerms, trafficTerms, trafficSourcesTerms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
@@ -36,7 +36,7 @@ export class TrafficSources extends PulseElement<QuickstatsResponse> {
   static override styles: CSSResultGroup = [PulseElement.styles, trafficSourcesStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
-  static override terms = { ...cardTerms, ...trafficTerms, ...trafficSourcesTerms };
+  static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...trafficSourcesTerms };
 
   static override properties: PropertyDeclarations = {
     sources: {},
