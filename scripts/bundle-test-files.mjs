@@ -6,9 +6,9 @@
  * module, a test page asked the dev server for about 250 modules (each resolved and transformed on
  * request), and the browser fetched, parsed and linked each one of them for every page.
  *
- * All test files are built together on the first request, with linked source maps (fetched only
- * when the runner maps a failure's stack to the sources); they are built again when a file they
- * were built from has changed since (watch mode).
+ * All test files are built together as the runner starts (while the browsers launch), with linked
+ * source maps (fetched only when the runner maps a failure's stack to the sources); they are
+ * built again when a file they were built from has changed since (watch mode).
  */
 import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -88,6 +88,10 @@ export function bundleTestFiles({ dir, isTestFile, conditions, target, tsconfig,
     building = build();
     return building;
   }
+
+  // Started now, while the browsers launch; a failed build is built again (and reported) on request.
+  building = build();
+  building.catch(() => {});
 
   const testFile = new RegExp(`^/${dir}/([^/]+)\\.ts$`);
   const output = new RegExp(`^/${dir}/(${CHUNKS}/)?[^/]+\\.js(\\.map)?$`);
