@@ -1,4 +1,3 @@
-import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import * as puppeteer from 'puppeteer-core';
 import {
@@ -10,6 +9,7 @@ import {
   installHint,
   selectedEngines,
 } from './scripts/browsers.mjs';
+import { bundleTestFiles } from './scripts/bundle-test-files.mjs';
 import { timingsReporter } from './scripts/test-timings.mjs';
 import { webKitLauncher } from './scripts/webkit-launcher.mjs';
 
@@ -42,10 +42,18 @@ if (missing.length > 0) throw new Error(missing.map(installHint).join('\n'));
 
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
-  nodeResolve: { exportConditions: ['development'] },
   concurrency: 2,
   concurrentBrowsers: 3,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  // Lit in dev mode: failOnLitWarnings (test/helpers/browser-fakes.ts) fails a test on its warnings.
+  middleware: [
+    bundleTestFiles({
+      dir: 'test',
+      isTestFile: (name) => name.endsWith('.test.ts') && !name.endsWith('.node.test.ts'),
+      conditions: ['development'],
+      target: 'es2022',
+      tsconfig: './tsconfig.json',
+    }),
+  ],
   browsers: engines.map((engine) => launchers[engine]()),
   // PULSE_TIMINGS=file.tsv: also write each file's seconds per engine and the slowest tests.
   ...(process.env.PULSE_TIMINGS
