@@ -31,6 +31,8 @@ export interface Poll {
   /** Whole seconds, from `Age`; undefined on an error answer. */
   age?: number;
   maxAge?: number;
+  /** When the answer's data arrived from the upstream, in whole seconds (`Last-Modified`), ms from the start; undefined on an error answer. */
+  fetchedAt?: number;
   /** The instance had started again since this poll's dashboard opened (its memory was lost). */
   generation: number;
 }
@@ -191,6 +193,7 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     look(text);
     const age = response.headers.get('age');
     const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
+    const lastModified = response.headers.get('last-modified');
     record.polls.push({
       at: since(asked),
       answeredAt: since(clock.now()),
@@ -201,6 +204,7 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
       cacheStatus: response.headers.get('cache-status') ?? '',
       age: age === null ? undefined : Number(age),
       maxAge: maxAge === undefined ? undefined : Number(maxAge),
+      fetchedAt: lastModified === null ? undefined : since(Date.parse(lastModified)),
       generation: generations[index]!,
     });
   };
