@@ -86,6 +86,8 @@ export class FillCache {
       stretch: (key, until) => {
         const stored = entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
+        const state = this.#keys.peek(key);
+        if (state?.filling) state.stretchedUntil = until;
       },
       report: (site, plan) => metrics.reportPlan(site, plan),
     }));
