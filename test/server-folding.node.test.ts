@@ -155,6 +155,31 @@ describe('query folding through the cache', () => {
     assert.ok(f.calls.filter((call) => call.includes('limit=50')).length <= 3, f.calls.join('\n'));
   });
 
+  test('a member waiting for its new wide query when the instance closes gets its stale copy, not a 503', async () => {
+    const f = await folding();
+    const narrow = `${TOPPAGES}?host=example.com&limit=5`;
+    const [first] = await Promise.all([
+      f.get(narrow),
+      f.get(`${TOPPAGES}?host=example.com&limit=10&loyalty=1`),
+    ]);
+    f.clock.advance(10_000);
+    const release = f.hold();
+    // A new member widens the group: the new wide query has no answer yet, and the narrow one waits for its fill.
+    const widening = f.get(`${TOPPAGES}?host=example.com&limit=3&types=1`);
+    const waiting = f.get(narrow);
+    await until(() => f.calls.length === 2, 'the new wide query at the upstream');
+    await f.cache.close();
+    const reply = await waiting;
+    release();
+    await widening;
+    assert.equal(reply.status, 200);
+    assert.equal(reply.text, first!.text);
+    assert.match(
+      reply.headers.get('cache-status')!,
+      /^pulse-widgets; fwd=stale; detail=upstream-error; key="/,
+    );
+  });
+
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {
     const f = await folding({ fold: false });
     const replies = await Promise.all(
