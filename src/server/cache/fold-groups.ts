@@ -82,12 +82,12 @@ export class FoldGroups {
     return member !== undefined && member !== false && member.group.wide?.key !== key;
   }
 
-  /** A fresh wide answer covers the member, or a client polled it within the last interval. */
+  /** A servable wide answer (fresh, or within the stale window) covers the member, or a client polled it within the last interval. */
   coveredOrPolled(key: string, now: number): boolean {
     const member = this.#members.peek(key);
     return (
       !!member &&
-      (this.covering(member.group, member, false) !== undefined ||
+      (this.covering(member.group, member, true) !== undefined ||
         now - member.lastRequestedAt <= this.#options.liveTtlMs)
     );
   }
