@@ -75,3 +75,28 @@ test('a sprayer is refused past its burst with 429 and Retry-After; a dashboard 
   assert.deepEqual([...new Set(readerStatuses)], [200], 'the reader was never refused');
   await closeAll([v]);
 });
+
+test('a reader past its bucket is answered the copies its queries still have, stale, not 429', async () => {
+  const v = startVirtualCache({ newQueryLimit: 1, newQueryBurst: 4 });
+  const from = { headers: { [CLIENT_IP_HEADER]: '198.51.100.1' } };
+  // Unfolded and folded queries: their own copies, and a wide answer that covers them.
+  const queries = [
+    '/live/toppages/v3/?host=example.com&limit=10&section=News',
+    '/live/toppages/v3/?host=example.com&limit=10&section=Sport',
+    '/live/referrers/v3/?host=example.com&limit=5',
+    '/live/referrers/v3/?host=example.com&limit=10',
+  ];
+  const pollAll = async () => {
+    const replies = Promise.all(queries.map((path) => v.get(path, from)));
+    await v.clock.advance(3000);
+    return replies;
+  };
+  const statuses = (replies: { status: number }[]) => replies.map((reply) => reply.status);
+  assert.deepEqual(statuses(await pollAll()), [200, 200, 200, 200]);
+  // The tab hidden for 20 s: the copies are stale, the bucket holds a third of a token.
+  await v.clock.advance(20_000);
+  const shown = await pollAll();
+  assert.deepEqual(statuses(shown), [200, 200, 200, 200]);
+  for (const reply of shown) assert.match(reply.headers.get('cache-status')!, /fwd=(stale|miss)/);
+  await closeAll([v]);
+});

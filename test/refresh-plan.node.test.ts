@@ -69,12 +69,24 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0', 'k02@0'],
     },
     {
-      name: 'a key filling now, or already refilled for this tick by a plan before, is not due',
-      input: input(
-        keys(3, (_, index) => (index === 0 ? { filling: true } : {})),
-        { refreshed: new Map([['k02', TICK]]) },
-      ),
-      refills: ['k01@0'],
+      name: 'a key already refilled for this tick by a plan before is not due',
+      input: input(keys(3), { refreshed: new Map([['k02', TICK]]) }),
+      refills: ['k00@0', 'k01@0'],
+    },
+    {
+      // Its fill (started by a poller after the last tick, or queued since) lands fresh only
+      // until just past this tick: the tick's later pollers would find it stale.
+      name: 'a key filling now counts as refilled now: due, in a slot the least gap after now',
+      input: input(keys(2, (_, index) => (index === 0 ? { filling: true } : {}))),
+      refills: ['k00@0', 'k01@0'],
+    },
+    {
+      // Left out of the plan, it was neither refilled nor stretched, and a poller late in the
+      // tick refilled it off the plan every tick (seed 88: wide queries every 3 s, the others 8).
+      name: 'above the budget, a key filling now is the freshest: last in the round-robin, stretched',
+      input: input(keys(12, (_, index) => (index === 0 ? { filling: true } : {}))),
+      refills: ['k08@0', 'k07@0', 'k06@0', 'k05@1', 'k04@1', 'k03@1', 'k02@2', 'k01@2'],
+      stretched: ['k09', 'k10', 'k11', 'k00'],
     },
     {
       name: 'a refill for an older tick does not hold the key back',

@@ -21,11 +21,12 @@ async function folding(options: Partial<CacheOptions> = {}) {
   const simulate = createUpstreamHandler({ apiKey: KEY, now: clock.now, rateLimitPerMinute: 1_000_000 });
   const calls: string[] = [];
   let held: Promise<void> | undefined;
+  let down = false;
   const upstream = await listen(async (request) => {
     const url = new URL(request.url);
     calls.push(`${url.pathname}${url.search}`);
     await held;
-    return simulate(request);
+    return down ? new Response('<h1>Bad gateway</h1>', { status: 502 }) : simulate(request);
   });
   const cache: CacheHandler = createCacheHandler({
     upstream: upstream.url,
@@ -58,10 +59,33 @@ async function folding(options: Partial<CacheOptions> = {}) {
       release();
     };
   };
-  return { clock, calls, get, direct, hold, cache };
+  /** From now on the upstream answers 502. */
+  const fail = () => {
+    down = true;
+  };
+  return { clock, calls, get, direct, hold, fail, cache };
 }
 
 const TOPPAGES = '/live/toppages/v3/';
+const NARROW = `${TOPPAGES}?host=example.com&limit=5`;
+
+type Reply = { status: number; headers: Headers; text: string };
+
+/** NARROW folded with a wider query: its answer, derived from the wide fill. */
+async function foldedCopy(f: Awaited<ReturnType<typeof folding>>): Promise<Reply> {
+  const [narrow] = await Promise.all([
+    f.get(NARROW),
+    f.get(`${TOPPAGES}?host=example.com&limit=10&loyalty=1`),
+  ]);
+  return narrow;
+}
+
+/** No error while a copy exists: `copy`, answered stale, from a wide query of its group. */
+function assertStaleCopy(reply: Reply, copy: Reply): void {
+  assert.equal(reply.status, 200);
+  assert.equal(reply.text, copy.text);
+  assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=stale; detail=upstream-error; key="/);
+}
 
 describe('query folding through the cache', () => {
   test('three toppages queries opened together make one upstream call of their union, each answered exactly', async () => {
@@ -153,6 +177,36 @@ describe('query folding through the cache', () => {
       'the narrow query is now the whole group',
     );
     assert.ok(f.calls.filter((call) => call.includes('limit=50')).length <= 3, f.calls.join('\n'));
+  });
+
+  test('a member waiting for its new wide query when the instance closes gets its stale copy, not a 503', async () => {
+    const f = await folding();
+    const first = await foldedCopy(f);
+    f.clock.advance(10_000);
+    const release = f.hold();
+    // A new member widens the group: the new wide query has no answer yet, and the narrow one waits for its fill.
+    const widening = f.get(`${TOPPAGES}?host=example.com&limit=3&types=1`);
+    const waiting = f.get(NARROW);
+    await until(() => f.calls.length === 2, 'the new wide query at the upstream');
+    await f.cache.close();
+    const reply = await waiting;
+    release();
+    await widening;
+    assertStaleCopy(reply, first);
+  });
+
+  test('a member whose wide query changed five times since its copy is still answered that copy when the new one fails', async () => {
+    const f = await folding();
+    const first = await foldedCopy(f);
+    // Both stop polling; others come one a second, each widening the group's query again.
+    f.clock.advance(7000);
+    for (const flag of ['types=1', 'metrics=_rv', 'now_on=1', 'loyalty=1']) {
+      assert.equal((await f.get(`${TOPPAGES}?host=example.com&limit=3&${flag}`)).status, 200);
+      f.clock.advance(1000);
+    }
+    f.fail();
+    const reply = await f.get(NARROW);
+    assertStaleCopy(reply, first);
   });
 
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {

@@ -179,7 +179,7 @@ function groupCounter(scenario: Scenario): (site: string, at: number) => number 
 
 /**
  * Data age at the poll: under capacity, every steady poll reads data refilled for its tick (at
- * most one interval old, in whole seconds). Above it, the budget's stretch is shared evenly:
+ * most one interval old, in whole seconds, and fetched after the tick before the poll's). Above it, the budget's stretch is shared evenly:
  * every upstream query's mean refresh interval stays within ±20 % of its site's mean.
  */
 export function freshAndFair(
@@ -200,6 +200,15 @@ export function freshAndFair(
     if (poll.age! > TICK_MS / 1000)
       violations.push(
         `freshness: ${poll.path} read data ${poll.age} s old at ${poll.at} ms (${site}: ${groups} upstream queries, capacity ${CAPACITY})`,
+      );
+    // Refilled for its tick: fetched after the tick before (ticks are whole seconds, so
+    // Last-Modified's whole seconds judge it exactly). A refill that missed its slot and came
+    // after the tick left the tick's pollers the data of the step before, at an age of 2–3 s,
+    // which the age alone lets pass.
+    const tick = poll.at - (poll.at % TICK_MS);
+    if (poll.fetchedAt! < tick - TICK_MS)
+      violations.push(
+        `freshness: ${poll.path} polled at ${poll.at} ms read data fetched at ${poll.fetchedAt} ms, before the tick before (${tick - TICK_MS} ms; ${site}: ${groups} upstream queries, capacity ${CAPACITY})`,
       );
   }
   // Refresh intervals of each upstream query while its site is steadily above capacity.

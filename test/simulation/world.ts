@@ -6,6 +6,7 @@
  * invariants (invariants.ts) are judged from that record.
  */
 import { siteOf } from '../../src/api/index.ts';
+import { CLIENT_IP_HEADER } from '../../src/runtime/node-http.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from '../../src/server/http/handler.ts';
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
@@ -17,6 +18,10 @@ import { API_KEY, encodeNow, simulatedUpstream, type Arrival } from './upstream.
 
 export { API_KEY, type Arrival };
 const BASE = 'http://cache.sim';
+/** Each page and each sprayer is one reader, with its own address (documentation ranges, RFC 5737). */
+const dashboardAddress = (id: number) => `192.0.2.${id + 1}`;
+const sprayerAddress = (index: number) => `198.51.100.${index + 1}`;
+const clientHeaders = (address: string) => ({ [CLIENT_IP_HEADER]: address });
 const TIER_TIMEOUT_MS = 250;
 
 /** One poll as the page saw it. */
@@ -31,6 +36,8 @@ export interface Poll {
   /** Whole seconds, from `Age`; undefined on an error answer. */
   age?: number;
   maxAge?: number;
+  /** When the answer's data arrived from the upstream, in whole seconds (`Last-Modified`), ms from the start; undefined on an error answer. */
+  fetchedAt?: number;
   /** The instance had started again since this poll's dashboard opened (its memory was lost). */
   generation: number;
 }
@@ -172,11 +179,17 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     });
   }
 
-  // A page's GET carries nothing but its URL: one Request per path serves every poll of it.
+  // A page's GET carries nothing but its URL and the reader's address, which node-http puts in
+  // CLIENT_IP_HEADER (each page is one reader): one Request per page and path serves every poll.
   const requests = new Map<string, Request>();
-  const requestOf = (path: string) => {
-    let request = requests.get(path);
-    if (!request) requests.set(path, (request = new Request(BASE + path)));
+  const requestOf = (dashboard: number, path: string) => {
+    const key = `${dashboard} ${path}`;
+    let request = requests.get(key);
+    if (!request)
+      requests.set(
+        key,
+        (request = new Request(BASE + path, { headers: clientHeaders(dashboardAddress(dashboard)) })),
+      );
     return request;
   };
   const poll = async (dashboard: Scenario['dashboards'][number], path: string) => {
@@ -184,13 +197,14 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     if (live.length === 0) return;
     const index = live[routing.int(0, live.length - 1)]!;
     const asked = clock.now();
-    const response = await instances[index]!.handle(requestOf(path));
+    const response = await instances[index]!.handle(requestOf(dashboard.id, path));
     const text = await response.text();
     const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     look(headers);
     look(text);
     const age = response.headers.get('age');
     const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
+    const lastModified = response.headers.get('last-modified');
     record.polls.push({
       at: since(asked),
       answeredAt: since(clock.now()),
@@ -201,6 +215,7 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
       cacheStatus: response.headers.get('cache-status') ?? '',
       age: age === null ? undefined : Number(age),
       maxAge: maxAge === undefined ? undefined : Number(maxAge),
+      fetchedAt: lastModified === null ? undefined : since(Date.parse(lastModified)),
       generation: generations[index]!,
     });
   };
@@ -236,7 +251,9 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
         const live = instances.flatMap((handler, instance) => (handler ? [instance] : []));
         if (live.length === 0) return;
         const response = await instances[live[spraying.int(0, live.length - 1)]!]!.handle(
-          new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`),
+          new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`, {
+            headers: clientHeaders(sprayerAddress(index)),
+          }),
         );
         look(await response.text());
         record.sprays.set(response.status, (record.sprays.get(response.status) ?? 0) + 1);

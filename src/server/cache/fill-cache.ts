@@ -86,6 +86,8 @@ export class FillCache {
       stretch: (key, until) => {
         const stored = entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;
+        const state = this.#keys.peek(key);
+        if (state?.filling) state.stretchedUntil = until;
       },
       report: (site, plan) => metrics.reportPlan(site, plan),
     }));
@@ -149,17 +151,19 @@ export class FillCache {
   }
 
   /**
-   * Whether answering `key` now would start an upstream call for a query nobody polls: no fresh
-   * answer (its own, or a fold group's wide one that covers it), and no client (here or, with a
-   * shared tier, on another instance) polled it within the last interval. What the per-client
-   * meter counts (new-query-meter.ts).
+   * Whether answering `key` now would start an upstream call for a query nobody polls: no
+   * servable answer (its own, or a fold group's wide one that covers it, fresh or within the
+   * stale window), and no client (here or, with a shared tier, on another instance) polled it
+   * within the last interval. What the per-client meter counts (new-query-meter.ts). A query with
+   * a servable copy is not new: refused, it was an error answer while a copy existed, and a tab
+   * shown again after a minute hidden was refused its own dashboard's queries.
    */
   startsNewQuery(key: string, context: FillContext): boolean {
     const now = this.#now();
     const state = this.#keys.peek(key);
     if (state && this.#keys.polledRecently(state, now)) return false;
     const stored = this.#entries.peek(key);
-    if (stored && now < stored.freshUntil) return false;
+    if (stored && now <= stored.freshUntil + this.#options.staleWindowMs) return false;
     if (this.#folding?.groups.coveredOrPolled(key, now)) return false;
     return !context.passive;
   }

@@ -81,12 +81,17 @@ export class Filler {
   ): Promise<StoredResponse> {
     const state = this.#keys.state(key);
     state.filling = true;
+    state.stretchedUntil = undefined;
     try {
       const stored = this.#sharedKeys
         ? await this.#sharedKeys.fill({ key, context, state, signal, stale }, (lease) =>
             this.#callUpstream(context, state, signal, lease),
           )
         : await this.#callUpstream(context, state, signal);
+      // Stretched by a plan made while it ran: this answer waits for the key's turn as the copy
+      // it replaces would have (else its pollers found it stale a tick later and refilled it).
+      if (state.stretchedUntil !== undefined && stored.freshUntil < state.stretchedUntil)
+        stored.freshUntil = state.stretchedUntil;
       // An established key's first fill has no slot yet: plan it for the coming tick. (A new
       // query is planned only once polled again, when its touch re-plans: re-planning on each new
       // query's fill, five a second from a script, dealt the tick's slots again and again.)

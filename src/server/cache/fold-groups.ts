@@ -13,6 +13,9 @@ import type { ResolvedOptions } from '../config/options.ts';
 import type { SharedTier } from '../tier/shared-tier.ts';
 import type { Entries, FillContext, KeyState, PolledKeys } from './polled-keys.ts';
 
+/** The most wide queries of one group kept for their copies: a group's wide query changes as its members come and go. */
+const RECENT_WIDE_QUERIES = 16;
+
 /** One query of a fold group, as its clients poll it. */
 export interface Member {
   key: string;
@@ -34,7 +37,7 @@ export interface FoldGroup {
   /** The wide query last computed from the active members, and when. */
   wide?: { key: string; query: string; shape: FoldShape; covered: ReadonlySet<Member> };
   computedAt: number;
-  /** Wide queries filled lately, newest last: any fresh one that covers a member answers it. */
+  /** Wide queries filled lately, newest last: any servable one that covers a member answers it. */
   recent: Map<string, FoldShape>;
   /** A cold group waits this long for the rest of a dashboard's queries, so they share one fill. */
   gathering?: Promise<void>;
@@ -82,12 +85,12 @@ export class FoldGroups {
     return member !== undefined && member !== false && member.group.wide?.key !== key;
   }
 
-  /** A fresh wide answer covers the member, or a client polled it within the last interval. */
+  /** A servable wide answer (fresh, or within the stale window) covers the member, or a client polled it within the last interval. */
   coveredOrPolled(key: string, now: number): boolean {
     const member = this.#members.peek(key);
     return (
       !!member &&
-      (this.covering(member.group, member, false) !== undefined ||
+      (this.covering(member.group, member, true) !== undefined ||
         now - member.lastRequestedAt <= this.#options.liveTtlMs)
     );
   }
@@ -260,8 +263,24 @@ export class FoldGroups {
     group.computedAt = now;
     group.recent.delete(key);
     group.recent.set(key, shape);
-    if (group.recent.size > 4) group.recent.delete(group.recent.keys().next().value!);
+    this.#forgetUnservable(group, now);
     return group.wide;
+  }
+
+  /**
+   * Keeps the group's lately filled wide queries while their copies are servable (and the
+   * current one, whose fill may be pending), at most RECENT_WIDE_QUERIES, oldest out first.
+   * Kept by count alone (4), a group whose members came and went on an instance (during a tier
+   * loss each instance sees a share of a dashboard's polls) dropped the one wide query that still
+   * had a copy, and a member waiting for a failing fill was answered 503 (seed 144).
+   */
+  #forgetUnservable(group: FoldGroup, now: number): void {
+    for (const key of group.recent.keys()) {
+      if (key === group.wide?.key) continue;
+      const stored = this.#entries.peek(key);
+      if (!stored || now > stored.freshUntil + this.#options.staleWindowMs) group.recent.delete(key);
+    }
+    if (group.recent.size > RECENT_WIDE_QUERIES) group.recent.delete(group.recent.keys().next().value!);
   }
 
   /** The newest stored wide answer of the group that covers the member: fresh, or servable stale. */

@@ -12,6 +12,9 @@ import type { FoldGroups, Member } from './fold-groups.ts';
 import type { KeyLookup } from './key-lookup.ts';
 import type { Entries, FillContext, PolledKeys } from './polled-keys.ts';
 
+/** A stored wide answer of a member's group. */
+type Copy = { key: string; stored: StoredResponse };
+
 export interface FoldedAnswersParts {
   groups: FoldGroups;
   options: ResolvedOptions;
@@ -77,10 +80,13 @@ export class FoldedAnswers {
       await this.#groups.syncMembers(group);
       wide = this.#groups.wideOf(group, true);
     }
-    if (!wide.covered.has(member) || wide.key === member.key)
-      return this.#orCoveringCopy(member, await this.#lookups.lookup(member.key, context));
+    if (!wide.covered.has(member) || wide.key === member.key) {
+      const held = this.#groups.covering(group, member, true);
+      return this.#orCoveringCopy(member, await this.#lookups.lookup(member.key, context), held);
+    }
     const wideContext: FillContext = { route: context.route, host: context.host, query: wide.query };
     const current = this.#entries.peek(wide.key);
+    let held: Copy | undefined;
     if (!current || this.#now() >= current.freshUntil) {
       const other = this.#groups.covering(group, member, false);
       if (other) {
@@ -88,21 +94,26 @@ export class FoldedAnswers {
         void this.#lookups.lookup(wide.key, wideContext).catch(() => undefined);
         return this.#foldedAnswer(member, other.key, other.stored, { kind: 'hit' });
       }
+      held = this.#groups.covering(group, member, true);
     }
     const lookup = await this.#lookups.lookup(wide.key, wideContext);
     return lookup.kind === 'stored'
       ? this.#foldedAnswer(member, wide.key, lookup.stored, lookup.status)
-      : this.#orCoveringCopy(member, lookup);
+      : this.#orCoveringCopy(member, lookup, held);
   }
 
   /**
    * No error while a copy exists: when the query the member is answered from has nothing to
    * serve (its wide query changed, and the new one's first fill failed), any wide answer of the
-   * group still servable that covers the member answers it, stale.
+   * group still servable that covers the member answers it, stale. The copy held before the
+   * wait answers if none is left in the store: the instance closing cleared it (a poll waiting
+   * for a fill during a restart was answered 503, seed 198), or it was evicted.
    */
-  #orCoveringCopy(member: Member, lookup: Lookup): Lookup | Promise<Lookup> {
+  #orCoveringCopy(member: Member, lookup: Lookup, held?: Copy): Lookup | Promise<Lookup> {
     if (lookup.kind === 'stored') return lookup;
-    const copy = this.#groups.covering(member.group, member, true);
+    const copy =
+      this.#groups.covering(member.group, member, true) ??
+      (held && this.#now() <= held.stored.freshUntil + this.#options.staleWindowMs ? held : undefined);
     if (!copy) return lookup;
     return this.#foldedAnswer(member, copy.key, copy.stored, {
       kind: 'stale',

@@ -40,6 +40,8 @@ export interface KeyState {
   waitingForBudget: boolean;
   /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
   filling: boolean;
+  /** The plan stretched the key's freshness to then while its fill was running: that fill's answer is fresh as long. */
+  stretchedUntil?: number;
   /** The query a planned refill asks, once a client polled the key live (or another instance did). */
   context?: KeyContext;
   /** A fold group's former wide query: no longer refreshed by the plan unless asked for again. */

@@ -196,9 +196,14 @@ export function planRefills({
   const capacity = refreshCapacity(fills, intervalMs, windowMs);
   // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
   const dueBy = tick + intervalMs / 4;
-  const due = keys.filter(
-    (key) => key.freshUntil <= dueBy && !key.filling && refreshed.get(key.key) !== tick,
-  );
+  // A key whose fill is under way counts as refilled now: due when that fill's answer is not
+  // fresh past the tick's pollers (a fill a poller started after the tick, off the plan), and
+  // then the freshest in the round-robin. Left out of the plan, such a key was neither refilled
+  // nor stretched, its next skewed poller refilled it off the plan again, and a wide query
+  // polled late in the tick was refreshed every tick while the others waited their turn.
+  const due = keys
+    .map((key) => (key.filling ? { ...key, startedAt: at, freshUntil: at + intervalMs } : key))
+    .filter((key) => key.freshUntil <= dueBy && refreshed.get(key.key) !== tick);
   const minGap = leastRefillGap(intervalMs, windowMs);
   // Stalest first: the one whose stored answer's fill started earliest (told by the shared
   // tier, so every instance ranks alike).
