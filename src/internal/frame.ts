@@ -54,17 +54,38 @@ export interface DataSource<Data> {
   note?(): string | undefined;
 }
 
+/** A mixin's class: its constructor takes any arguments (TypeScript's rule for mixins). */
+// biome-ignore lint/suspicious/noExplicitAny: that rule asks for exactly `any[]`.
+type MixinClass<Instance> = abstract new (...args: any[]) => Instance;
+
 /** A class of elements: Lit's base (the cards) or the lean one (the counter). */
-// biome-ignore lint/suspicious/noExplicitAny: a mixin's base takes any constructor arguments (TypeScript's rule for mixins).
-type ElementBase = abstract new (...args: any[]) => HTMLElement;
+export type ElementBase = MixinClass<HTMLElement>;
+
+/** The attributes every element has, as {@link FrameAttributes} declares them. */
+export interface FrameAttributeFields {
+  src: string;
+  theme: Theme;
+  label: string;
+  noHeading: boolean;
+  loading: 'eager' | 'lazy';
+  tools: string;
+}
+
+/**
+ * What {@link FrameAttributes} makes of `Base`, written out: inferred, the published declarations
+ * spelled out every member of `HTMLElement` from TypeScript 7's DOM types, which older compilers
+ * (TypeScript 5 under vue-tsc and svelte-check) do not know (`ShowPopoverOptions`).
+ */
+export type FramedBase<Base extends ElementBase> = Base &
+  MixinClass<FrameAttributeFields> & { properties: PropertyDeclarations };
 
 /**
  * The attributes every element has, on either base: both read `static properties` (Lit's
  * declarations, not decorators: no bundle carries the decorator and its helper, 0.25 kB gz of
  * the four cards) from every class of the chain, this one included.
  */
-export function FrameAttributes<Base extends ElementBase>(base: Base) {
-  abstract class WithFrameAttributes extends base {
+export function FrameAttributes<Base extends ElementBase>(base: Base): FramedBase<Base> {
+  abstract class WithFrameAttributes extends base implements FrameAttributeFields {
     static properties: PropertyDeclarations = {
       src: {},
       theme: { reflect: true },
