@@ -2,8 +2,8 @@
  * What every pulse-widgets element does besides drawing: resolving `src` (and saying why it
  * cannot be used), receiving the data source's snapshots and dispatching `pulse-data` and
  * `pulse-error`, deciding the view, keeping the custom states in step, `loading="lazy"`, the
- * "updated" line and the live region. The cards (PulseElement, drawn with Lit) and
- * `<live-counter>` (drawn by its own DOM code, on the lean base) both keep one {@link Frame}.
+ * "updated" line and the live region. The cards (PulseElement, drawing lit-html templates) and
+ * `<live-counter>` (drawn by its own DOM code), both on the lean base, each keep one {@link Frame}.
  */
 import type { PropertyDeclarations, ReactiveControllerHost } from '@lit/reactive-element';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
@@ -18,6 +18,7 @@ import type { Announcer } from './announcer.ts';
 import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import { featureOf } from './features.ts';
+import { LeanElement } from './lean-element.ts';
 import type { LocalizeController } from './localize.ts';
 import { UpdatedLine } from './updated-line.ts';
 
@@ -54,56 +55,49 @@ export interface DataSource<Data> {
   note?(): string | undefined;
 }
 
-/** A class of elements: Lit's base (the cards) or the lean one (the counter). */
-// biome-ignore lint/suspicious/noExplicitAny: a mixin's base takes any constructor arguments (TypeScript's rule for mixins).
-type ElementBase = abstract new (...args: any[]) => HTMLElement;
-
 /**
- * The attributes every element has, on either base: both read `static properties` (Lit's
- * declarations, not decorators: no bundle carries the decorator and its helper, 0.25 kB gz of
- * the four cards) from every class of the chain, this one included.
+ * What every element is: the lean base with the attributes every element has, declared as
+ * `static properties` (Lit's declarations, not decorators: no bundle carries the decorator and
+ * its helper, 0.25 kB gz of the four cards), which the base reads from every class of the chain.
  */
-export function FrameAttributes<Base extends ElementBase>(base: Base) {
-  abstract class WithFrameAttributes extends base {
-    static properties: PropertyDeclarations = {
-      src: {},
-      theme: { reflect: true },
-      label: {},
-      noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
-      tools: {},
-      loading: {},
-    };
+export abstract class FrameElement extends LeanElement {
+  static override properties: PropertyDeclarations = {
+    src: {},
+    theme: { reflect: true },
+    label: {},
+    noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
+    tools: {},
+    loading: {},
+  };
 
-    /** Address of the resource on the cache endpoint, query included (required). */
-    src = '';
+  /** Address of the resource on the cache endpoint, query included (required). */
+  src = '';
 
-    /**
-     * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
-     * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
-     * and `dark` force one.
-     */
-    theme: Theme = 'auto';
+  /**
+   * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
+   * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
+   * and `dark` force one.
+   */
+  theme: Theme = 'auto';
 
-    /** Text above the data; defaults to a description of what is shown. */
-    label = '';
+  /** Text above the data; defaults to a description of what is shown. */
+  label = '';
 
-    /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
-    noHeading = false;
-    /**
-     * `lazy`: no request until the element comes near the viewport, and none once it has been far
-     * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
-     * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
-     */
-    loading: 'eager' | 'lazy' = 'eager';
+  /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
+  noHeading = false;
+  /**
+   * `lazy`: no request until the element comes near the viewport, and none once it has been far
+   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
+   * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
+   */
+  loading: 'eager' | 'lazy' = 'eager';
 
-    /**
-     * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
-     * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
-     * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
-     */
-    tools = '';
-  }
-  return WithFrameAttributes;
+  /**
+   * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
+   * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
+   * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
+   */
+  tools = '';
 }
 
 /**
