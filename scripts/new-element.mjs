@@ -52,11 +52,12 @@ export function elementNames(tag) {
 }
 
 function component({ tag, camel, className }) {
-  return `import { html, type CSSResultGroup, type TemplateResult } from 'lit';
+  return `import { html, type TemplateResult } from 'lit/html.js';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, ${camel}Terms } from '../../locales/en.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { ${camel}Styles } from './${tag}.styles.ts';
 
 /**
@@ -76,7 +77,7 @@ import { ${camel}Styles } from './${tag}.styles.ts';
  * @fires pulse-error - A request failed or \`src\` is unusable ({@link PulseErrorEvent}).
  */
 export class ${className} extends PulseElement<QuickstatsResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, ${camel}Styles];
+  static override styles: Styles = [PulseElement.styles, ${camel}Styles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...${camel}Terms };
@@ -106,7 +107,7 @@ export class ${className} extends PulseElement<QuickstatsResponse> {
 }
 
 function styles({ tag, camel }) {
-  return `import { css } from 'lit';
+  return `import { css } from '../../internal/style-sheet.ts';
 
 export const ${camel}Styles = css\`
   :host {

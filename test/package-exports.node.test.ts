@@ -25,8 +25,8 @@ const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   files: string[];
   private?: boolean;
 };
-/** What the widgets may import in a browser: lit and its task helper (they validate with generated shapes, not zod). */
-const BROWSER_PACKAGES = ['lit', '@lit/task'];
+/** What the widgets may import in a browser: lit, for lit-html (they validate with generated shapes, not zod). */
+const BROWSER_PACKAGES = ['lit'];
 /** The simulator (for demos, stories and tests, not for widgets) parses queries with the contract's zod schemas. */
 const ALSO_ALLOWED: Record<string, string[]> = { simulator: ['zod'] };
 

@@ -1,4 +1,5 @@
-import { css, html, type TemplateResult } from 'lit';
+import { css } from './style-sheet.ts';
+import { html, type TemplateResult } from 'lit/html.js';
 import { cssProperties } from './css-properties.ts';
 
 /**

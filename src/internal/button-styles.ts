@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './style-sheet.ts';
 
 /**
  * The buttons of the elements that have any. Apart from the base styles, in a module of its own:

@@ -1,4 +1,4 @@
-import { noChange } from 'lit';
+import { noChange } from 'lit/html.js';
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
 
 export type CssProperties = Readonly<Record<`--${string}`, string>>;

@@ -1,4 +1,4 @@
-import type { CSSResultGroup, CSSResultOrNative, PropertyDeclarations } from '@lit/reactive-element';
+import type { CSSResultOrNative, PropertyDeclarations } from '@lit/reactive-element';
 import type { SnapshotChange } from '../client/index.ts';
 import type { DataSource } from './frame.ts';
 import type { FreezeControl, FreezeHost } from './freeze-control.ts';
@@ -23,7 +23,7 @@ export interface Features {
 /** What a feature brings to the class it is registered on, besides its behaviour. */
 export interface FeatureAssets {
   /** Its styles, adopted by every element of the class made from then on. */
-  readonly styles?: CSSResultGroup;
+  readonly styles?: Styles;
   /** Its English, which the class's elements read from then on. */
   readonly terms?: English;
   /** Properties it adds to the class (their attributes are read by the feature itself when the class was defined before). */
@@ -31,9 +31,8 @@ export interface FeatureAssets {
 }
 
 /**
- * An element class, on Lit's base (the cards) or on our lean one (the counter): both read
- * `styles` once, when the class is finalized, into `elementStyles`, and make properties with
- * `createProperty`.
+ * An element class (on the lean base): it reads `styles` once, when the class is finalized,
+ * into `elementStyles`, and makes properties with `createProperty`.
  */
 export interface ElementClass {
   styles?: Styles;

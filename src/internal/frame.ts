@@ -2,8 +2,8 @@
  * What every pulse-widgets element does besides drawing: resolving `src` (and saying why it
  * cannot be used), receiving the data source's snapshots and dispatching `pulse-data` and
  * `pulse-error`, deciding the view, keeping the custom states in step, `loading="lazy"`, the
- * "updated" line and the live region. The cards (PulseElement, drawn with Lit) and
- * `<live-counter>` (drawn by its own DOM code, on the lean base) both keep one {@link Frame}.
+ * "updated" line and the live region. The cards (PulseElement, drawing lit-html templates) and
+ * `<live-counter>` (drawn by its own DOM code), both on the lean base, each keep one {@link Frame}.
  */
 import type { PropertyDeclarations, ReactiveControllerHost } from '@lit/reactive-element';
 import { ROUTE_PATHS, type RouteName } from '../api/paths.ts';
@@ -18,6 +18,7 @@ import type { Announcer } from './announcer.ts';
 import { errorText } from './error-text.ts';
 import { PulseDataEvent, PulseErrorEvent } from './events.ts';
 import { featureOf } from './features.ts';
+import { LeanElement } from './lean-element.ts';
 import type { LocalizeController } from './localize.ts';
 import { UpdatedLine } from './updated-line.ts';
 
@@ -54,77 +55,49 @@ export interface DataSource<Data> {
   note?(): string | undefined;
 }
 
-/** A mixin's class: its constructor takes any arguments (TypeScript's rule for mixins). */
-// biome-ignore lint/suspicious/noExplicitAny: that rule asks for exactly `any[]`.
-type MixinClass<Instance> = abstract new (...args: any[]) => Instance;
-
-/** A class of elements: Lit's base (the cards) or the lean one (the counter). */
-export type ElementBase = MixinClass<HTMLElement>;
-
-/** The attributes every element has, as {@link FrameAttributes} declares them. */
-export interface FrameAttributeFields {
-  src: string;
-  theme: Theme;
-  label: string;
-  noHeading: boolean;
-  loading: 'eager' | 'lazy';
-  tools: string;
-}
-
 /**
- * What {@link FrameAttributes} makes of `Base`, written out: inferred, the published declarations
- * spelled out every member of `HTMLElement` from TypeScript 7's DOM types, which older compilers
- * (TypeScript 5 under vue-tsc and svelte-check) do not know (`ShowPopoverOptions`).
+ * What every element is: the lean base with the attributes every element has, declared as
+ * `static properties` (Lit's declarations, not decorators: no bundle carries the decorator and
+ * its helper, 0.25 kB gz of the four cards), which the base reads from every class of the chain.
  */
-export type FramedBase<Base extends ElementBase> = Base &
-  MixinClass<FrameAttributeFields> & { properties: PropertyDeclarations };
+export abstract class FrameElement extends LeanElement {
+  static override properties: PropertyDeclarations = {
+    src: {},
+    theme: { reflect: true },
+    label: {},
+    noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
+    tools: {},
+    loading: {},
+  };
 
-/**
- * The attributes every element has, on either base: both read `static properties` (Lit's
- * declarations, not decorators: no bundle carries the decorator and its helper, 0.25 kB gz of
- * the four cards) from every class of the chain, this one included.
- */
-export function FrameAttributes<Base extends ElementBase>(base: Base): FramedBase<Base> {
-  abstract class WithFrameAttributes extends base implements FrameAttributeFields {
-    static properties: PropertyDeclarations = {
-      src: {},
-      theme: { reflect: true },
-      label: {},
-      noHeading: { type: Boolean, attribute: 'no-heading', reflect: true },
-      tools: {},
-      loading: {},
-    };
+  /** Address of the resource on the cache endpoint, query included (required). */
+  src = '';
 
-    /** Address of the resource on the cache endpoint, query included (required). */
-    src = '';
+  /**
+   * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
+   * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
+   * and `dark` force one.
+   */
+  theme: Theme = 'auto';
 
-    /**
-     * Colour scheme: `auto` follows the page's `color-scheme` (light unless the page says it
-     * supports dark; set `color-scheme` on an ancestor to theme every element at once), `light`
-     * and `dark` force one.
-     */
-    theme: Theme = 'auto';
+  /** Text above the data; defaults to a description of what is shown. */
+  label = '';
 
-    /** Text above the data; defaults to a description of what is shown. */
-    label = '';
+  /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
+  noHeading = false;
+  /**
+   * `lazy`: no request until the element comes near the viewport, and none once it has been far
+   * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
+   * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
+   */
+  loading: 'eager' | 'lazy' = 'eager';
 
-    /** Hides the text above the data from view; it still names the element's list or table for screen readers. */
-    noHeading = false;
-    /**
-     * `lazy`: no request until the element comes near the viewport, and none once it has been far
-     * from it for a minute (it keeps what it showed), like `<img loading="lazy">`. For elements
-     * below the fold: a footer, the end of a long article. `eager` (the default) polls always.
-     */
-    loading: 'eager' | 'lazy' = 'eager';
-
-    /**
-     * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
-     * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
-     * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
-     */
-    tools = '';
-  }
-  return WithFrameAttributes;
+  /**
+   * Editors' tools to show, space separated: `freeze` (a list's Freeze button), `drill-down` (a
+   * `<top-pages>` row's own live numbers). None by default, so readers of a public page never see
+   * them; they come with the newsroom features (the full bundle or `pulse-widgets/newsroom`).
+   */
+  tools = '';
 }
 
 /**

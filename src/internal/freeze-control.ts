@@ -1,4 +1,5 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { css, type Styles } from './style-sheet.ts';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { Announcer } from './announcer.ts';
 import type { LocalizeController } from './localize.ts';
 import { buttonStyles } from './button-styles.ts';
@@ -73,9 +74,9 @@ export class FreezeControl<Data> {
   };
 }
 
-export const freezeStyles = css`
-  ${buttonStyles}
-
+export const freezeStyles: Styles = [
+  buttonStyles,
+  css`
   .freeze {
     display: flex;
     flex-wrap: wrap;
@@ -94,4 +95,5 @@ export const freezeStyles = css`
   .waiting {
     color: var(--_muted);
   }
-`;
+`,
+];

@@ -17,21 +17,26 @@ const attributesOf = new WeakMap<
   Map<string, readonly [property: string, options: PropertyDeclaration]>
 >();
 
-/** An attribute's value as its property's type (Lit's conversions: a Boolean is present or not). */
+/**
+ * An attribute's value as its property's `type`: a Boolean is present or not (as in Lit); any
+ * other type is a function from the attribute's text (Number, String, a parser), applied unless
+ * the attribute is absent.
+ */
 function fromAttribute(value: string | null, type: unknown): unknown {
   if (type === Boolean) return value !== null;
-  return type === Number && value !== null ? Number(value) : value;
+  return typeof type === 'function' && value !== null ? type(value) : value;
 }
 
 /**
- * A small base for an element that draws itself with DOM code, for a bundle that must not
- * carry Lit (`<live-counter>` alone): what the element needs of Lit's `ReactiveElement` and no
- * more. Properties declared like Lit's (`static properties`, `createProperty`: `type` Boolean or
- * Number, `attribute`, `reflect`) follow their attributes; setting one requests an update,
- * batched in a microtask; `update(changes)` then draws, between the controllers' `hostUpdate`
- * and `hostUpdated`. It is a `ReactiveControllerHost`, so the hub's and the frame's controllers
- * work on it as on a Lit element. `styles` are adopted into the open shadow root as constructed
- * style sheets (which a strict Content-Security-Policy allows, and every browser we support has).
+ * The small base of every element, so no bundle carries Lit's `ReactiveElement`: what our
+ * elements need of it and no more. Properties declared like Lit's (`static properties`,
+ * `createProperty`: `type` Boolean or a function from the attribute's text, `attribute`,
+ * `reflect`) follow their attributes; setting one requests an update, batched in a microtask;
+ * `update(changes)` then draws (the counter with its own DOM code, the cards with lit-html),
+ * between the controllers' `hostUpdate` and `hostUpdated`. It is a `ReactiveControllerHost`, so
+ * the hub's and the frame's controllers work on it as on a Lit element. `styles` are adopted
+ * into the open shadow root as constructed style sheets (which a strict Content-Security-Policy
+ * allows, and every browser we support has).
  */
 export abstract class LeanElement extends HTMLElement implements ReactiveControllerHost {
   static properties: PropertyDeclarations = {};
@@ -137,18 +142,28 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
     this[name as keyof this] = fromAttribute(value, options.type) as never;
   }
 
-  /** Asks for an update in a microtask (one for any number of requests), while connected. */
+  /**
+   * Asks for an update in a microtask (one for any number of requests), while connected. As in
+   * Lit, what `willUpdate` sets is part of the update under way, not the cause of another.
+   */
   requestUpdate(): void {
     if (this.isConnected)
       this.#pending ??= Promise.resolve().then(() => {
+        this.willUpdate?.(this.#changes);
         this.#pending = undefined;
         this.#perform();
         return this.#pending === undefined;
       });
   }
 
+  /** Called, if defined, before each update, with the changes so far: properties it sets join them. */
+  protected willUpdate?(changes: Changes): void;
+
   /** Draws what `changes` (and whatever else the element follows) asks for. */
   protected abstract update(changes: Changes): void;
+
+  /** Called, if defined, after each update, once the controllers' `hostUpdated` have run. */
+  protected updated?(changes: Changes): void;
 
   #perform(): void {
     const changes = this.#changes;
@@ -159,6 +174,7 @@ export abstract class LeanElement extends HTMLElement implements ReactiveControl
     this.update(changes);
     this.#updated = true;
     for (const controller of this.#controllers) controller.hostUpdated?.();
+    this.updated?.(changes);
   }
 
   #reflect(attribute: string, value: unknown): void {

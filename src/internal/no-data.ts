@@ -2,7 +2,7 @@
  * A value the answer lacks: "—" for the eye and the language's "no data" for a screen reader;
  * never 0, NaN or a statistic computed from a missing input.
  */
-import { html, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit/html.js';
 import type { LocalizeController } from './localize.ts';
 
 export function noData(localize: LocalizeController): TemplateResult {

@@ -1,4 +1,3 @@
-import { initialState, Task } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import {
   getHub,
@@ -11,16 +10,17 @@ import { changesView, INITIAL_SNAPSHOT } from '../client/snapshot.ts';
 import type { DataSource } from './frame.ts';
 
 /**
- * A data source that loads each `url` once, as a `@lit/task` (never on the hub's 3 s clock):
- * setting another `url` aborts the load in progress, and a late answer for an old `url` is
- * dropped. Data older than `maxAgeMs` (the cache's lifetime for it) is stale; the source is
+ * A data source that loads each `url` once (never on the hub's 3 s clock): setting another
+ * `url` aborts the load in progress, and a late answer for an old `url` is dropped. Data older than `maxAgeMs` (the cache's lifetime for it) is stale; the source is
  * paused while it waits for the page to be visible and online.
  */
 export class OneShotSource<Data> implements DataSource<Data>, ReactiveController {
   snapshot: PollSnapshot<Data> = INITIAL_SNAPSHOT;
   readonly #host: ReactiveControllerHost;
   readonly #onChange: SnapshotChange<Data>;
-  readonly #task: Task<readonly [string | undefined], PollSnapshot<Data>>;
+  readonly #maxAgeMs: number;
+  /** Aborts the load in progress; a load whose controller is aborted reports nothing. */
+  #abort: AbortController | undefined;
   #url: string | undefined;
   #failures = 0;
   #retryTimer: unknown;
@@ -29,37 +29,21 @@ export class OneShotSource<Data> implements DataSource<Data>, ReactiveController
     this.#host = host;
     this.#onChange = onChange;
     host.addController(this);
-    this.#task = new Task(host, {
-      task: ([url]: readonly [string | undefined], { signal }) =>
-        url ? loadOnce<Data>(url, signal, (waiting) => this.#wait(waiting)) : initialState,
-      args: () => [this.#url] as const,
-      onComplete: (loaded) => {
-        this.#failures = 0;
-        this.#receive({
-          ...loaded,
-          stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > maxAgeMs,
-          paused: false,
-        });
-      },
-      onError: (error) => {
-        this.#failures++;
-        this.#receive({ ...INITIAL_SNAPSHOT, error: error as PollError });
-        this.#scheduleRetry();
-      },
-    });
+    this.#maxAgeMs = maxAgeMs;
   }
 
   get url(): string | undefined {
     return this.#url;
   }
 
-  /** Starts over with another URL (or none); the task loads it in the host's next update. */
+  /** Starts over with another URL (or none), abandoning the load in progress. */
   set url(url: string | undefined) {
     if (url === this.#url) return;
     this.#url = url;
     this.#failures = 0;
     this.#cancelRetry();
     this.#receive({ ...INITIAL_SNAPSHOT, paused: url ? getHub().snapshot(url).paused : false });
+    this.#load();
   }
 
   hostConnected(): void {
@@ -68,6 +52,31 @@ export class OneShotSource<Data> implements DataSource<Data>, ReactiveController
 
   hostDisconnected(): void {
     this.#cancelRetry();
+  }
+
+  /** Loads `url` (none without one), abandoning the load in progress: only the latest load reports. */
+  #load(): void {
+    this.#abort?.abort();
+    const url = this.#url;
+    if (!url) return;
+    const abort = (this.#abort = new AbortController());
+    loadOnce<Data>(url, abort.signal, (waiting) => this.#wait(waiting)).then(
+      (loaded) => {
+        if (abort.signal.aborted) return;
+        this.#failures = 0;
+        this.#receive({
+          ...loaded,
+          stale: getHub().clock.now() - (loaded.updatedAt ?? Infinity) > this.#maxAgeMs,
+          paused: false,
+        });
+      },
+      (error: PollError) => {
+        if (abort.signal.aborted) return;
+        this.#failures++;
+        this.#receive({ ...INITIAL_SNAPSHOT, error });
+        this.#scheduleRetry();
+      },
+    );
   }
 
   /** While a failed load waits for its retry, the card keeps saying why rather than "Loading…". */
@@ -86,7 +95,7 @@ export class OneShotSource<Data> implements DataSource<Data>, ReactiveController
     const delay = Math.min(MIN_INTERVAL_MS * 2 ** Math.max(0, this.#failures - 1), MAX_RETRY_MS);
     this.#retryTimer = clock.setTimeout(() => {
       this.#retryTimer = undefined;
-      void this.#task.run();
+      this.#load();
     }, delay);
   }
 

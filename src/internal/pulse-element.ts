@@ -1,20 +1,15 @@
-import {
-  html,
-  LitElement,
-  nothing,
-  type CSSResultGroup,
-  type PropertyValues,
-  type TemplateResult,
-} from 'lit';
+import type { PropertyDeclaration } from '@lit/reactive-element';
+import { html, nothing, render, type TemplateResult } from 'lit/html.js';
 import { registerShape, type Shape } from '../api/check-response.ts';
 import type { RouteName } from '../api/paths.ts';
 import type { PollSnapshot, SnapshotChange } from '../client/index.ts';
 import { Announcer } from './announcer.ts';
-import { defineElement, featureOf, type Features } from './features.ts';
-import { Frame, FrameAttributes, hubSource, type DataSource, type View } from './frame.ts';
+import { featureOf, type Features } from './features.ts';
+import { Frame, FrameElement, hubSource, type DataSource, type View } from './frame.ts';
 import { cardTerms } from '../locales/en.ts';
+import type { Changes } from './lean-element.ts';
 import { LocalizeController, type English } from './localize.ts';
-import { litStyles } from './style-sheet.ts';
+import type { Styles } from './style-sheet.ts';
 import { baseStyles } from './styles.ts';
 
 export { registerFeature, type FeatureAssets, type Features, type SitesSourceFactory } from './features.ts';
@@ -67,8 +62,8 @@ export type Tool = 'freeze' | 'drill-down';
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
-export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
-  static override styles: CSSResultGroup = litStyles(baseStyles);
+export abstract class PulseElement<Data> extends FrameElement {
+  static override styles: Styles = baseStyles;
 
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName;
@@ -80,11 +75,17 @@ export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
   static terms: English = { ...cardTerms };
 
   /**
-   * Registers the element unless the name is taken: a page that loads two copies of the script
-   * gets a warning, not an exception that would stop the rest of the page's scripts.
+   * Lit's declarations the lean base leaves to the cards, for our elements and their subclasses:
+   * `state` (a property without an attribute) and `type` Object or Array (the attribute is JSON;
+   * unreadable JSON is null, as in Lit).
    */
-  static define(name: string): void {
-    defineElement(name, this);
+  static override createProperty(name: string, options: PropertyDeclaration = {}): void {
+    const { type, state } = options;
+    super.createProperty(name, {
+      ...options,
+      ...(state && { attribute: false }),
+      ...((type === Object || type === Array) && { type: parseJson }),
+    });
   }
 
   /** Registers the shape of the element's route when the element is defined, before any body arrives. */
@@ -195,7 +196,18 @@ export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
     return this.#frame.view;
   }
 
-  protected override willUpdate(changed: PropertyValues): void {
+  /**
+   * Draws the card as a Lit element would, `render()`'s template through lit-html: the base calls
+   * `willUpdate`, the controllers' `hostUpdate`, this, the controllers' `hostUpdated`, then
+   * `updated` (`willUpdate` and `updated` get the properties that changed, with their values
+   * before).
+   */
+  protected override update(): void {
+    render(this.render(), this.renderRoot, { host: this });
+  }
+
+  /** Before each drawing: the frame follows `src` and the data, and a list's body its rows. */
+  protected override willUpdate(changed: Changes): void {
     this.#frame.update(changed.size > 0);
     if (changed.size === 0) return;
     // Through CSSOM, which a strict Content-Security-Policy allows (it blocks style attributes).
@@ -222,7 +234,7 @@ export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
     return note ? html`<p part="partial" class="partial">${note}</p>` : nothing;
   }
 
-  protected override render(): TemplateResult {
+  protected render(): TemplateResult {
     const locale = this.locale;
     const view = this.view;
     // The language's direction when the page gives none; English text on a page in a language we lack says so.
@@ -234,5 +246,13 @@ export abstract class PulseElement<Data> extends FrameAttributes(LitElement) {
       <p part="updated" class="updated"></p>
       <div part="live" class="visually-hidden" role="status">${this.announcer.text}</div>
     </div>`;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }

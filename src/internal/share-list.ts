@@ -1,4 +1,5 @@
-import { css, html, type TemplateResult } from 'lit';
+import { css, type Styles } from './style-sheet.ts';
+import { html, type TemplateResult } from 'lit/html.js';
 import { bar, barStyles } from './bar.ts';
 import { formatShare } from './format.ts';
 import type { LocalizeController } from './localize.ts';
@@ -43,9 +44,9 @@ export function shareList(items: readonly ShareItem[], localize: LocalizeControl
   </ol>`;
 }
 
-export const shareListStyles = css`
-  ${barStyles}
-
+export const shareListStyles: Styles = [
+  barStyles,
+  css`
   /* Every item is this tall (a one-line name and its bar), so the body is rows × this. */
   :host {
     --_row-size: calc(0.5em + 1.4em + 0.125em + var(--_bar-size, 0.375em));
@@ -82,4 +83,5 @@ export const shareListStyles = css`
     grid-column: 1 / -1;
     block-size: var(--_bar-size, 0.375em);
   }
-`;
+`,
+];

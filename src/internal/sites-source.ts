@@ -1,4 +1,5 @@
-import { css, type ReactiveControllerHost } from 'lit';
+import { css } from './style-sheet.ts';
+import type { ReactiveControllerHost } from 'lit';
 import { MultiPollController, type FailingSource, type Merge, type SnapshotChange } from '../client/index.ts';
 import type { Announcer } from './announcer.ts';
 import { PulseErrorEvent } from './events.ts';

@@ -1,4 +1,5 @@
-import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import type { PropertyDeclarations } from 'lit';
 import type { HistogramFields, QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { histogramFields } from '../../api/statistics.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
@@ -6,6 +7,7 @@ import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatShare } from '../../internal/format.ts';
 import { formatOrNoData } from '../../internal/no-data.ts';
 import { cardTerms, engagementHistogramTerms } from '../../locales/en.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { engagementHistogramStyles } from './engagement-histogram.styles.ts';
 import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } from './histogram-scale.ts';
@@ -42,7 +44,7 @@ import { axisPosition, buckets, formatBreak, HISTOGRAMS, type HistogramName } fr
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class EngagementHistogram extends PulseElement<QuickstatsResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, engagementHistogramStyles];
+  static override styles: Styles = [PulseElement.styles, engagementHistogramStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...engagementHistogramTerms };

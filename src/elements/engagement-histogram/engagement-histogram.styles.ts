@@ -1,9 +1,9 @@
-import { css } from 'lit';
+import { css, type Styles } from '../../internal/style-sheet.ts';
 import { buttonStyles } from '../../internal/button-styles.ts';
 
-export const engagementHistogramStyles = css`
-  ${buttonStyles}
-
+export const engagementHistogramStyles: Styles = [
+  buttonStyles,
+  css`
   :host {
     --pulse-histogram-height: 6em;
     --pulse-histogram-bar-color: var(--_bar);
@@ -119,4 +119,5 @@ export const engagementHistogramStyles = css`
       transition: none;
     }
   }
-`;
+`,
+];

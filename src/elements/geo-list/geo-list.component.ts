@@ -1,7 +1,8 @@
-import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
+import type { PropertyDeclarations, TemplateResult } from 'lit';
 import type { RouteName, Shape, TopGeoResponse } from '../../api/index.ts';
 import { TOP_GEO_SHAPE } from '../../api/response-shapes.ts';
 import { regionName } from '../../internal/format.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { cardTerms, shareListTerms, geoListTerms, type TextTerm } from '../../locales/en.ts';
@@ -40,7 +41,7 @@ export type GeoSegment = keyof typeof GEO_SEGMENTS;
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class GeoList extends PulseElement<TopGeoResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, geoListStyles];
+  static override styles: Styles = [PulseElement.styles, geoListStyles];
   static override route: RouteName = 'top_geo';
   static override shape: Shape = TOP_GEO_SHAPE;
   static override terms = { ...cardTerms, ...shareListTerms, ...geoListTerms };

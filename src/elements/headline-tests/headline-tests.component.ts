@@ -1,11 +1,5 @@
-import {
-  html,
-  nothing,
-  type CSSResultGroup,
-  type PropertyDeclarations,
-  type PropertyValues,
-  type TemplateResult,
-} from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import type { PropertyDeclarations } from 'lit';
 import type { RawDataResponse, RouteName, Shape } from '../../api/index.ts';
 import { RAW_DATA_TTL_MS } from '../../api/constants.ts';
 import { pageUrl } from '../../api/page-url.ts';
@@ -17,8 +11,9 @@ import { cssProperties } from '../../internal/css-properties.ts';
 import { formatCount, formatUnit } from '../../internal/format.ts';
 import { formatOrNoData, noData } from '../../internal/no-data.ts';
 import { OneShotSource } from '../../internal/one-shot-source.ts';
+import type { Changes } from '../../internal/lean-element.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement, type DataSource } from '../../internal/pulse-element.ts';
-import { litStyles } from '../../internal/style-sheet.ts';
 import { baseStyles } from '../../internal/styles.ts';
 import { cardTerms, headlineTestsTerms, type TextTerm } from '../../locales/en.ts';
 import { experimentsCsv, groupExperiments, interval, type Experiment } from './experiments.ts';
@@ -67,7 +62,7 @@ const DAY_MS = 86_400_000;
  * @fires pulse-error - The range could not be loaded or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class HeadlineTests extends PulseElement<RawDataResponse> {
-  static override styles: CSSResultGroup = [litStyles(baseStyles), headlineTestsStyles];
+  static override styles: Styles = [baseStyles, headlineTestsStyles];
   static override route: RouteName = 'raw_data';
   static override shape: Shape = RAW_DATA_SHAPE;
   static override terms = { ...cardTerms, ...headlineTestsTerms };
@@ -130,7 +125,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     this.#csv = undefined;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: Changes): void {
     const url = this.source.url;
     super.willUpdate(changed);
     if (this.source.url !== url || changed.has('pageSize')) this.page = 1;

@@ -1,9 +1,9 @@
-import { css } from 'lit';
+import { css, type Styles } from '../../internal/style-sheet.ts';
 import { buttonStyles } from '../../internal/button-styles.ts';
 
-export const headlineTestsStyles = css`
-  ${buttonStyles}
-
+export const headlineTestsStyles: Styles = [
+  buttonStyles,
+  css`
   :host {
     --pulse-headline-tests-range-width: 6em;
   }
@@ -166,4 +166,5 @@ export const headlineTestsStyles = css`
     margin-block-start: var(--_space);
     font-size: 0.875em;
   }
-`;
+`,
+];

@@ -6,8 +6,8 @@ import { Announcer } from '../../internal/announcer.ts';
 import { h, place, setAttribute, setText } from '../../internal/dom.ts';
 import { featureOf } from '../../internal/features.ts';
 import { formatCount } from '../../internal/format.ts';
-import { Frame, FrameAttributes } from '../../internal/frame.ts';
-import { LeanElement, type Changes } from '../../internal/lean-element.ts';
+import { Frame, FrameElement } from '../../internal/frame.ts';
+import type { Changes } from '../../internal/lean-element.ts';
 import { LocalizeController } from '../../internal/localize.ts';
 import type { Styles } from '../../internal/style-sheet.ts';
 import { baseStyles } from '../../internal/styles.ts';
@@ -148,7 +148,7 @@ class Change {
  * @fires pulse-data - New data arrived ({@link PulseDataEvent}).
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
-export class LiveCounter extends FrameAttributes(LeanElement) {
+export class LiveCounter extends FrameElement {
   static override styles: Styles = [baseStyles, liveCounterStyles];
   /** The route whose data the element shows; `src` must point at it. */
   static route: RouteName = 'quickstats';

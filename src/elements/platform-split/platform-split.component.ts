@@ -1,7 +1,8 @@
-import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
+import type { PropertyDeclarations, TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, shareListTerms, trafficTerms, platformSplitTerms } from '../../locales/en.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { LOYALTY_TERMS, PLATFORM_TERMS } from '../../internal/stats-names.ts';
@@ -44,7 +45,7 @@ export type Breakdown = keyof typeof BREAKDOWNS;
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class PlatformSplit extends PulseElement<QuickstatsResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, platformSplitStyles];
+  static override styles: Styles = [PulseElement.styles, platformSplitStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...platformSplitTerms };

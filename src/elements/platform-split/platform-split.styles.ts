@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../internal/style-sheet.ts';
 import { shareListStyles } from '../../internal/share-list.ts';
 
 export const platformSplitStyles = [

@@ -1,6 +1,7 @@
-import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
+import type { PropertyDeclarations, TemplateResult } from 'lit';
 import type { ReferrersResponse, RouteName, Shape } from '../../api/index.ts';
 import { REFERRERS_SHAPE } from '../../api/response-shapes.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
@@ -50,7 +51,7 @@ const CATEGORY_TERMS: Record<ReferrerCategory, TextTerm> = {
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class ReferrerBars extends PulseElement<ReferrersResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, referrerBarsStyles];
+  static override styles: Styles = [PulseElement.styles, referrerBarsStyles];
   static override route: RouteName = 'referrers';
   static override shape: Shape = REFERRERS_SHAPE;
   static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...referrerBarsTerms };

@@ -1,9 +1,11 @@
-import { html, nothing, type CSSResultGroup, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import type { PropertyDeclarations } from 'lit';
 import type { RouteName, Shape, SummaryMember, SummaryResponse } from '../../api/index.ts';
 import { SUMMARY_SHAPE } from '../../api/response-shapes.ts';
 import { isNumericMember, summaryStatistics } from '../../api/statistics.ts';
 import { formatCount, formatDuration, formatShare } from '../../internal/format.ts';
 import { formatOrNoData, noData } from '../../internal/no-data.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, summaryStatsTerms, trafficTerms, type TextTerm } from '../../locales/en.ts';
 import { summaryStatsStyles } from './summary-stats.styles.ts';
@@ -81,7 +83,7 @@ export function summarise(data: Readonly<Record<string, number>>): NumericSummar
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class SummaryStats extends PulseElement<SummaryResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, summaryStatsStyles];
+  static override styles: Styles = [PulseElement.styles, summaryStatsStyles];
   static override route: RouteName = 'summary';
   static override shape: Shape = SUMMARY_SHAPE;
   static override terms = { ...cardTerms, ...trafficTerms, ...summaryStatsTerms };

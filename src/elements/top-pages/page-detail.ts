@@ -1,4 +1,5 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { css, type Styles } from '../../internal/style-sheet.ts';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { ROUTE_PATHS } from '../../api/paths.ts';
 import type { Announcer } from '../../internal/announcer.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
@@ -75,9 +76,9 @@ export class RowDetail {
   };
 }
 
-export const rowDetailStyles = css`
-  ${buttonStyles}
-
+export const rowDetailStyles: Styles = [
+  buttonStyles,
+  css`
   /* At least 24 × 24 px: a touch target (WCAG 2.5.8). */
   .expand {
     flex: none;
@@ -94,7 +95,8 @@ export const rowDetailStyles = css`
     --pulse-font-size: 0.875em;
     --pulse-counter-size: 2em;
   }
-`;
+`,
+];
 
 /**
  * One page's own live numbers, for an opened row: our own elements on quickstats and referrers

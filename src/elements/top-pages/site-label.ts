@@ -1,4 +1,5 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { css } from '../../internal/style-sheet.ts';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { isRecord } from './custom-metrics.ts';
 

@@ -2,7 +2,8 @@
  * The detail columns of <top-pages> (a newsroom feature, src/newsroom.ts): the built-in ones that
  * `columns` names, then one per custom metric that the `metrics=` query of `src` asks for.
  */
-import { css, html, type TemplateResult } from 'lit';
+import { css } from '../../internal/style-sheet.ts';
+import { html, type TemplateResult } from 'lit/html.js';
 import type { PageStats, TopPage } from '../../api/index.ts';
 import { histogramFields } from '../../api/statistics.ts';
 import { formatCount, formatList, formatSeconds, formatShare } from '../../internal/format.ts';

@@ -1,11 +1,5 @@
-import {
-  html,
-  nothing,
-  type CSSResultGroup,
-  type PropertyDeclarations,
-  type PropertyValues,
-  type TemplateResult,
-} from 'lit';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import type { PropertyDeclarations } from 'lit';
 import { LIMITS } from '../../api/constants.ts';
 import type { RouteName, Shape, TopPage, ToppagesResponse } from '../../api/index.ts';
 import { pageUrl } from '../../api/page-url.ts';
@@ -15,6 +9,8 @@ import { formatCount } from '../../internal/format.ts';
 import type { LocalizeController } from '../../internal/localize.ts';
 import { memoize } from '../../internal/memo.ts';
 import { noData } from '../../internal/no-data.ts';
+import type { Changes } from '../../internal/lean-element.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { cardTerms, topPagesTerms } from '../../locales/en.ts';
 import type { RowDetail, RowDetailHost } from './page-detail.ts';
@@ -100,7 +96,7 @@ const BAR_STEPS = 200;
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class TopPages extends PulseElement<ToppagesResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, topPagesStyles];
+  static override styles: Styles = [PulseElement.styles, topPagesStyles];
   static override route: RouteName = 'toppages';
   static override shape: Shape = TOPPAGES_SHAPE;
   static override terms = { ...cardTerms, ...topPagesTerms };
@@ -184,7 +180,7 @@ export class TopPages extends PulseElement<ToppagesResponse> {
     return this.#visiblePages(data).length === 0;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: Changes): void {
     if (changed.has('stripTitle')) this.#titleOf = memoize((title: string) => this.#strip(title));
     if (changed.has('linkBase')) this.#hrefs = new Map();
     const url = this.source.url;

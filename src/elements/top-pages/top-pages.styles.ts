@@ -1,9 +1,9 @@
-import { css } from 'lit';
+import { css, type Styles } from '../../internal/style-sheet.ts';
 import { barStyles } from '../../internal/bar.ts';
 
-export const topPagesStyles = css`
-  ${barStyles}
-
+export const topPagesStyles: Styles = [
+  barStyles,
+  css`
   :host {
     --pulse-top-pages-row-gap: 0.375em;
     --pulse-top-pages-bar-width: 5em;
@@ -96,4 +96,5 @@ export const topPagesStyles = css`
     text-overflow: ellipsis;
   }
 
-`;
+`,
+];

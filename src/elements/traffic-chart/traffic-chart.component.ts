@@ -1,13 +1,5 @@
-import {
-  html,
-  nothing,
-  svg,
-  type CSSResultGroup,
-  type PropertyDeclarations,
-  type PropertyValues,
-  type SVGTemplateResult,
-  type TemplateResult,
-} from 'lit';
+import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from 'lit/html.js';
+import type { PropertyDeclarations } from 'lit';
 import type {
   HistoryMetric,
   HistoryRange,
@@ -26,6 +18,8 @@ import {
   historyUrlFor,
   pointAt,
 } from '../../internal/history-controller.ts';
+import type { Changes } from '../../internal/lean-element.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { PulseErrorEvent } from '../../internal/events.ts';
 import { cardTerms, liveCounterTerms, trafficChartTerms } from '../../locales/en.ts';
@@ -76,7 +70,7 @@ function niceCeiling(value: number): number {
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}); also when the history cannot be loaded.
  */
 export class TrafficChart extends PulseElement<QuickstatsResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, trafficChartStyles];
+  static override styles: Styles = [PulseElement.styles, trafficChartStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = {
@@ -124,7 +118,7 @@ export class TrafficChart extends PulseElement<QuickstatsResponse> {
     return url;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: Changes): void {
     super.willUpdate(changed);
     if (changed.size > 0)
       this.#history.url = this.source.url

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../internal/style-sheet.ts';
 
 export const trafficChartStyles = css`
   :host {

@@ -1,7 +1,8 @@
-import type { CSSResultGroup, PropertyDeclarations, TemplateResult } from 'lit';
+import type { PropertyDeclarations, TemplateResult } from 'lit';
 import type { QuickstatsResponse, RouteName, Shape } from '../../api/index.ts';
 import { QUICKSTATS_SHAPE } from '../../api/response-shapes.ts';
 import { cardTerms, shareListTerms, trafficTerms, trafficSourcesTerms } from '../../locales/en.ts';
+import type { Styles } from '../../internal/style-sheet.ts';
 import { PulseElement } from '../../internal/pulse-element.ts';
 import { shareItems, shareList, type ShareItem } from '../../internal/share-list.ts';
 import { SOURCE_TERMS, type Source } from '../../internal/stats-names.ts';
@@ -33,7 +34,7 @@ const ALL_SOURCES = Object.keys(SOURCE_TERMS) as Source[];
  * @fires pulse-error - A request failed or `src` is unusable ({@link PulseErrorEvent}).
  */
 export class TrafficSources extends PulseElement<QuickstatsResponse> {
-  static override styles: CSSResultGroup = [PulseElement.styles, trafficSourcesStyles];
+  static override styles: Styles = [PulseElement.styles, trafficSourcesStyles];
   static override route: RouteName = 'quickstats';
   static override shape: Shape = QUICKSTATS_SHAPE;
   static override terms = { ...cardTerms, ...shareListTerms, ...trafficTerms, ...trafficSourcesTerms };
