@@ -41,28 +41,29 @@ for _, key in ipairs(redis.call('KEYS', '*')) do
   end
 end`;
 
+/** A loopback redis-server on `port` that keeps nothing on disk. */
+function serverArgs(port: number): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'yes',
+  ];
+}
+
 export async function startRedis(): Promise<RedisProcess> {
   if (!REDIS_BINARY) throw new Error('redis-server is not installed (Debian: apt-get install redis-server)');
   const port = await freePort();
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    child = spawn(
-      REDIS_BINARY!,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--protected-mode',
-        'yes',
-      ],
-      { stdio: 'ignore' },
-    );
+    child = spawn(REDIS_BINARY!, serverArgs(port), { stdio: 'ignore' });
     await waitForPort(port);
   };
   const kill = async () => {
@@ -155,16 +156,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
         spawn(
           REDIS_BINARY,
           [
-            '--port',
-            String(port),
-            '--bind',
-            '127.0.0.1',
-            '--save',
-            '',
-            '--appendonly',
-            'no',
-            '--protected-mode',
-            'yes',
+            ...serverArgs(port),
             '--cluster-enabled',
             'yes',
             '--cluster-config-file',
