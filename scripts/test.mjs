@@ -25,17 +25,17 @@ function run(command, args, options = {}) {
   return result.status ?? 1;
 }
 
+/** The exit status of a child started with `spawn`: 1 when it could not start. */
+function exitOf(child) {
+  return new Promise((resolve) =>
+    child.on('error', () => resolve(1)).on('exit', (code) => resolve(code ?? 1)),
+  );
+}
+
 /** Runs the npm scripts side by side (each prints only what fails); the worst exit status. */
 async function runTogether(scripts) {
   const statuses = await Promise.all(
-    scripts.map(
-      (script) =>
-        new Promise((resolve) =>
-          spawn('npm', ['run', '--silent', script], { stdio: 'inherit' })
-            .on('error', () => resolve(1))
-            .on('exit', (code) => resolve(code ?? 1)),
-        ),
-    ),
+    scripts.map((script) => exitOf(spawn('npm', ['run', '--silent', script], { stdio: 'inherit' }))),
   );
   return Math.max(...statuses);
 }
@@ -101,12 +101,9 @@ function buildStorybookMeanwhile() {
   process.on('exit', stop);
   const errors = [];
   child.stderr.on('data', (chunk) => errors.push(chunk));
-  return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ status: 1, errors: error.message }));
-    child.on('exit', (code) => {
-      process.off('exit', stop);
-      resolve({ status: code ?? 1, errors: Buffer.concat(errors).toString() });
-    });
+  return exitOf(child).then((status) => {
+    process.off('exit', stop);
+    return { status, errors: Buffer.concat(errors).toString() };
   });
 }
 
