@@ -149,6 +149,9 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
   try {
     for (let i = 0; i < masters; i += 1) {
       const port = await freePort();
+      // The cluster bus listens on port + 10 000 unless told, which lies in the ephemeral range:
+      // another process's socket there made a node exit before it listened. Picked like the port.
+      const busPort = await freePort();
       const nodeDir = join(dir, String(port));
       await mkdir(nodeDir);
       children.set(
@@ -159,6 +162,8 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
             ...serverArgs(port),
             '--cluster-enabled',
             'yes',
+            '--cluster-port',
+            String(busPort),
             '--cluster-config-file',
             'nodes.conf',
             '--cluster-node-timeout',
