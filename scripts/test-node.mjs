@@ -3,10 +3,13 @@
  * starts files in the order given, and a long file started last would run alone at the end while
  * the other slot idles: the ones below take tens of seconds (real processes, browsers, the
  * simulation's seeds), the rest a few each. Options are passed on to `node --test` (`--test-name-pattern=…`),
- * and files named run instead of all.
+ * and files named run instead of all. The files run bundled into plain JavaScript
+ * (scripts/bundle-node-tests.mjs), each without a TypeScript loader.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED_DIR, bundleNodeTests } from './bundle-node-tests.mjs';
 
 const LONGEST_FIRST = [
   'simulation',
@@ -34,9 +37,10 @@ const files =
         .filter((name) => name.endsWith('.node.test.ts'))
         .map((name) => `test/${name}`)
         .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const bundled = await bundleNodeTests(files);
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...files],
-  { stdio: 'inherit' },
+  ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, ...options, ...bundled],
+  { stdio: 'inherit', env: { ...process.env, PULSE_TEST_BUNDLES: join(process.cwd(), BUNDLED_DIR) } },
 );
 process.exit(result.status ?? 1);

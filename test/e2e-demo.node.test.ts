@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
+import { entryArgs } from './helpers/entry-command.node.ts';
 import { assertNoConsoleErrors, describeEachEngine, WEBKIT_BLIND } from './helpers/engines.node.ts';
 
 const API_KEY = 'e2e-demo-key-7c1d94b0a2';
@@ -55,7 +56,7 @@ before(async () => {
   );
   assert.equal(build.status, 0, build.stderr);
   // In demo mode a PULSE_API_KEY becomes the simulator's key: a known value we can look for.
-  cli = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--static', outDir], {
+  cli = spawn(process.execPath, [...entryArgs('src/server/cli.ts'), 'serve', '--static', outDir], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PULSE_API_KEY: API_KEY, PULSE_UPSTREAM: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { quickstatsResponseSchema } from '../src/api/index.ts';
 import { readSettings, type ServeSettings } from '../src/server/config/settings.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
+import { entryArgs } from './helpers/entry-command.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 
 /** The CLI from source (the packed, compiled one is run by test/packed-package.node.test.ts). */
@@ -246,7 +247,7 @@ function runCli(
   argv: string[],
   env: Record<string, string>,
 ): { child: ReturnType<typeof spawn>; done: Promise<Run>; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], {
+  const child = spawn(process.execPath, [...entryArgs(CLI), ...argv], {
     env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

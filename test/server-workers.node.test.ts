@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API_KEY, until } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+import { entryArgs } from './helpers/entry-command.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 
 const FIXTURE = fileURLToPath(new URL('./helpers/workers-fixture.node.ts', import.meta.url));
@@ -32,7 +33,7 @@ async function startCluster(
   upstream: FakeUpstream,
   cacheOptions: Record<string, number | boolean>,
 ): Promise<Cluster> {
-  const primary = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+  const primary = spawn(process.execPath, entryArgs(FIXTURE), {
     env: {
       ...cleanEnv(),
       PULSE_UPSTREAM: upstream.url,

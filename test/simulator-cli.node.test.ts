@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { routes } from '../src/api/index.ts';
+import { entryArgs } from './helpers/entry-command.node.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = ['--import', 'tsx', 'src/simulator/cli.ts'];
+const CLI = entryArgs('src/simulator/cli.ts');
 
 test('the simulator CLI serves its printed example, requires its key and stops on SIGTERM', async () => {
   const child = spawn(process.execPath, [...CLI, '--port', '0', '--seed', '7', '--key', 'cli-test-key'], {

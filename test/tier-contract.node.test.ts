@@ -18,6 +18,7 @@ import { Coordinator } from '../src/server/workers/coordinator.ts';
 import { IpcTier } from '../src/server/workers/ipc-tier.ts';
 import { REDIS_BINARY, REDIS_CLI, startRedis, startRedisCluster } from './helpers/redis-process.node.ts';
 import { VirtualClock } from './helpers/virtual-clock.node.ts';
+import { forkable } from './helpers/entry-command.node.ts';
 import { TierChannel } from './simulation/tier-channel.ts';
 
 interface TierUnderTest {
@@ -199,10 +200,10 @@ contract("in process (the simulation's tier)", async () => {
 });
 
 contract('the primary of --workers, over a real IPC channel', async () => {
-  const child: ChildProcess = fork(
+  const { module, execArgv } = forkable(
     fileURLToPath(new URL('./helpers/coordinator-process.node.ts', import.meta.url)),
-    { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' },
   );
+  const child: ChildProcess = fork(module, { execArgv, serialization: 'advanced', stdio: 'ignore' });
   await new Promise((resolve) => child.once('message', resolve));
   const tier = new IpcTier(child as Required<ChildProcess> & { connected: boolean }, 5000);
   return {

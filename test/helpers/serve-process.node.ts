@@ -3,6 +3,7 @@
  * `pulse-widgets serve` from the source tree, and anything else that prints `listening on <url>`.
  */
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { entryArgs } from './entry-command.node.ts';
 
 /** This process's environment without our settings, so a child server runs on exactly the ones it is given. */
 export function cleanEnv(): NodeJS.ProcessEnv {
@@ -15,7 +16,7 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 
 /** `pulse-widgets serve` with `args`, as [command, arguments] (to run as it is, or pinned to a CPU); run it with the source tree as cwd. */
 export function serveCommand(args: readonly string[] = []): [string, string[]] {
-  return [process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', ...args]];
+  return [process.execPath, [...entryArgs('src/server/cli.ts'), 'serve', ...args]];
 }
 
 export interface ListeningProcess {

@@ -6,6 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { forkable } from '../helpers/entry-command.node.ts';
 import { describeScenario, simulate } from './simulate.ts';
 
 /** What a parent needs of one seed's run: its verdict and the size of its record. */
@@ -51,7 +52,7 @@ const RUNNER = fileURLToPath(import.meta.url);
 /**
  * Starts every seed and answers one promise per seed (in the order given), each settled as soon
  * as its seed is judged; a process that dies rejects the seed it was running, and a new one
- * takes the rest. Child processes start with this process's flags (`--import tsx`).
+ * takes the rest. Child processes run this file (`forkable`: through tsx, or its bundle).
  */
 export function runSeeds(seeds: readonly number[], minutes: number, jobs: number): Promise<SeedResult>[] {
   const settlers = new Map<number, { resolve(result: SeedResult): void; reject(error: Error): void }>();
@@ -69,7 +70,9 @@ export function runSeeds(seeds: readonly number[], minutes: number, jobs: number
     return promises;
   }
   const start = () => {
-    const child: ChildProcess = fork(RUNNER, ['--seed-runner'], {
+    const { module, execArgv } = forkable(RUNNER);
+    const child: ChildProcess = fork(module, ['--seed-runner'], {
+      execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let running: number | undefined;
