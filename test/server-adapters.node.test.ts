@@ -1,6 +1,7 @@
 /**
- * The endpoint inside other servers (node:http/Express-style middleware, Vite plugin), and what
- * the standalone server puts at `/`: a built static directory, or the list of routes.
+ * The endpoint inside other servers (node:http/Express-style middleware, Vite plugin), what the
+ * standalone server puts at `/` (a built static directory, or the list of routes), and how
+ * `listen()` closes.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -17,6 +18,7 @@ import { listen } from '../src/runtime/node-http.ts';
 import { createStaticHandler } from '../src/server/static-files.ts';
 import { API_KEY, HOSTS, rawRequest } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
 let upstream: FakeUpstream;
 before(async () => {
@@ -169,4 +171,57 @@ test('without a static directory, / lists every route with an example URL', asyn
     assert.match(page.body, new RegExp(`href="/pulse${path.replaceAll('/', '\\/')}\\?host=example\\.com`));
   }
   assert.equal((await rawRequest(server.url, '/other')).status, 404);
+});
+
+describe('listen(): closing', () => {
+  /** A server whose every answer waits for `release()`; `started` settles when the first request is in. */
+  async function heldServer(clock: VirtualClock) {
+    let release!: () => void;
+    let started!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (started = resolve));
+    const server = await listen(
+      async () => {
+        started();
+        await held;
+        return new Response('the answer');
+      },
+      0,
+      '127.0.0.1',
+      undefined,
+      { drainMs: 5000, clock },
+    );
+    return { server, release, arrived };
+  }
+  const failureOf = (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message;
+
+  test('an answer in progress is sent before the server closes; new connections are refused', async () => {
+    const { server, release, arrived } = await heldServer(new VirtualClock(0));
+    const answer = fetch(`${server.url}/a`);
+    await arrived;
+    const closing = server.close();
+    const refused = await fetch(`${server.url}/b`).then(
+      (response) => `answered ${response.status}`,
+      failureOf,
+    );
+    assert.equal(refused, 'ECONNREFUSED');
+    release();
+    const response = await answer;
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('connection'), 'close');
+    assert.equal(await response.text(), 'the answer');
+    await closing;
+  });
+
+  test('an answer still in progress when the drain time is up is cut, and the server closes', async () => {
+    const clock = new VirtualClock(0);
+    const { server, release, arrived } = await heldServer(clock);
+    after(release);
+    const answer = fetch(`${server.url}/a`).then((response) => response.text(), failureOf);
+    await arrived;
+    const closing = server.close();
+    await clock.advance(5000);
+    assert.equal(await answer, 'UND_ERR_SOCKET');
+    await closing;
+  });
 });

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { realClock, type Clock } from './clock.ts';
 
 export type WebHandler = (request: Request) => Promise<Response>;
 
@@ -74,7 +75,19 @@ export function toNodeListener(handler: WebHandler, shortcut?: NodeShortcut) {
 export interface RunningServer {
   server: Server;
   url: string;
+  /**
+   * Stops accepting connections and resolves once the server is closed: answers in progress
+   * finish first (their connections close after them), for at most `drainMs`, after which what
+   * is still open is cut. A restart under a load balancer then loses no answer.
+   */
   close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  /** How long `close()` lets answers in progress finish before it cuts their connections (default 5000). */
+  drainMs?: number;
+  /** Where the drain's deadline is timed (default: the real clock). */
+  clock?: Clock;
 }
 
 /** Listens on `host:port` (port 0 picks a free one) and resolves once listening. */
@@ -83,8 +96,19 @@ export function listen(
   port = 0,
   host = '127.0.0.1',
   shortcut?: NodeShortcut,
+  { drainMs = 5000, clock = realClock }: ListenOptions = {},
 ): Promise<RunningServer> {
-  const server = createServer(toNodeListener(handler, shortcut));
+  const listener = toNodeListener(handler, shortcut);
+  // Answers not yet sent when closing starts say `Connection: close`: their clients do not keep
+  // the connection open, which would hold the close until the client's own idle timeout.
+  const inProgress = new Set<ServerResponse>();
+  let closing = false;
+  const server = createServer((req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    inProgress.add(res);
+    res.once('close', () => inProgress.delete(res));
+    listener(req, res);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -95,8 +119,15 @@ export function listen(
         url: `http://${shownHost}:${address.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
+            closing = true;
+            for (const res of inProgress) if (!res.headersSent) res.setHeader('connection', 'close');
+            const cut = clock.setTimeout(() => server.closeAllConnections(), drainMs);
+            // Idle keep-alive connections close now, busy ones once their answer is sent.
+            server.close(() => {
+              clock.clearTimeout(cut);
+              done();
+            });
+            server.closeIdleConnections();
           }),
       });
     });
