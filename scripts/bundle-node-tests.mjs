@@ -2,8 +2,8 @@
  * The Node test files bundled by esbuild, each into one module of plain JavaScript (what the files
  * share in a few chunks beside them), so that `node --test` runs them without a TypeScript loader.
  * Through tsx, every module a test process loads (our sources and every package they import) is
- * resolved and loaded by hooks on a thread of their own: 3 to 6 CPU-s for a file that loads the
- * server, about 0.7 s bundled (BENCHMARKS.md, "`npm test`, step by step").
+ * resolved and loaded by hooks on a thread of their own: 0.3 to 1.3 CPU-s more for each test
+ * file, and twice the CPU for each CLI a test starts (BENCHMARKS.md, "`npm test`, step by step").
  *
  * Packages stay imports, resolved from node_modules as they are under tsx. Each of our modules
  * keeps its own address: `import.meta.url` is the source file's URL, so what a module reads,
