@@ -3,8 +3,9 @@
  * routes (trailing slash optional) under an optional prefix, our `/history/v1/`, plus
  * `/healthz`, `/readyz` and `/metrics`. It checks a request in a fixed order (URL length,
  * prefix and route, OPTIONS, method, the per-IP limit, the query, pinned shapes, the site's cap
- * of new queries, the new-query meter), then asks the cache and answers. Only validated, canonical parameters ever reach the
- * cache, and so the upstream. The parts it calls are built by `createCacheHandler` (handler.ts).
+ * of new queries, the new-query meter), then asks the cache and answers. Only validated,
+ * canonical parameters ever reach the cache, and so the upstream. The parts it calls are built
+ * by `createCacheHandler` (handler.ts).
  */
 import type { Logger } from 'pino';
 import {
