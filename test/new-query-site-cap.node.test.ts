@@ -2,8 +2,9 @@
  * Upstream calls all clients together may start for one site's queries nobody polls
  * (new-query-site-cap.ts): the decision as a table, and the endpoint on virtual time: a script
  * with a new address on every request passes the per-address meter and is refused past the
- * site's cap, while cold dashboards fill at once, an open one is never refused, and one that
- * opens while the script holds the cap gets its queries at its next poll.
+ * site's cap, while cold dashboards fill at once, an open one is never refused, a tab shown
+ * again is answered its copies, and one that opens while the script holds the cap gets its
+ * queries at its next poll.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -98,6 +99,27 @@ test('a sprayer with a new address per request is refused past the cap; readers 
   assert.equal(statuses(await next), '200 200');
   await v.clock.advance(40_000);
   assert.deepEqual([...new Set(await reader)], [200], 'the reader was never refused');
+  await closeAll([v]);
+});
+
+test('a tab shown again while a sprayer holds the cap is answered its copies: they are not new', async () => {
+  const v = startVirtualCache({ newQuerySiteLimit: 10 });
+  const dashboard = DASHBOARD_QUERIES.slice(0, 6);
+  const poll = async () => {
+    const replies = Promise.all(dashboard.map((path) => v.get(path, from('192.0.2.1'))));
+    await v.clock.advance(3000);
+    return replies;
+  };
+  assert.equal(statuses(await poll()), '200 200 200 200 200 200');
+  // Hidden for 30 s, while a sprayer with an address per request takes the rest of the cap and more.
+  const sprayed = Array.from({ length: 12 }, (_, n) =>
+    v.get(`/live/toppages/v3/?host=example.com&author=z${n}`, from(`2001:db8::${n + 1}`)),
+  );
+  await v.clock.advance(30_000);
+  assert.equal(statuses(await Promise.all(sprayed)), `${'200 '.repeat(4)}${'429 '.repeat(8)}`.trim());
+  const shown = await poll();
+  assert.equal(statuses(shown), '200 200 200 200 200 200');
+  for (const reply of shown) assert.match(reply.headers.get('cache-status')!, /fwd=(stale|miss)/);
   await closeAll([v]);
 });
 
