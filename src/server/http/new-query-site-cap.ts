@@ -14,7 +14,9 @@
  * query refused once and asked again at least ¾ of an interval later (as `isEstablished` counts
  * a poll) is let in: a dashboard that opens while a script holds the cap gets its data one tick
  * late instead of never (refused first-come, it lost every freed slot to a script asking five
- * times a second). Its refusal says to ask again in one interval.
+ * times a second). Its refusal says to ask again in one interval. A script that asks each query
+ * twice, that far apart, passes as a widget: the rule costs it twice the requests and a wait, and
+ * pinned query shapes (query-shapes.ts) are the defence that does not depend on behaviour.
  */
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../runtime/clock.ts';
@@ -23,7 +25,7 @@ import type { Clock } from '../../runtime/clock.ts';
 const MINUTE_MS = 60_000;
 /** Refused queries remembered until asked again (per process; the oldest are forgotten first). */
 const REFUSED_KEYS = 10_000;
-/** A query asked again this many intervals after its refusal or later is a new ask again. */
+/** A query asked again more than this many intervals after its refusal is a new ask again. */
 const ASKED_AGAIN_WITHIN = 4;
 
 /** The cap: `limit` new queries per `windowMs`; widgets poll every `intervalMs`. */
