@@ -107,7 +107,7 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
     }),
     clientRejections: new Counter({
       name: 'pulse_client_rejections_total',
-      help: 'Requests refused by the per-client-IP limits (requests, and upstream calls for new queries).',
+      help: 'Requests refused by the per-client-IP limits (requests, and upstream calls for new queries) and by the per-site cap of new queries.',
       registers,
     }),
     leases: new Counter({

@@ -83,6 +83,7 @@ export async function serveEndpoint(
     clientLimit: settings.clientLimit,
     newQueryLimit: settings.newQueryLimit,
     newQueryBurst: settings.newQueryBurst,
+    newQuerySiteLimit: settings.newQuerySiteLimit,
     queries: settings.queries,
     trustProxy: settings.trustProxy,
     cacheMaxBytes: settings.cacheMaxBytes,

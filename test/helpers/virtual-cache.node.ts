@@ -4,6 +4,7 @@
  * (test/simulation/upstream.ts), and its log lines kept. Nothing waits on real time: a test
  * moves the clock (`clock.runUntil`) while its requests wait on budget slots, fills and leases.
  */
+import { CLIENT_IP_HEADER } from '../../src/runtime/node-http.ts';
 import { createCacheHandler, type CacheHandler } from '../../src/server/http/handler.ts';
 import type { CacheOptions } from '../../src/server/config/options.ts';
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
@@ -82,4 +83,25 @@ export async function closeAll(instances: readonly VirtualCache[]): Promise<void
   const closed = Promise.all(instances.map((instance) => instance.cache.close()));
   await instances[0]!.clock.advance(60_000);
   await closed;
+}
+
+/**
+ * A reader's page: polls `paths` from `address` on the 3 s grid, `ticks` times, and resolves with
+ * every answer's status (the test moves the clock meanwhile).
+ */
+export async function pollOnGrid(
+  v: VirtualCache,
+  paths: readonly string[],
+  address: string,
+  ticks: number,
+): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let tick = 0; tick < ticks; tick += 1) {
+    const replies = await Promise.all(
+      paths.map((path) => v.get(path, { headers: { [CLIENT_IP_HEADER]: address } })),
+    );
+    statuses.push(...replies.map((reply) => reply.status));
+    await v.clock.sleep(3000 - (v.clock.now() % 3000));
+  }
+  return statuses;
 }

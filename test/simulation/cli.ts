@@ -2,11 +2,14 @@
  * `npm run simulate -- --seeds 1000` runs seeds 1…1000 (`--from N` to start elsewhere), on every
  * core (`--jobs J` child processes; default one per core);
  * `npm run simulate -- --seed 42` replays one seed and prints its scenario and record summary.
- * `--minutes M` sets the simulated length (default 10). Exits 1 when any seed breaks an invariant.
+ * `--minutes M` sets the simulated length (default 10); `--sprayer rotating` (or `one-address`)
+ * makes every seed's sprayer take a new address per request (or keep one) instead of as drawn.
+ * Exits 1 when any seed breaks an invariant.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runSeeds } from './pool.ts';
+import type { Variant } from './scenario.ts';
 import { replayCommand } from './simulate.ts';
 
 const { values } = parseArgs({
@@ -16,8 +19,14 @@ const { values } = parseArgs({
     from: { type: 'string' },
     minutes: { type: 'string' },
     jobs: { type: 'string' },
+    sprayer: { type: 'string' },
   },
 });
+if (values.sprayer !== undefined && values.sprayer !== 'rotating' && values.sprayer !== 'one-address') {
+  console.error(`--sprayer is rotating or one-address, not ${JSON.stringify(values.sprayer)}`);
+  process.exit(2);
+}
+const variant: Variant = values.sprayer === undefined ? {} : { sprayer: values.sprayer };
 const minutes = Number(values.minutes ?? 10);
 const seeds =
   values.seed !== undefined
@@ -29,7 +38,7 @@ const started = performance.now();
 let failed = 0;
 let cpu = 0;
 const ages = new Map<number, number>();
-const runs = runSeeds(seeds, minutes, jobs);
+const runs = runSeeds(seeds, minutes, jobs, variant);
 for (const [index, run] of runs.entries()) {
   const seed = seeds[index]!;
   const result = await run.catch((error: Error) => ({
@@ -56,7 +65,7 @@ for (const [index, run] of runs.entries()) {
   if (result.violations.length === 0) continue;
   failed += 1;
   console.log(
-    `✖ seed ${seed} (${result.scenario}):\n  ${result.violations.join('\n  ')}\n  replay: ${replayCommand(seed, minutes)}`,
+    `✖ seed ${seed} (${result.scenario}):\n  ${result.violations.join('\n  ')}\n  replay: ${replayCommand(seed, minutes, variant)}`,
   );
 }
 const seconds = (performance.now() - started) / 1000;

@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { forkable } from '../helpers/entry-command.node.ts';
+import type { Variant } from './scenario.ts';
 import { describeScenario, simulate } from './simulate.ts';
 
 /** What a parent needs of one seed's run: its verdict and the size of its record. */
@@ -28,11 +29,12 @@ export interface SeedResult {
 interface Ask {
   seed: number;
   minutes: number;
+  variant: Variant;
 }
 
-export async function runSeed(seed: number, minutes: number): Promise<SeedResult> {
+export async function runSeed(seed: number, minutes: number, variant: Variant = {}): Promise<SeedResult> {
   const before = process.cpuUsage();
-  const { scenario, verdict, record } = await simulate(seed, minutes);
+  const { scenario, verdict, record } = await simulate(seed, minutes, variant);
   const used = process.cpuUsage(before);
   return {
     seed,
@@ -54,7 +56,12 @@ const RUNNER = fileURLToPath(import.meta.url);
  * as its seed is judged; a process that dies rejects the seed it was running, and a new one
  * takes the rest. Child processes run this file (`forkable`: through tsx, or its bundle).
  */
-export function runSeeds(seeds: readonly number[], minutes: number, jobs: number): Promise<SeedResult>[] {
+export function runSeeds(
+  seeds: readonly number[],
+  minutes: number,
+  jobs: number,
+  variant: Variant = {},
+): Promise<SeedResult>[] {
   const settlers = new Map<number, { resolve(result: SeedResult): void; reject(error: Error): void }>();
   const promises = seeds.map(
     (seed) => new Promise<SeedResult>((resolve, reject) => settlers.set(seed, { resolve, reject })),
@@ -65,7 +72,7 @@ export function runSeeds(seeds: readonly number[], minutes: number, jobs: number
   if (jobs <= 1) {
     void (async () => {
       for (const seed of queue)
-        await runSeed(seed, minutes).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
+        await runSeed(seed, minutes, variant).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
     })();
     return promises;
   }
@@ -79,7 +86,7 @@ export function runSeeds(seeds: readonly number[], minutes: number, jobs: number
     const next = () => {
       running = queue.shift();
       if (running === undefined) child.disconnect();
-      else child.send({ seed: running, minutes } satisfies Ask);
+      else child.send({ seed: running, minutes, variant } satisfies Ask);
     };
     child.on('message', (result: SeedResult) => {
       settlers.get(result.seed)!.resolve(result);
@@ -101,6 +108,6 @@ export function runSeeds(seeds: readonly number[], minutes: number, jobs: number
 
 if (process.argv.includes('--seed-runner')) {
   process.on('message', (ask: Ask) => {
-    void runSeed(ask.seed, ask.minutes).then((result) => process.send!(result));
+    void runSeed(ask.seed, ask.minutes, ask.variant).then((result) => process.send!(result));
   });
 }

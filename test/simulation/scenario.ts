@@ -34,6 +34,8 @@ export interface Dashboard {
 export interface Sprayer extends Span {
   site: string;
   everyMs: number;
+  /** A new client address on every request (IPv6 gives plenty), which the per-address meter cannot stop. */
+  rotatesAddress: boolean;
 }
 
 export type { FaultKind } from './upstream.ts';
@@ -79,7 +81,15 @@ function span(random: Random, within: number, shortest: number, longest: number)
   return { from, to: from + length };
 }
 
-export function scenarioOf(seed: number, minutes = 10): Scenario {
+/**
+ * What a replay may force, the rest drawn from the seed: `sprayer` makes every sprayer of the
+ * seed take a new address per request (`rotating`) or keep one (`one-address`).
+ */
+export interface Variant {
+  sprayer?: 'rotating' | 'one-address';
+}
+
+export function scenarioOf(seed: number, minutes = 10, variant: Variant = {}): Scenario {
   const random = new Random(seed);
   const length = minutes * 60_000;
   const instances = random.int(1, 3);
@@ -122,7 +132,16 @@ export function scenarioOf(seed: number, minutes = 10): Scenario {
   // Drawn last, from a fork: the rest of every seed's scenario is what it was before sprayers.
   const spraying = random.fork(7);
   const sprayers: Sprayer[] = spraying.chance(0.4)
-    ? [{ ...span(spraying, length, 60_000, 240_000), site: SITES[0], everyMs: 200 }]
+    ? [
+        {
+          ...span(spraying, length, 60_000, 240_000),
+          site: SITES[0],
+          everyMs: 200,
+          rotatesAddress: spraying.chance(0.5)
+            ? variant.sprayer !== 'one-address'
+            : variant.sprayer === 'rotating',
+        },
+      ]
     : [];
   return {
     seed,

@@ -3,7 +3,7 @@
  * it on a virtual clock and judges the record. The same seed replays exactly.
  */
 import { judge, type Verdict } from './invariants.ts';
-import { scenarioOf, START, type Scenario } from './scenario.ts';
+import { scenarioOf, START, type Scenario, type Variant } from './scenario.ts';
 import { runScenario, type Record } from './world.ts';
 
 export interface Outcome {
@@ -12,19 +12,19 @@ export interface Outcome {
   record: Record;
 }
 
-export async function simulate(seed: number, minutes = 10): Promise<Outcome> {
-  const scenario = scenarioOf(seed, minutes);
+export async function simulate(seed: number, minutes = 10, variant: Variant = {}): Promise<Outcome> {
+  const scenario = scenarioOf(seed, minutes, variant);
   const record = await runScenario(scenario);
   return { scenario, record, verdict: judge(scenario, record, START) };
 }
 
 /** The one command that replays a seed exactly. */
-export const replayCommand = (seed: number, minutes = 10) =>
-  `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}`;
+export const replayCommand = (seed: number, minutes = 10, variant: Variant = {}) =>
+  `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}${variant.sprayer ? ` --sprayer ${variant.sprayer}` : ''}`;
 
 /** One line about a scenario, for reports. */
 export function describeScenario(scenario: Scenario): string {
   const queries = scenario.dashboards.reduce((sum, d) => sum + d.queries.length, 0);
   const faults = scenario.faults.map((f) => `${f.kind} ${f.from}-${f.to} ms`).join(', ') || 'none';
-  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}${scenario.sprayers.map((s) => `, a sprayer every ${s.everyMs} ms ${s.from}-${s.to} ms`).join('')}`;
+  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}${scenario.sprayers.map((s) => `, a sprayer every ${s.everyMs} ms ${s.from}-${s.to} ms${s.rotatesAddress ? ' from a new address each time' : ''}`).join('')}`;
 }

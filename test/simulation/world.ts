@@ -13,14 +13,18 @@ import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { VirtualClock } from '../helpers/virtual-clock.node.ts';
 import { Random } from './random.ts';
 import { TierChannel, type TierState } from './tier-channel.ts';
-import { SITES, START, TICK_MS, within, type Scenario } from './scenario.ts';
+import { SITES, START, TICK_MS, within, type Scenario, type Sprayer } from './scenario.ts';
 import { API_KEY, encodeNow, simulatedUpstream, type Arrival } from './upstream.ts';
 
 export { API_KEY, type Arrival };
 const BASE = 'http://cache.sim';
-/** Each page and each sprayer is one reader, with its own address (documentation ranges, RFC 5737). */
+/**
+ * Each page is one reader, with its own address; so is each sprayer, or it takes a new address
+ * for every request (documentation ranges, RFC 5737 and RFC 3849).
+ */
 const dashboardAddress = (id: number) => `192.0.2.${id + 1}`;
-const sprayerAddress = (index: number) => `198.51.100.${index + 1}`;
+const sprayerAddress = (index: number, sprayer: Sprayer, request: number) =>
+  sprayer.rotatesAddress ? `2001:db8:${index + 1}::${request.toString(16)}` : `198.51.100.${index + 1}`;
 const clientHeaders = (address: string) => ({ [CLIENT_IP_HEADER]: address });
 const TIER_TIMEOUT_MS = 250;
 
@@ -252,7 +256,7 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
         if (live.length === 0) return;
         const response = await instances[live[spraying.int(0, live.length - 1)]!]!.handle(
           new Request(`${BASE}/live/toppages/v3/?host=${sprayer.site}&author=spray${index}-${n}`, {
-            headers: clientHeaders(sprayerAddress(index)),
+            headers: clientHeaders(sprayerAddress(index, sprayer, n)),
           }),
         );
         look(await response.text());

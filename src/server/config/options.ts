@@ -86,6 +86,12 @@ export interface CacheOptions {
   newQueryLimit?: number;
   newQueryBurst?: number;
   /**
+   * Upstream calls all clients together may start for one site's queries nobody polls, in any
+   * sliding minute (60 of the 183; new-query-site-cap.ts), divided between the instances that
+   * share a budget; past it 429 with Retry-After. 0 turns the cap off.
+   */
+  newQuerySiteLimit?: number;
+  /**
    * Pins the query shapes answered (query-shapes.ts; docs/cache-endpoint.md, "Public endpoint"):
    * `toppages?limit&section=Politics|Tech quickstats`. Others get 403 query_not_allowed. Unset: any valid query.
    */
@@ -194,6 +200,8 @@ export const DEFAULTS = {
   // A dashboard of 30 queries opening on a cold cache, then a few new ones a minute.
   newQueryLimit: 6,
   newQueryBurst: 30,
+  // Two cold dashboards' first fills; the polled queries keep 123 of the site's 183 a minute.
+  newQuerySiteLimit: 60,
   redisTimeoutMs: 250,
   // Three instances alone on 1 fill a second each still make at most 183 calls a minute.
   instances: 3,
@@ -222,7 +230,10 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
       numbers[name] = positive(
         name,
         value,
-        name === 'clientLimit' || name === 'newQueryLimit' || name === 'staleWindowMs',
+        name === 'clientLimit' ||
+          name === 'newQueryLimit' ||
+          name === 'newQuerySiteLimit' ||
+          name === 'staleWindowMs',
       );
   }
   if (numbers.upstreamTimeoutMs >= numbers.liveTtlMs)

@@ -33,6 +33,8 @@ export interface ServeSettings {
   /** Upstream calls a minute (and at once) a client address may start for queries nobody polls. */
   newQueryLimit: number;
   newQueryBurst: number;
+  /** Upstream calls all clients together may start for one site's queries nobody polls, in any sliding minute. */
+  newQuerySiteLimit: number;
   /** The pinned query shapes (query-shapes.ts); unset: any valid query. */
   queries?: string;
   cacheMaxBytes: number;
@@ -72,6 +74,7 @@ Every option can also be set in the environment (flag wins):
   --client-limit <n>         PULSE_CLIENT_LIMIT     requests per minute per client IP (60000; 0 = off)
   --new-query-limit <n>      PULSE_NEW_QUERY_LIMIT  upstream calls per minute a client IP may start for queries nobody polls (6; 0 = off)
   --new-query-burst <n>      PULSE_NEW_QUERY_BURST  ... and at once, as a dashboard opening on a cold cache (30)
+  --new-query-site-limit <n> PULSE_NEW_QUERY_SITE_LIMIT  ... and all client IPs together, per site in any minute (60; 0 = off)
   --queries <shapes>         PULSE_QUERIES          answer only these query shapes, e.g. "quickstats toppages?limit&section=Politics|Tech"
                                                     (others: 403; the / page lists the shapes seen); unset = any valid query
   --trust-proxy <n|a,b/24>   PULSE_TRUST_PROXY      proxies whose X-Forwarded-For/Forwarded names the client: a hop count,
@@ -103,6 +106,7 @@ const FLAGS = {
   'client-limit': 'PULSE_CLIENT_LIMIT',
   'new-query-limit': 'PULSE_NEW_QUERY_LIMIT',
   'new-query-burst': 'PULSE_NEW_QUERY_BURST',
+  'new-query-site-limit': 'PULSE_NEW_QUERY_SITE_LIMIT',
   queries: 'PULSE_QUERIES',
   'trust-proxy': 'PULSE_TRUST_PROXY',
   'cache-mb': 'PULSE_CACHE_MB',
@@ -275,6 +279,7 @@ export function readSettings(
     clientLimit: wholeNumber('client-limit', DEFAULTS.clientLimit),
     newQueryLimit: wholeNumber('new-query-limit', DEFAULTS.newQueryLimit),
     newQueryBurst: Math.max(1, wholeNumber('new-query-burst', DEFAULTS.newQueryBurst)),
+    newQuerySiteLimit: wholeNumber('new-query-site-limit', DEFAULTS.newQuerySiteLimit),
     queries: queriesSetting,
     cacheMaxBytes: Math.max(1, wholeNumber('cache-mb', DEFAULTS.cacheMaxBytes / 2 ** 20)) * 2 ** 20,
     logLevel,

@@ -18,6 +18,7 @@ import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
 import { createHitPath, type HitPath } from './hit-path.ts';
 import { NewQueryMeter } from './new-query-meter.ts';
+import { NewQuerySiteCap } from './new-query-site-cap.ts';
 import { createRouter } from './router.ts';
 
 export interface CacheHandler {
@@ -139,7 +140,27 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     },
   });
 
-  const router = createRouter({ options, fills, history, metrics, cors, logger, clientLimit, newQueries });
+  // Each instance sharing the budget counts its own new queries: its share of the site's cap.
+  const siteNewQueries =
+    options.newQuerySiteLimit > 0
+      ? new NewQuerySiteCap(
+          options.newQuerySiteLimit / (shared ? options.instances : 1),
+          options.maxWaitMs,
+          options.liveTtlMs,
+          options.clock,
+        )
+      : undefined;
+  const router = createRouter({
+    options,
+    fills,
+    history,
+    metrics,
+    cors,
+    logger,
+    clientLimit,
+    newQueries,
+    siteNewQueries,
+  });
 
   const serveHit = createHitPath({
     prefix: options.prefix,

@@ -2,14 +2,16 @@
  * The router: one Web-standard handler `(Request) => Promise<Response>` for the six upstream
  * routes (trailing slash optional) under an optional prefix, our `/history/v1/`, plus
  * `/healthz`, `/readyz` and `/metrics`. It checks a request in a fixed order (URL length,
- * prefix and route, OPTIONS, method, the per-IP limit, the query, pinned shapes, the new-query
- * meter), then asks the cache and answers. Only validated, canonical parameters ever reach the
- * cache, and so the upstream. The parts it calls are built by `createCacheHandler` (handler.ts).
+ * prefix and route, OPTIONS, method, the per-IP limit, the query, pinned shapes, the site's cap
+ * of new queries, the new-query meter), then asks the cache and answers. Only validated,
+ * canonical parameters ever reach the cache, and so the upstream. The parts it calls are built
+ * by `createCacheHandler` (handler.ts).
  */
 import type { Logger } from 'pino';
 import {
   findRoute,
   historyParamsSchema,
+  siteOf,
   HISTORY_PATH,
   isHistoryPath,
   parseQueryWith,
@@ -28,6 +30,7 @@ import type { ClientLimit } from './client-limit.ts';
 import type { Cors } from './cors.ts';
 import { errorResponse, retryAfterSeconds } from './errors.ts';
 import type { NewQueryMeter } from './new-query-meter.ts';
+import type { NewQuerySiteCap } from './new-query-site-cap.ts';
 import { refusedParam, resolveQuery } from './query.ts';
 import { pinned, shapeOf } from './query-shapes.ts';
 
@@ -42,6 +45,8 @@ export interface RouterParts {
   clientLimit?: ClientLimit;
   /** The per-client meter of new queries; unset when off. */
   newQueries?: NewQueryMeter;
+  /** The cap of every client's new queries per site; unset when off. */
+  siteNewQueries?: NewQuerySiteCap;
 }
 
 export interface Router {
@@ -64,10 +69,22 @@ const MAX_SHAPES_SEEN = 200;
 
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Each refusal's code, and its message: the site's cap answers as the meter does, saying whose limit it is. */
 const REFUSALS = {
-  too_many_requests: 'Too many requests from this address; try again after Retry-After seconds.',
-  too_many_new_queries:
-    'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+  too_many_requests: {
+    code: 'too_many_requests',
+    message: 'Too many requests from this address; try again after Retry-After seconds.',
+  },
+  too_many_new_queries: {
+    code: 'too_many_new_queries',
+    message:
+      'This address asked for too many queries nobody else polls, each an upstream call; try again after Retry-After seconds.',
+  },
+  site_new_queries: {
+    code: 'too_many_new_queries',
+    message:
+      "This site's queries nobody polls have had their share of the upstream calls this minute; try again after Retry-After seconds.",
+  },
 } as const;
 
 export function createRouter({
@@ -79,6 +96,7 @@ export function createRouter({
   logger,
   clientLimit,
   newQueries,
+  siteNewQueries,
 }: RouterParts): Router {
   let closed = false;
   const shapesSeen = new Set<string>();
@@ -147,11 +165,30 @@ export function createRouter({
   const tooManyRequests = (
     waitMs: number,
     headers: Headers,
-    code: keyof typeof REFUSALS = 'too_many_requests',
+    refusal: keyof typeof REFUSALS = 'too_many_requests',
   ): Response => {
     metrics.clientRejections.inc();
     headers.set('retry-after', retryAfterSeconds(waitMs));
-    return errorResponse(429, code, REFUSALS[code], { headers });
+    return errorResponse(429, REFUSALS[refusal].code, REFUSALS[refusal].message, { headers });
+  };
+
+  /**
+   * Whether a query nobody polls may start its upstream call: the site's cap, then the client's
+   * meter, each asked only if the one before let it through, so a refused request spends nothing.
+   */
+  const newQueryRefusal = (
+    client: string | undefined,
+    key: string,
+    host: string,
+    headers: Headers,
+  ): Response | undefined => {
+    const site = siteOf(host);
+    const siteWait = siteNewQueries?.refusal(site, key);
+    if (siteWait !== undefined) return tooManyRequests(siteWait, headers, 'site_new_queries');
+    const clientWait = client === undefined ? undefined : newQueries?.refusal(client);
+    if (clientWait !== undefined) return tooManyRequests(clientWait, headers, 'too_many_new_queries');
+    siteNewQueries?.count(site, key);
+    return undefined;
   };
 
   const clientOf = (request: Request): string | undefined =>
@@ -215,9 +252,10 @@ export function createRouter({
         { param: pin.param, headers },
       );
     }
-    if (newQueries && client !== undefined && fills.startsNewQuery(resolved.key, resolved.context)) {
-      const waitMs = newQueries.refusal(client);
-      if (waitMs !== undefined) return tooManyRequests(waitMs, headers, 'too_many_new_queries');
+    const metered = siteNewQueries !== undefined || (newQueries !== undefined && client !== undefined);
+    if (metered && fills.startsNewQuery(resolved.key, resolved.context)) {
+      const refused = newQueryRefusal(client, resolved.key, resolved.context.host, headers);
+      if (refused) return refused;
     }
     const lookup = await fills.lookup(resolved.key, resolved.context);
     return answer(request, name!, lookup, headers);
