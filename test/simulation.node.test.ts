@@ -30,6 +30,7 @@ const CAUGHT = [10, 16, 19, 88];
  * example.com's 183 grants in a minute, and the dashboard came back to a full minute and read
  * data 4 s old. The site's cap of new queries (new-query-site-cap.ts) holds it to 60.
  */
+const CAUGHT_ROTATING = { seed: 141, variant: { sprayer: 'rotating' } } as const;
 
 describe('the cache in the deterministic simulation', () => {
   test('a seed replays exactly: the same polls, answers, grants and arrivals', async () => {
@@ -59,13 +60,13 @@ describe('the cache in the deterministic simulation', () => {
   }
 
   // Last, here: the pool's processes are done by then.
-  test('seed 141 with its sprayer taking a new address for every request', async () => {
-    const variant = { sprayer: 'rotating' } as const;
-    const { scenario, verdict } = await simulate(141, 10, variant);
+  const { seed, variant } = CAUGHT_ROTATING;
+  test(`seed ${seed} with its sprayer taking a new address for every request`, async () => {
+    const { scenario, verdict } = await simulate(seed, 10, variant);
     assert.deepEqual(
       verdict.violations,
       [],
-      `seed 141: ${describeScenario(scenario)}\n  replay: ${replayCommand(141, 10, variant)}`,
+      `seed ${seed}: ${describeScenario(scenario)}\n  replay: ${replayCommand(seed, 10, variant)}`,
     );
   });
 });
