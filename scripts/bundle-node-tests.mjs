@@ -28,8 +28,12 @@ export const SPAWNED_ENTRIES = [
   'test/simulation/pool.ts',
 ];
 
-/** Inside node_modules, where packages resolve from and no linter or type check looks. */
-export const BUNDLED_DIR = 'node_modules/.cache/pulse-node-tests';
+/**
+ * In the checkout's ignored `.tmp/` (no linter or type check looks there), where packages resolve
+ * from the checkout's node_modules. Not inside node_modules: Node 22 and later take the file
+ * names given to `node --test` as patterns, which never match there.
+ */
+export const BUNDLED_DIR = '.tmp/node-tests';
 
 /** Each of our modules (not packages) built with its `import.meta.url` written as its source's URL. */
 const sourceAddresses = {
