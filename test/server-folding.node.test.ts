@@ -1,49 +1,66 @@
 /**
  * Query folding, the refresh plan and fresh first paint, through the cache endpoint in front of
- * the real simulator (over HTTP on 127.0.0.1:0). Cache and simulator read one manual clock, so
- * "the simulator's answer for this step" is exact and "older than two intervals" is a clock move.
+ * the real simulator's Web handler, answering in process. Cache and simulator share one
+ * `VirtualClock` that each request moves until it is answered: the fold group's gathering, the
+ * budget's slots, the first-paint wait and the upstream's timeout are all timers on it, so
+ * "the simulator's answer for this step" is exact, "older than two intervals" is a clock move,
+ * and a busy machine changes nothing.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { routes, type RouteName } from '../src/api/index.ts';
 import { createCacheHandler, createLogger, type CacheHandler } from '../src/server/http/handler.ts';
-import { listen } from '../src/runtime/node-http.ts';
 import type { CacheOptions } from '../src/server/config/options.ts';
 import { readSettings } from '../src/server/config/settings.ts';
+import type { UpstreamTransport } from '../src/server/upstream.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
-import { manualClock, until } from './helpers/cache-harness.node.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
+import { encodeNow } from './simulation/upstream.ts';
+import { moveUntil, moveUntilSettled, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const KEY = 'fold-test-key';
 
 async function folding(options: Partial<CacheOptions> = {}) {
-  const clock = manualClock(Date.parse('2026-03-10T14:00:00Z'));
+  const clock = new VirtualClock(Date.parse('2026-03-10T14:00:00Z'));
   const simulate = createUpstreamHandler({ apiKey: KEY, now: clock.now, rateLimitPerMinute: 1_000_000 });
   const calls: string[] = [];
   let held: Promise<void> | undefined;
   let down = false;
-  const upstream = await listen(async (request) => {
-    const url = new URL(request.url);
+  /** The upstream as a socket would be: a held call ends when the cache gives up on it. */
+  const upstreamTransport: UpstreamTransport = async (url, call) => {
     calls.push(`${url.pathname}${url.search}`);
-    await held;
-    return down ? new Response('<h1>Bad gateway</h1>', { status: 502 }) : simulate(request);
-  });
+    await new Promise<void>((resolve, reject) => {
+      call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true });
+      void (held ?? Promise.resolve()).then(resolve);
+    });
+    const response = down
+      ? new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } })
+      : await simulate(new Request(url, { headers: call.headers }));
+    return {
+      statusCode: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: { text: () => response.text(), dump: async () => response.body?.cancel() },
+    };
+  };
   const cache: CacheHandler = createCacheHandler({
-    upstream: upstream.url,
+    upstream: 'http://127.0.0.1:9',
     apiKey: KEY,
     hosts: ['example.com'],
     logger: createLogger('silent'),
-    now: clock.now,
+    clock,
+    upstreamTransport,
+    encodeBody: encodeNow,
     ...options,
   });
-  after(async () => {
-    await cache.close();
-    await upstream.close();
-  });
-  const get = async (path: string, headers: Record<string, string> = {}) => {
+  after(() => moveUntilSettled(clock, cache.close()));
+  /** A request that has started; `clock` moves only while something awaits `answered`. */
+  const request = async (path: string, headers: Record<string, string> = {}) => {
     const response = await cache.handle(new Request(`http://cache.test${path}`, { headers }));
     return { status: response.status, headers: response.headers, text: await response.text() };
   };
+  const answered = <T>(work: Promise<T>) => moveUntilSettled(clock, work);
+  const get = (path: string, headers: Record<string, string> = {}) => answered(request(path, headers));
+  const getAll = (paths: readonly string[]) => answered(Promise.all(paths.map((path) => request(path))));
   /** The simulator's own answer to a query at the clock's current step. */
   const direct = async (route: RouteName, query: string) => {
     const response = await simulate(
@@ -63,7 +80,7 @@ async function folding(options: Partial<CacheOptions> = {}) {
   const fail = () => {
     down = true;
   };
-  return { clock, calls, get, direct, hold, fail, cache };
+  return { clock, calls, request, answered, get, getAll, direct, hold, fail, cache };
 }
 
 const TOPPAGES = '/live/toppages/v3/';
@@ -73,11 +90,8 @@ type Reply = { status: number; headers: Headers; text: string };
 
 /** NARROW folded with a wider query: its answer, derived from the wide fill. */
 async function foldedCopy(f: Awaited<ReturnType<typeof folding>>): Promise<Reply> {
-  const [narrow] = await Promise.all([
-    f.get(NARROW),
-    f.get(`${TOPPAGES}?host=example.com&limit=10&loyalty=1`),
-  ]);
-  return narrow;
+  const [narrow] = await f.getAll([NARROW, `${TOPPAGES}?host=example.com&limit=10&loyalty=1`]);
+  return narrow!;
 }
 
 /** No error while a copy exists: `copy`, answered stale, from a wide query of its group. */
@@ -95,7 +109,7 @@ describe('query folding through the cache', () => {
       'host=example.com&limit=10&loyalty=1',
       'host=example.com&limit=3&types=1&metrics=_rv',
     ];
-    const replies = await Promise.all(queries.map((query) => f.get(`${TOPPAGES}?${query}`)));
+    const replies = await f.getAll(queries.map((query) => `${TOPPAGES}?${query}`));
     assert.deepEqual(f.calls, [`${TOPPAGES}?host=example.com&limit=10&loyalty=1&metrics=_rv&types=1`]);
     for (const [index, reply] of replies.entries()) {
       assert.equal(reply.status, 200);
@@ -116,7 +130,7 @@ describe('query folding through the cache', () => {
       "Last-Modified is the wide fill's",
     );
 
-    f.clock.advance(1000);
+    await f.clock.advance(1000);
     const again = await f.get(`${TOPPAGES}?${queries[0]}`, {
       'if-none-match': replies[0]!.headers.get('etag')!,
     });
@@ -146,7 +160,7 @@ describe('query folding through the cache', () => {
       ['top_geo', ['host=example.com&limit=2', 'host=example.com&limit=8']],
     ];
     for (const [route, queries] of pairs) {
-      const replies = await Promise.all(queries.map((query) => f.get(`${routes[route].path}?${query}`)));
+      const replies = await f.getAll(queries.map((query) => `${routes[route].path}?${query}`));
       for (const [index, reply] of replies.entries())
         assert.equal(reply.text, await f.direct(route, queries[index]!), `${route}?${queries[index]}`);
     }
@@ -159,14 +173,15 @@ describe('query folding through the cache', () => {
     const f = await folding();
     const narrow = `${TOPPAGES}?host=example.com&limit=5`;
     const wide = `${TOPPAGES}?host=example.com&limit=50&now_on=1`;
-    await Promise.all([f.get(narrow), f.get(wide)]);
+    await f.getAll([narrow, wide]);
     assert.deepEqual(f.calls, [`${TOPPAGES}?host=example.com&limit=50&now_on=1`]);
     // Only the narrow one polls on; two intervals later the wide one is no longer filled.
     for (let tick = 0; tick < 4; tick += 1) {
-      f.clock.advance(3000);
+      await f.clock.advance(3000);
       assert.equal((await f.get(narrow)).status, 200);
     }
-    await until(
+    await moveUntil(
+      f.clock,
       () => f.calls.at(-1) === `${TOPPAGES}?host=example.com&limit=5`,
       'a fill of the narrow query alone',
     );
@@ -182,16 +197,16 @@ describe('query folding through the cache', () => {
   test('a member waiting for its new wide query when the instance closes gets its stale copy, not a 503', async () => {
     const f = await folding();
     const first = await foldedCopy(f);
-    f.clock.advance(10_000);
+    await f.clock.advance(10_000);
     const release = f.hold();
     // A new member widens the group: the new wide query has no answer yet, and the narrow one waits for its fill.
-    const widening = f.get(`${TOPPAGES}?host=example.com&limit=3&types=1`);
-    const waiting = f.get(NARROW);
-    await until(() => f.calls.length === 2, 'the new wide query at the upstream');
-    await f.cache.close();
-    const reply = await waiting;
+    const widening = f.request(`${TOPPAGES}?host=example.com&limit=3&types=1`);
+    const waiting = f.request(NARROW);
+    await moveUntil(f.clock, () => f.calls.length === 2, 'the new wide query at the upstream');
+    await f.answered(f.cache.close());
+    const reply = await f.answered(waiting);
     release();
-    await widening;
+    await f.answered(widening);
     assertStaleCopy(reply, first);
   });
 
@@ -199,10 +214,10 @@ describe('query folding through the cache', () => {
     const f = await folding();
     const first = await foldedCopy(f);
     // Both stop polling; others come one a second, each widening the group's query again.
-    f.clock.advance(7000);
+    await f.clock.advance(7000);
     for (const flag of ['types=1', 'metrics=_rv', 'now_on=1', 'loyalty=1']) {
       assert.equal((await f.get(`${TOPPAGES}?host=example.com&limit=3&${flag}`)).status, 200);
-      f.clock.advance(1000);
+      await f.clock.advance(1000);
     }
     f.fail();
     const reply = await f.get(NARROW);
@@ -211,8 +226,8 @@ describe('query folding through the cache', () => {
 
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {
     const f = await folding({ fold: false });
-    const replies = await Promise.all(
-      ['limit=5', 'limit=10'].map((limit) => f.get(`${TOPPAGES}?host=example.com&${limit}`)),
+    const replies = await f.getAll(
+      ['limit=5', 'limit=10'].map((limit) => `${TOPPAGES}?host=example.com&${limit}`),
     );
     assert.equal(f.calls.length, 2);
     for (const reply of replies) assert.doesNotMatch(reply.headers.get('cache-status')!, /folded/);
@@ -233,7 +248,7 @@ describe('fresh at first paint', () => {
     const f = await folding();
     const path = '/live/quickstats/v4/?host=example.com';
     await f.get(path);
-    f.clock.advance(60_000);
+    await f.clock.advance(60_000);
     const reply = await f.get(path);
     assert.equal(reply.status, 200);
     assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=miss/);
@@ -245,7 +260,7 @@ describe('fresh at first paint', () => {
     const f = await folding({ firstPaintWaitMs: 30 });
     const path = '/live/quickstats/v4/?host=example.com';
     const first = await f.get(path);
-    f.clock.advance(60_000);
+    await f.clock.advance(60_000);
     const release = f.hold();
     const reply = await f.get(path);
     release();
@@ -259,7 +274,7 @@ describe('fresh at first paint', () => {
     const f = await folding();
     const path = '/live/quickstats/v4/?host=example.com';
     const first = await f.get(path);
-    f.clock.advance(4000);
+    await f.clock.advance(4000);
     const release = f.hold();
     const reply = await f.get(path);
     release();
@@ -270,7 +285,7 @@ describe('fresh at first paint', () => {
   test('a cold dashboard of 20 realistic queries: every answer 200, one fill per fold group', async () => {
     const f = await folding();
     const dashboard = DASHBOARD_QUERIES.slice(0, 20);
-    const replies = await Promise.all(dashboard.map((path) => f.get(path)));
+    const replies = await f.getAll(dashboard);
     assert.deepEqual(
       replies.map((reply) => reply.status),
       dashboard.map(() => 200),
@@ -280,13 +295,14 @@ describe('fresh at first paint', () => {
     const metrics = async () => (await f.cache.handle(new Request('http://cache.test/metrics'))).text();
     assert.match(await metrics(), /^pulse_cache_folded_total\{route="toppages"\} [1-9]/m);
     // The dashboard polls again a tick later: its queries are established, and planned.
-    f.clock.advance(3000);
+    await f.clock.advance(3000);
     assert.deepEqual(
-      (await Promise.all(dashboard.map((path) => f.get(path)))).map((reply) => reply.status),
+      (await f.getAll(dashboard)).map((reply) => reply.status),
       dashboard.map(() => 200),
     );
     // The host's refresh plan: 20 queries polled, 8 upstream queries kept fresh, every tick.
-    await until(
+    await moveUntil(
+      f.clock,
       async () => /^pulse_schedule_groups\{host="example.com"\} 8$/m.test(await metrics()),
       'the plan of all 8 groups',
     );

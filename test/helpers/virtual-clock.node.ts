@@ -119,6 +119,16 @@ export class VirtualClock implements Clock {
   }
 }
 
+/** Whether `work` has settled, either way, as far as the promise continuations run so far know. */
+function settledYet(work: Promise<unknown>): () => boolean {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return () => settled;
+}
+
 /**
  * Settles `work` while `clock` moves in `stepMs` steps, `limitMs` at most, for work that waits on
  * a timer (a fold group gathering for 100 ms, a retry) and on real sockets too. Past the limit the
@@ -131,14 +141,39 @@ export async function settleWhileMoving<T>(
   limitMs: number,
   stepMs = 10,
 ): Promise<T> {
-  let settled = false;
-  work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  for (let moved = 0; !settled && moved < limitMs; moved += stepMs) {
+  const settled = settledYet(work);
+  for (let moved = 0; !settled() && moved < limitMs; moved += stepMs) {
     await clock.advance(stepMs);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
+  return work;
+}
+
+/**
+ * Moves `clock` in `stepMs` steps until `condition` holds, for in-process work that waits only
+ * on the clock's timers and on promises: nothing real is waited for, so the run replays exactly.
+ * Fails once `limitMs` of virtual time have passed, so work that would wait forever is a
+ * failure that names `what`, not a hang.
+ */
+export async function moveUntil(
+  clock: VirtualClock,
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = 60_000,
+  stepMs = 10,
+): Promise<void> {
+  for (let moved = 0; !(await condition()); moved += stepMs) {
+    if (moved >= limitMs) throw new Error(`still waiting for ${what} after ${limitMs} ms of virtual time`);
+    await clock.advance(stepMs);
+  }
+}
+
+/** Moves `clock` (as {@link moveUntil}) until `work` settles, and returns what it settled with. */
+export async function moveUntilSettled<T>(
+  clock: VirtualClock,
+  work: Promise<T>,
+  limitMs = 60_000,
+): Promise<T> {
+  await moveUntil(clock, settledYet(work), 'the work to settle', limitMs);
   return work;
 }
