@@ -25,20 +25,31 @@ const CARDS = "[...document.querySelectorAll('main *')].filter((el) => el.localN
  * first (about 6 s of CPU in all); at load 14-16 on two cores that took 18.5 s and more.
  */
 const CLI_START_MS = 60_000;
-/** Two ticks of the 3 s clock, and a little. */
-const TWO_TICKS_MS = 6_500;
+/** The poll hub's interval. */
+const TICK_MS = 3000;
+/**
+ * A hang guard, not a speed target: how long the watch waits for every URL to be polled twice.
+ * On a loaded machine an answer can take longer than a tick, and the hub skips a URL's tick
+ * while its request is still in flight.
+ */
+const WATCH_GUARD_MS = 30_000;
 
 /**
  * In the page: whether every /live/ URL asked for before `from` was asked for twice since (two
- * ticks of the 3 s clock), or `TWO_TICKS_MS` have passed (a URL backing off after an error is
- * asked for less often).
+ * ticks of the 3 s clock) and answered, a URL whose cards show it stale or failing left out (it
+ * backs off, so it is asked less often), or `WATCH_GUARD_MS` have passed. Resource timing lists
+ * a request once its answer has ended.
  */
-function twoTicksSince(from: number): string {
+function twoPollsSince(from: number): string {
   return `(() => {
     const live = performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname.startsWith('/live/'));
+    const backingOff = new Set(${CARDS}
+      .filter((el) => el.matches(':state(stale), :state(error)'))
+      .map((el) => new URL(el.getAttribute('src'), location.href).href));
     const polled = new Set(live.filter((entry) => entry.startTime < ${from}).map((entry) => entry.name));
     const since = live.filter((entry) => entry.startTime >= ${from}).map((entry) => entry.name);
-    return performance.now() >= ${from + TWO_TICKS_MS} || [...polled].every((url) => since.filter((name) => name === url).length >= 2);
+    return performance.now() >= ${from + WATCH_GUARD_MS} ||
+      [...polled].every((url) => backingOff.has(url) || since.filter((name) => name === url).length >= 2);
   })()`;
 }
 
@@ -98,20 +109,32 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     assert.ok(cards >= 12, `the demo shows at least 12 cards (${cards})`);
     await page.waitFor(`${CARDS}.every((el) => el.matches(':state(ready), :state(empty)'))`, 15_000);
 
-    // Watch two ticks of the 3 s clock after the first data arrived.
+    // Watch until every URL was polled twice after the first data arrived. However long that
+    // took, a URL may be asked at most once per tick that fell in the watch.
     const watchFrom = await page.evaluate<number>('performance.now()');
-    await page.waitFor(twoTicksSince(watchFrom), 2 * TWO_TICKS_MS);
-    const dataRequests = await page.evaluate<
-      { url: string; at: number }[]
-    >(`performance.getEntriesByType('resource')
-      .filter((entry) => ['/live/', '/mab/'].some((prefix) => new URL(entry.name).pathname.startsWith(prefix)))
-      .map((entry) => ({ url: entry.name, at: entry.startTime }))`);
+    await page.waitFor(twoPollsSince(watchFrom), 2 * WATCH_GUARD_MS);
+    const { watchedMs, dataRequests } = await page.evaluate<{
+      watchedMs: number;
+      dataRequests: { url: string; at: number }[];
+    }>(`({
+      watchedMs: performance.now() - ${watchFrom},
+      dataRequests: performance.getEntriesByType('resource')
+        .filter((entry) => ['/live/', '/mab/'].some((prefix) => new URL(entry.name).pathname.startsWith(prefix)))
+        .map((entry) => ({ url: entry.name, at: entry.startTime })),
+    })`);
+    const ticksWatched = Math.floor(watchedMs / TICK_MS) + 1;
     const watched = dataRequests.filter(({ at }) => at >= watchFrom);
     const distinct = new Set(dataRequests.map(({ url }) => url));
     // Raw data (/mab/) is loaded once per range; every /live/ URL is polled on the 3 s clock,
     // except one backing off after an error (a cold fill timing out on a busy machine): its
     // cards show it as stale or error.
-    const polled = [...distinct].filter((url) => new URL(url).pathname.startsWith('/live/'));
+    const polled = [
+      ...new Set(
+        dataRequests
+          .filter(({ url, at }) => at < watchFrom && new URL(url).pathname.startsWith('/live/'))
+          .map(({ url }) => url),
+      ),
+    ];
     const cardStates = await page.evaluate<{ url: string; states: string[] }[]>(`${CARDS}.map((el) => ({
       url: new URL(el.getAttribute('src'), location.href).href,
       states: ['ready', 'empty', 'stale', 'error', 'loading'].filter((name) => el.matches(':state(' + name + ')')),
@@ -124,11 +147,14 @@ describeEachEngine('demo page through the real CLI', (_engine, browser) => {
     const perUrl = Object.fromEntries(
       polled.map((url) => [url, watched.filter((request) => request.url === url).length]),
     );
-    const context = `${JSON.stringify(perUrl)}, backing off: ${[...backingOff].join(' ') || 'none'}`;
+    const context = `${JSON.stringify(perUrl)} in ${Math.round(watchedMs)} ms, backing off: ${[...backingOff].join(' ') || 'none'}`;
     assert.ok(distinct.size < cards, `cards share URLs: ${distinct.size} URLs for ${cards} cards`);
     for (const [url, count] of Object.entries(perUrl)) {
-      assert.ok(count <= 3, `${url} was requested ${count} times in two ticks: ${context}`);
-      if (!backingOff.has(url)) assert.ok(count >= 1, `${url} was not polled in two ticks: ${context}`);
+      assert.ok(
+        count <= ticksWatched,
+        `${url} was requested ${count} times in ${ticksWatched} ticks: ${context}`,
+      );
+      if (!backingOff.has(url)) assert.ok(count >= 2, `${url} was not polled twice: ${context}`);
     }
     assert.ok(backingOff.size < polled.length, `the page kept polling: ${context}`);
     assert.ok(!output.includes(API_KEY), 'the key reached the CLI output');
