@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
-import { manualClock, startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
+import { startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
+import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const TOPPAGES = '/live/toppages/v3/?host=example.com&limit=25';
 /** Headers node:http adds itself per connection or per second. */
@@ -71,9 +72,15 @@ async function assertSameAnswer(
   assert.match(fast.headers['cache-status']!, cacheStatus, name);
 }
 
+/**
+ * The cache on a `VirtualClock` that only the test moves, its answers over real sockets. Folding
+ * is off (folded hits are test/server-fold-hit-path's): then no request waits on a timer (a fold
+ * group gathers for 100 ms), so a miss fills while the clock stands still and the upstream's
+ * timeout can never run out on a loaded machine.
+ */
 async function harness(options: Parameters<typeof startHarness>[0] = {}) {
-  const clock = manualClock();
-  const h = await startHarness({ now: clock.now, clientLimit: 0, ...options });
+  const clock = new VirtualClock();
+  const h = await startHarness({ clock, fold: false, clientLimit: 0, ...options });
   after(() => h.close());
   return { h, clock };
 }
@@ -82,7 +89,7 @@ describe('node:http hit path', () => {
   test('answers every kind of hit byte for byte as the Web handler does, without reaching it', async () => {
     const { h, clock } = await harness({ allowedOrigins: ['https://news.example.com'] });
     assert.equal((await rawGet(h.url, TOPPAGES)).status, 200); // the miss that fills, on the Web handler
-    clock.advance(1200); // Age 1, max-age counting down
+    await clock.advance(1200); // Age 1, max-age counting down
     const etag = (await webGet(h, TOPPAGES)).headers.etag!;
     const cases: [string, RequestInit_][] = [
       ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
@@ -103,7 +110,7 @@ describe('node:http hit path', () => {
     const before = h.received();
     for (const [name, init] of cases) await assertSameAnswer(h, name, init, /^pulse-widgets; hit/);
     // Header lines are made once and reused: a second later, Age and max-age move on.
-    clock.advance(1000);
+    await clock.advance(1000);
     for (const [name, init] of cases)
       await assertSameAnswer(h, `${name}, a second later`, init, /^pulse-widgets; hit/);
     assert.equal(h.received(), before, 'no hit reached the Web handler');
@@ -151,7 +158,7 @@ describe('node:http hit path', () => {
       assert.equal(h.received(), before + 1, `${init.method ?? 'GET'} ${target} reached the Web handler`);
     }
     // Past its freshness, younger than two intervals: answered stale at once (an older copy would wait for the fill).
-    clock.advance(4_000);
+    await clock.advance(4_000);
     const before = h.received();
     const stale = await rawGet(h.url, TOPPAGES);
     assert.match(stale.headers['cache-status']!, /^pulse-widgets; fwd=stale/);
@@ -161,7 +168,7 @@ describe('node:http hit path', () => {
   test('while a refill is in flight, answers the stale entry as the Web handler does, without reaching it', async () => {
     const { h, clock } = await harness({ staleWindowMs: 60_000 });
     await rawGet(h.url, TOPPAGES);
-    clock.advance(4_000);
+    await clock.advance(4_000);
     const release = h.upstream.hold();
     // The first request past freshness reaches the Web handler, which answers stale and starts the refill.
     assert.match(

@@ -15,17 +15,6 @@ import { startFakeUpstream, type FakeUpstream } from './fake-upstream.node.ts';
 export const API_KEY = 'test-key-5f1c9a7e-never-shown';
 export const HOSTS = ['example.com', 'news.example.org'];
 
-/** A clock tests move by hand; starts on a multiple of every TTL used here. */
-export function manualClock(start = 1_800_000_000_000) {
-  let now = start;
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-
 /** A logger at `level` whose raw pino lines are kept in `logs`. */
 export function capturedLogger(level: string): { logger: Logger; logs: string[] } {
   const logs: string[] = [];
