@@ -13,6 +13,7 @@ export {
 export { createStaticHandler } from './static-files.ts';
 export { serve, type RunningEndpoint } from './serve.ts';
 export { readSettings, type ServeSettings } from './config/settings.ts';
+export type { Clock, TimerHandle } from '../runtime/clock.ts';
 export type { HistoryOptions } from '../history/service.ts';
 export type { HistoryStore, Baseline } from '../history/store.ts';
 export { MemoryStore } from '../history/store.ts';
