@@ -101,10 +101,16 @@ export class KeyLookup {
     return this.#unavailable(context.host, after > 0 ? after : this.#options.backoffBaseMs, state);
   }
 
-  /** The stored copy of `key` while its refill runs and the decision is to answer it as stale at once (fill-cache.ts, `refillingEntry`). */
+  /**
+   * The stored copy of `key` while its refill runs and the decision is to answer it as stale at
+   * once (fill-cache.ts, `refillingEntry`). Not while the refill waits for another instance's:
+   * that entry may be in the shared tier already, which `lookup` adopts and this copy would not
+   * (with two instances, a poll read data a tick older than the other instance had).
+   */
   refilling(key: string): StoredResponse | undefined {
     const state = this.#keys.peek(key);
-    if (!state?.filling || state.waitingForBudget || !state.context) return undefined;
+    if (!state?.filling || state.waitingForBudget || state.waitingForOther || !state.context)
+      return undefined;
     const stored = this.#entries.peek(key);
     return stored &&
       decide(this.#entryState(state.context, state, stored), this.#now(), this.#options).kind === 'refill'

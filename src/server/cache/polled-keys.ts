@@ -40,6 +40,8 @@ export interface KeyState {
   waitingForBudget: boolean;
   /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
   filling: boolean;
+  /** With a shared tier: the fill waits for another instance's, whose entry may be there already. */
+  waitingForOther?: boolean;
   /** The plan stretched the key's freshness to then while its fill was running: that fill's answer is fresh as long. */
   stretchedUntil?: number;
   /** The query a planned refill asks, once a client polled the key live (or another instance did). */

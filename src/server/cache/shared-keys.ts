@@ -122,27 +122,35 @@ export class SharedKeys {
     const timeoutMs = routes[context.route].live
       ? this.#options.upstreamTimeoutMs
       : this.#options.rawDataTimeoutMs;
-    for (;;) {
-      const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
-      this.#metrics.leases.inc({ outcome: claim.kind });
-      if (claim.kind === 'offline') return call();
-      if (claim.kind === 'won') {
-        try {
-          return await call(this.#lease(sharedKey, claim.token));
-        } catch (error) {
-          if (error instanceof FillError && error.reason === 'lease_lost') continue;
-          throw error;
+    try {
+      for (;;) {
+        // True only while another instance fills: the hit path then leaves the key to the Web
+        // path, which adopts that fill's entry from the tier as soon as it is written.
+        state.waitingForOther = false;
+        const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
+        this.#metrics.leases.inc({ outcome: claim.kind });
+        if (claim.kind === 'offline') return call();
+        if (claim.kind === 'won') {
+          try {
+            return await call(this.#lease(sharedKey, claim.token));
+          } catch (error) {
+            if (error instanceof FillError && error.reason === 'lease_lost') continue;
+            throw error;
+          }
         }
+        if (claim.kind === 'backoff') {
+          state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
+          throw new FillError('shared_backoff');
+        }
+        state.waitingForOther = true;
+        const entry = await shared.read(sharedKey);
+        if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
+        const left = deadline - this.#now();
+        if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
+        await this.#options.clock.sleep(Math.min(claim.ms, this.#pollMs, left));
       }
-      if (claim.kind === 'backoff') {
-        state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
-        throw new FillError('shared_backoff');
-      }
-      const entry = await shared.read(sharedKey);
-      if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
-      const left = deadline - this.#now();
-      if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
-      await this.#options.clock.sleep(Math.min(claim.ms, this.#pollMs, left));
+    } finally {
+      state.waitingForOther = false;
     }
   }
 
