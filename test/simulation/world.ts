@@ -2,7 +2,7 @@
  * One run of a scenario: the cache instances (`createCacheHandler`, as `serve` builds them), the
  * shared tier they use (IpcTier to one Coordinator, over an in-process channel), the seeded
  * upstream simulator behind an in-process transport with latency and faults, and the dashboards
- * polling through the instances, all on one virtual clock. It records what every part saw; the
+ * polling through the instances (the hit path first, as `listen` does), all on one virtual clock. It records what every part saw; the
  * invariants (invariants.ts) are judged from that record.
  */
 import { siteOf } from '../../src/api/index.ts';
@@ -11,6 +11,7 @@ import { createCacheHandler, createLogger, type CacheHandler } from '../../src/s
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { VirtualClock } from '../helpers/virtual-clock.node.ts';
+import { pollAsNodeHttp } from './node-poll.ts';
 import { Random } from './random.ts';
 import { TierChannel, type TierState } from './tier-channel.ts';
 import { SITES, START, TICK_MS, within, type Scenario, type Sprayer } from './scenario.ts';
@@ -201,25 +202,28 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
     if (live.length === 0) return;
     const index = live[routing.int(0, live.length - 1)]!;
     const asked = clock.now();
-    const response = await instances[index]!.handle(requestOf(dashboard.id, path));
-    const text = await response.text();
-    const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
-    look(headers);
-    look(text);
-    const age = response.headers.get('age');
-    const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
-    const lastModified = response.headers.get('last-modified');
+    const answer = await pollAsNodeHttp(
+      instances[index]!,
+      path,
+      dashboardAddress(dashboard.id),
+      requestOf(dashboard.id, path),
+    );
+    look([...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n'));
+    look(answer.text);
+    const age = answer.headers.get('age');
+    const maxAge = /max-age=(\d+)/.exec(answer.headers.get('cache-control') ?? '')?.[1];
+    const lastModified = answer.headers.get('last-modified');
     record.polls.push({
       at: since(asked),
       answeredAt: since(clock.now()),
       dashboard: dashboard.id,
       instance: index,
       path,
-      status: response.status,
-      cacheStatus: response.headers.get('cache-status') ?? '',
-      age: age === null ? undefined : Number(age),
+      status: answer.status,
+      cacheStatus: answer.headers.get('cache-status') ?? '',
+      age: age === undefined ? undefined : Number(age),
       maxAge: maxAge === undefined ? undefined : Number(maxAge),
-      fetchedAt: lastModified === null ? undefined : since(Date.parse(lastModified)),
+      fetchedAt: lastModified === undefined ? undefined : since(Date.parse(lastModified)),
       generation: generations[index]!,
     });
   };
