@@ -21,8 +21,9 @@ const ROOT = new URL('..', import.meta.url).pathname;
 /** In the page: every custom element of the demo's main area (evaluated there, hence a string). */
 const CARDS = "[...document.querySelectorAll('main *')].filter((el) => el.localName.includes('-'))";
 /**
- * A hang guard, not a speed target: the CLI and its two workers each load the server through tsx
- * first (about 6 s of CPU in all); at load 14-16 on two cores that took 18.5 s and more.
+ * A hang guard, not a speed target: the CLI and its two workers each load the server first
+ * (bundled under `npm run test:node`, through tsx from the source: about 6 s of CPU in all);
+ * at load 14-16 on two cores that took 18.5 s and more.
  */
 const CLI_START_MS = 60_000;
 /** The poll hub's interval. */
