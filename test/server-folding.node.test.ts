@@ -16,6 +16,7 @@ import type { UpstreamTransport } from '../src/server/upstream.ts';
 import { createUpstreamHandler } from '../src/simulator/index.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
 import { encodeNow } from './simulation/upstream.ts';
+import { UpstreamGate } from './helpers/upstream-gate.node.ts';
 import { moveUntil, moveUntilSettled, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const KEY = 'fold-test-key';
@@ -24,15 +25,11 @@ async function folding(options: Partial<CacheOptions> = {}) {
   const clock = new VirtualClock(Date.parse('2026-03-10T14:00:00Z'));
   const simulate = createUpstreamHandler({ apiKey: KEY, now: clock.now, rateLimitPerMinute: 1_000_000 });
   const calls: string[] = [];
-  let held: Promise<void> | undefined;
+  const gate = new UpstreamGate();
   let down = false;
-  /** The upstream as a socket would be: a held call ends when the cache gives up on it. */
   const upstreamTransport: UpstreamTransport = async (url, call) => {
     calls.push(`${url.pathname}${url.search}`);
-    await new Promise<void>((resolve, reject) => {
-      call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true });
-      void (held ?? Promise.resolve()).then(resolve);
-    });
+    await gate.pass(call.signal);
     const response = down
       ? new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } })
       : await simulate(new Request(url, { headers: call.headers }));
@@ -68,14 +65,7 @@ async function folding(options: Partial<CacheOptions> = {}) {
     );
     return response.text();
   };
-  const hold = () => {
-    let release!: () => void;
-    held = new Promise((resolve) => (release = resolve));
-    return () => {
-      held = undefined;
-      release();
-    };
-  };
+  const hold = () => gate.hold();
   /** From now on the upstream answers 502. */
   const fail = () => {
     down = true;

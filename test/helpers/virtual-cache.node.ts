@@ -18,7 +18,9 @@ import {
   simulatedUpstream,
   type Arrival,
 } from '../simulation/upstream.ts';
+import type { UpstreamTransport } from '../../src/server/upstream.ts';
 import { capturedLogger } from './cache-harness.node.ts';
+import { UpstreamGate } from './upstream-gate.node.ts';
 import { VirtualClock } from './virtual-clock.node.ts';
 
 export interface VirtualCache {
@@ -28,6 +30,8 @@ export interface VirtualCache {
   arrivals: Arrival[];
   /** Raw pino lines. */
   logs: string[];
+  /** The upstream's gate, shared by the instances: `hold()` keeps every call waiting. */
+  upstreamGate: UpstreamGate;
   /** One request through the Web handler (the clock must be moved for it to finish if it waits). */
   get(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; text: string }>;
 }
@@ -48,6 +52,12 @@ export function startVirtualCluster(
 ): VirtualCache[] {
   const clock = new VirtualClock();
   const upstream = simulatedUpstream({ clock, latency: { min: 20, max: 150 }, random: new Random(seed) });
+  const upstreamGate = new UpstreamGate();
+  // An open gate adds no step to a call: the runs of tests that never hold stay as they were.
+  const upstreamTransport: UpstreamTransport = (url, call) =>
+    upstreamGate.held
+      ? upstreamGate.pass(call.signal).then(() => upstream.transport(url, call))
+      : upstream.transport(url, call);
   const tier = { coordinator: new Coordinator(64 << 20, clock), up: true };
   return Array.from({ length: count }, () => {
     const { logger, logs } = capturedLogger('debug');
@@ -57,7 +67,7 @@ export function startVirtualCluster(
       hosts: [...SIMULATED_SITES],
       logger,
       clock,
-      upstreamTransport: upstream.transport,
+      upstreamTransport,
       encodeBody: encodeNow,
       clientLimit: 0,
       ...(count > 1
@@ -70,6 +80,7 @@ export function startVirtualCluster(
       cache,
       arrivals: upstream.arrivals,
       logs,
+      upstreamGate,
       async get(path, init) {
         const response = await cache.handle(new Request(`http://cache.test${path}`, init));
         return { status: response.status, headers: response.headers, text: await response.text() };

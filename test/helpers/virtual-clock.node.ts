@@ -173,7 +173,8 @@ export async function moveUntilSettled<T>(
   clock: VirtualClock,
   work: Promise<T>,
   limitMs = 60_000,
+  stepMs = 10,
 ): Promise<T> {
-  await moveUntil(clock, settledYet(work), 'the work to settle', limitMs);
+  await moveUntil(clock, settledYet(work), 'the work to settle', limitMs, stepMs);
   return work;
 }
