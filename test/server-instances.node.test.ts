@@ -1,13 +1,17 @@
 /**
- * Three cache instances sharing a tier as `--workers` does (IpcTier to one Coordinator), on a
- * virtual clock, polled on the 3 s grid by widgets whose requests land on any instance: the
- * refresh plans agree slot for slot, and the shared budget holds. (The real processes of
- * `--workers` are tested in server-workers.node.test.ts; timing is proven here.)
+ * Cache instances sharing a tier as `--workers` does (IpcTier to one Coordinator), on a virtual
+ * clock, polled on the 3 s grid by widgets whose requests land on any instance: the refresh
+ * plans agree slot for slot, the shared budget holds, and an instance waiting for another's
+ * refill answers that refill's entry. (The real processes of `--workers` are tested in
+ * server-workers.node.test.ts; timing is proven here.)
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
 import { maxInSlidingWindow, upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { closeAll, startVirtualCluster, type VirtualCache } from './helpers/virtual-cache.node.ts';
+import { moveUntil, moveUntilSettled } from './helpers/virtual-clock.node.ts';
+import { pollAsNodeHttp, type PollAnswer } from './simulation/node-poll.ts';
 
 const TICK = 3000;
 
@@ -149,4 +153,74 @@ test('a folded query back from a hidden tab, polled on another instance first, i
     own.map((call) => `${call.at - hidden.to} ms ${call.key}`),
     [],
   );
+});
+
+test("a poll on an instance waiting for another's refill gets the entry that refill wrote, not its own older copy", async () => {
+  const pair = startVirtualCluster(2, { fold: false });
+  const { clock, upstreamGate } = pair[0]!;
+  const path = '/live/toppages/v3/?host=example.com&limit=10';
+  const address = '203.0.113.7';
+  // As `listen` hands a poll over: the node:http hit path first, then the Web handler.
+  const ask = (instance: VirtualCache) =>
+    pollAsNodeHttp(
+      instance.cache,
+      path,
+      address,
+      new Request(`http://cache.test${path}`, { headers: { [CLIENT_IP_HEADER]: address } }),
+    );
+  const poll = (instance: VirtualCache) => moveUntilSettled(clock, ask(instance), 1000, 1);
+  // Polled on both instances on the 3 s grid: established, refilled ahead of each tick by one.
+  const first = Math.ceil((clock.now() + 500) / TICK) * TICK;
+  let before = '';
+  for (let tick = 0; tick < 4; tick += 1) {
+    await clock.runUntil(first + tick * TICK + 30);
+    for (const instance of pair) before = (await poll(instance)).text;
+  }
+  const calls = pair.map((instance) => upstreamLogLines(instance.logs).length);
+  // The next planned refill: one instance's call is held, the other waits for its entry. Held
+  // past the tick (under the 2 s upstream timeout), so both copies are stale by then.
+  const release = upstreamGate.hold();
+  await moveUntil(clock, () => upstreamGate.waiting > 0, 'the planned refill', 2 * TICK, 1);
+  await clock.advance(1500);
+  release();
+  await moveUntil(
+    clock,
+    () => pair.some((instance, index) => upstreamLogLines(instance.logs).length > calls[index]!),
+    'the held refill to be answered',
+    1000,
+    1,
+  );
+  const holder = pair.find((instance, index) => upstreamLogLines(instance.logs).length > calls[index]!)!;
+  const waiter = pair.find((instance) => instance !== holder)!;
+  assert.deepEqual(
+    pair.map((instance, index) => upstreamLogLines(instance.logs).length - calls[index]!).sort(),
+    [0, 1],
+    'one refill between the two',
+  );
+  let after = '';
+  await moveUntil(
+    clock,
+    async () => (after = (await poll(holder)).text) !== before,
+    'the holder to store',
+    100,
+    1,
+  );
+  // The holder's entry reaches the shared tier in a message. The waiter claims the lease and
+  // reads the tier about every 50 ms, each a round trip: until it has the entry, its hit path
+  // must leave the key to the Web handler, which adopts it, and never answer its own copy a tick
+  // older. Asked every millisecond (each poll's answer awaited after) for two of its rounds.
+  const asked: Promise<PollAnswer>[] = [];
+  for (let ms = 0; ms < 120; ms += 1) {
+    asked.push(ask(waiter));
+    await clock.advance(1);
+  }
+  const answers = await moveUntilSettled(clock, Promise.all(asked), 1000, 1);
+  for (const [ms, answer] of answers.entries()) {
+    assert.equal(answer.status, 200);
+    assert.ok(
+      answer.text === after,
+      `${ms} ms after the holder stored: ${answer.headers.get('cache-status')}`,
+    );
+  }
+  await closeAll(pair);
 });

@@ -124,11 +124,12 @@ export class SharedKeys {
       : this.#options.rawDataTimeoutMs;
     try {
       for (;;) {
-        // True only while another instance fills: the hit path then leaves the key to the Web
-        // path, which adopts that fill's entry from the tier as soon as it is written.
-        state.waitingForOther = false;
         const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
         this.#metrics.leases.inc({ outcome: claim.kind });
+        // True from a claim lost to another instance until a claim is won or the wait ends,
+        // through the round trips of the claims between: meanwhile the hit path leaves the key
+        // to the Web path, which adopts that fill's entry from the tier as soon as it is written.
+        state.waitingForOther = claim.kind === 'held';
         if (claim.kind === 'offline') return call();
         if (claim.kind === 'won') {
           try {
@@ -142,7 +143,6 @@ export class SharedKeys {
           state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
           throw new FillError('shared_backoff');
         }
-        state.waitingForOther = true;
         const entry = await shared.read(sharedKey);
         if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
         const left = deadline - this.#now();
