@@ -66,7 +66,12 @@ export class FoldedAnswers {
   async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
     const group = member.group;
     const joined = this.#groups.asked(member);
-    let wide = this.#groups.wideOf(group, joined);
+    // A sync with the tier that this ask started ends first: the wide query is the union of the
+    // members polled on every instance. (Without it, a member polled only elsewhere for two
+    // intervals was left out here, and this one filled alone, past the plan: seed 300.)
+    const syncing = group.syncing;
+    if (syncing) await syncing;
+    let wide = this.#groups.wideOf(group, joined || syncing !== undefined);
     if (
       !this.#groups.covering(group, member, true) &&
       !(wide.covered.has(member) && this.#keys.peek(wide.key)?.filling)
