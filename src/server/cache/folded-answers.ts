@@ -109,16 +109,27 @@ export class FoldedAnswers {
 
   /**
    * No error while a copy exists: when the query the member is answered from has nothing to
-   * serve (its wide query changed, and the new one's first fill failed), any wide answer of the
-   * group still servable that covers the member answers it, stale. The copy held before the
-   * wait answers if none is left in the store: the instance closing cleared it (a poll waiting
-   * for a fill during a restart was answered 503, seed 198), or it was evicted.
+   * serve (its wide query changed, and the new one's first fill failed), the newest servable
+   * copy answers it, stale: a wide answer of the group that covers the member, or the member's
+   * own (filled alone while the group was another, its key since gone from the group's recent
+   * wide queries: 503 after a tier loss, seed 302), or the copy held before the wait if none is
+   * left in the store (the instance closing cleared it: a poll waiting for a fill during a
+   * restart was answered 503, seed 198; or it was evicted).
    */
   #orCoveringCopy(member: Member, lookup: Lookup, held?: Copy): Lookup | Promise<Lookup> {
     if (lookup.kind === 'stored') return lookup;
-    const copy =
-      this.#groups.covering(member.group, member, true) ??
-      (held && this.#now() <= held.stored.freshUntil + this.#options.staleWindowMs ? held : undefined);
+    const servable = (copy: Copy | undefined) =>
+      copy && this.#now() <= copy.stored.freshUntil + this.#options.staleWindowMs ? copy : undefined;
+    const own = this.#entries.peek(member.key);
+    const copy = [
+      this.#groups.covering(member.group, member, true),
+      servable(own && { key: member.key, stored: own }),
+      servable(held),
+    ].reduce<Copy | undefined>(
+      (newest, next) =>
+        next && (!newest || next.stored.fetchedAt > newest.stored.fetchedAt) ? next : newest,
+      undefined,
+    );
     if (!copy) return lookup;
     return this.#foldedAnswer(member, copy.key, copy.stored, {
       kind: 'stale',
