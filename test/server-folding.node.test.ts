@@ -84,11 +84,17 @@ async function foldedCopy(f: Awaited<ReturnType<typeof folding>>): Promise<Reply
   return narrow!;
 }
 
-/** No error while a copy exists: `copy`, answered stale, from a wide query of its group. */
-function assertStaleCopy(reply: Reply, copy: Reply): void {
+/**
+ * No error while a copy exists: `copy`, answered stale, from a wide query of its group, with the
+ * `detail` that says why the fill did not answer.
+ */
+function assertStaleCopy(reply: Reply, copy: Reply, detail: string): void {
   assert.equal(reply.status, 200);
   assert.equal(reply.text, copy.text);
-  assert.match(reply.headers.get('cache-status')!, /^pulse-widgets; fwd=stale; detail=upstream-error; key="/);
+  assert.match(
+    reply.headers.get('cache-status')!,
+    new RegExp(`^pulse-widgets; fwd=stale; detail=${detail}; key="`),
+  );
 }
 
 describe('query folding through the cache', () => {
@@ -197,7 +203,19 @@ describe('query folding through the cache', () => {
     const reply = await f.answered(waiting);
     release();
     await f.answered(widening);
-    assertStaleCopy(reply, first);
+    // The service did not fail: the fill was still under way when the instance closed.
+    assertStaleCopy(reply, first, 'refreshing');
+  });
+
+  test('a member whose new wide query waits for the budget past maxWaitMs gets its copy, marked as waiting for the budget', async () => {
+    // One upstream call a minute: the first fill takes it, and the new wide query waits for the next.
+    const f = await folding({ budgetFills: 1, budgetWindowMs: 60_000 });
+    const first = await foldedCopy(f);
+    await f.clock.advance(10_000);
+    const [reply] = await f.getAll([NARROW, `${TOPPAGES}?host=example.com&limit=3&types=1`]);
+    assert.equal(f.calls.length, 1, 'no call past the budget');
+    // The service never failed: the Cache-Status says what held the fill back.
+    assertStaleCopy(reply!, first, 'budget');
   });
 
   test('a member whose wide query changed five times since its copy is still answered that copy when the new one fails', async () => {
@@ -211,7 +229,7 @@ describe('query folding through the cache', () => {
     }
     f.fail();
     const reply = await f.get(NARROW);
-    assertStaleCopy(reply, first);
+    assertStaleCopy(reply, first, 'upstream-error');
   });
 
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {

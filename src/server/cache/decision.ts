@@ -75,4 +75,11 @@ export function staleDetail(
 /** What a lookup answers, once the cache acted on its decision. */
 export type Lookup =
   | { kind: 'stored'; stored: StoredResponse; status: CacheStatus }
-  | { kind: 'unavailable'; retryAfterMs: number; rateLimited: boolean; invalid: boolean };
+  | {
+      kind: 'unavailable';
+      retryAfterMs: number;
+      rateLimited: boolean;
+      invalid: boolean;
+      /** What a stale copy answering instead says happened (a folded query's fallback). */
+      detail: StaleDetail;
+    };

@@ -133,7 +133,7 @@ export class FoldedAnswers {
     if (!copy) return lookup;
     return this.#foldedAnswer(member, copy.key, copy.stored, {
       kind: 'stale',
-      detail: lookup.rateLimited ? 'rate-limited' : 'upstream-error',
+      detail: lookup.detail,
     });
   }
 

@@ -86,7 +86,7 @@ export class KeyLookup {
           status: { kind: 'stale', detail: staleDetail(this.#entryState(context, state, current), now) },
         };
       case 'unavailable':
-        return this.#unavailable(context.host, decision.retryAfterMs, state);
+        return this.#unavailable(context, decision.retryAfterMs, state);
     }
     // A fill: nothing is servable and nothing holds one back, so the request waits for it, up to `maxWaitMs`.
     try {
@@ -98,7 +98,7 @@ export class KeyLookup {
       // The reason is in the key's state and in the log line of the upstream call.
     }
     const after = this.#filler.blockedUntil(context.host, state) - this.#now();
-    return this.#unavailable(context.host, after > 0 ? after : this.#options.backoffBaseMs, state);
+    return this.#unavailable(context, after > 0 ? after : this.#options.backoffBaseMs, state);
   }
 
   /**
@@ -139,12 +139,13 @@ export class KeyLookup {
     };
   }
 
-  #unavailable(host: string, retryAfterMs: number, state: KeyState): Lookup {
+  #unavailable(context: KeyContext, retryAfterMs: number, state: KeyState): Lookup {
     return {
       kind: 'unavailable',
       retryAfterMs,
-      rateLimited: this.#budget.cooldownUntil(host) > this.#now(),
+      rateLimited: this.#budget.cooldownUntil(context.host) > this.#now(),
       invalid: state.invalid === true,
+      detail: staleDetail(this.#entryState(context, state, undefined), this.#now()),
     };
   }
 
