@@ -218,6 +218,20 @@ export class PolledKeys {
           established: this.established(state),
           filling: state.filling === true,
         });
+      // Established, but every fill failed before one stored an answer (a dashboard opened
+      // while the service was down): it keeps its slots all the same, the stalest of all. Left
+      // out, its site had no plan, new queries spent the windows and the minute it would need,
+      // and once the service was back its refills waited behind them (seed 367). Its planned
+      // refills call nothing (a refill needs a copy); its pollers' fills retry after the backoff.
+      else if (state.failures > 0 && this.established(state))
+        planned.push({
+          key,
+          weight: this.#pollersOf(state, now),
+          startedAt: 0,
+          freshUntil: 0,
+          established: true,
+          filling: state.filling === true,
+        });
     }
     if (keys.size === 0) this.#polled.delete(site);
     return planned;
