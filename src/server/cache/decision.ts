@@ -78,8 +78,7 @@ export type Lookup =
   | {
       kind: 'unavailable';
       retryAfterMs: number;
-      rateLimited: boolean;
       invalid: boolean;
-      /** What a stale copy answering instead says happened (a folded query's fallback). */
+      /** What happened, as a stale copy answering instead says it (`rate-limited`: the site cools down). */
       detail: StaleDetail;
     };

@@ -143,7 +143,6 @@ export class KeyLookup {
     return {
       kind: 'unavailable',
       retryAfterMs,
-      rateLimited: this.#budget.cooldownUntil(context.host) > this.#now(),
       invalid: state.invalid === true,
       detail: staleDetail(this.#entryState(context, state, undefined), this.#now()),
     };

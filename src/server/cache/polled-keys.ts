@@ -209,27 +209,20 @@ export class PolledKeys {
         continue;
       }
       const stored = this.#entries.peek(key);
-      if (stored)
+      const established = this.established(state);
+      // A key with a copy is planned; so is an established one whose every fill failed before
+      // one stored an answer (a dashboard opened while the service was down), as the stalest of
+      // all, so it keeps its slots. Left out, its site had no plan, new queries spent the
+      // windows and the minute it would need, and once the service was back its refills waited
+      // behind them (seed 367). Its planned refills call nothing (a refill needs a copy); its
+      // pollers' fills retry after the backoff.
+      if (stored || (state.failures > 0 && established))
         planned.push({
           key,
           weight: this.#pollersOf(state, now),
-          startedAt: stored.startedAt,
-          freshUntil: stored.freshUntil,
-          established: this.established(state),
-          filling: state.filling === true,
-        });
-      // Established, but every fill failed before one stored an answer (a dashboard opened
-      // while the service was down): it keeps its slots all the same, the stalest of all. Left
-      // out, its site had no plan, new queries spent the windows and the minute it would need,
-      // and once the service was back its refills waited behind them (seed 367). Its planned
-      // refills call nothing (a refill needs a copy); its pollers' fills retry after the backoff.
-      else if (state.failures > 0 && this.established(state))
-        planned.push({
-          key,
-          weight: this.#pollersOf(state, now),
-          startedAt: 0,
-          freshUntil: 0,
-          established: true,
+          startedAt: stored?.startedAt ?? 0,
+          freshUntil: stored?.freshUntil ?? 0,
+          established,
           filling: state.filling === true,
         });
     }

@@ -128,7 +128,8 @@ export function createRouter({
   const answer = (request: Request, route: RouteName, lookup: Lookup, headers: Headers): Response => {
     if (lookup.kind === 'unavailable') {
       // The service answered, but nothing could be read from it: a bad gateway, not an outage.
-      const invalid = lookup.invalid && !lookup.rateLimited;
+      const rateLimited = lookup.detail === 'rate-limited';
+      const invalid = lookup.invalid && !rateLimited;
       if (!invalid) metrics.unavailable.inc({ route });
       headers.set('retry-after', retryAfterSeconds(lookup.retryAfterMs));
       if (invalid) {
@@ -141,7 +142,7 @@ export function createRouter({
         );
       }
       headers.set('cache-status', 'pulse-widgets; fwd=miss; detail=upstream-unavailable');
-      return lookup.rateLimited
+      return rateLimited
         ? errorResponse(
             503,
             'upstream_rate_limited',
