@@ -46,13 +46,17 @@ const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput 
 
 /**
  * Each refill as `key@window`, the window counted back from the tick (0: the slot that ends at
- * the tick, less the lead), or `key@<ms from the tick>` when it starts off the windows' slots.
+ * the tick, less the lead), `key@window-<ms>` when it starts that long before its window's slot
+ * (a later turn), or `key@<ms from the tick>` when it starts off the windows' slots.
  */
 function slots(planned: PlanInput): string[] {
   const plan = planRefills(planned);
   return plan.refills.map(({ key, startAt }) => {
-    const window = (plan.tick - LEAD - startAt) / WINDOW;
-    return Number.isInteger(window) && window >= 0 ? `${key}@${window}` : `${key}@${startAt - plan.tick}ms`;
+    const before = plan.tick - LEAD - startAt;
+    const window = Math.floor(before / WINDOW);
+    const early = before % WINDOW;
+    if (window < 0 || early >= WINDOW - LEAD) return `${key}@${startAt - plan.tick}ms`;
+    return early === 0 ? `${key}@${window}` : `${key}@${window}-${early}ms`;
   });
 }
 
@@ -85,7 +89,16 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       // tick refilled it off the plan every tick (seed 88: wide queries every 3 s, the others 8).
       name: 'above the budget, a key filling now is the freshest: last in the round-robin, stretched',
       input: input(keys(12, (_, index) => (index === 0 ? { filling: true } : {}))),
-      refills: ['k08@0', 'k07@0', 'k06@0', 'k05@1', 'k04@1', 'k03@1', 'k02@2', 'k01@2'],
+      refills: [
+        'k08@0',
+        'k07@0-250ms',
+        'k06@0-500ms',
+        'k05@1',
+        'k04@1-250ms',
+        'k03@1-500ms',
+        'k02@2-250ms',
+        'k01@2-500ms',
+      ],
       stretched: ['k09', 'k10', 'k11', 'k00'],
     },
     {
@@ -94,9 +107,22 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0'],
     },
     {
-      name: 'above the budget, the 9 stalest in 9 slots, the stalest in the earliest window; the rest stretched',
+      // In turn, a quarter of a second apart: started together, the order their fills began in
+      // was not their staleness, and the next plan's cut went through a window's keys alike
+      // every tick (seed 254: 5 keys refreshed every 5 s, 12 every 6 s).
+      name: 'above the budget, the 9 stalest in 9 slots, the stalest in the earliest window and first in each; the rest stretched',
       input: input(keys(12)),
-      refills: ['k08@0', 'k07@0', 'k06@0', 'k05@1', 'k04@1', 'k03@1', 'k02@2', 'k01@2', 'k00@2'],
+      refills: [
+        'k08@0',
+        'k07@0-250ms',
+        'k06@0-500ms',
+        'k05@1',
+        'k04@1-250ms',
+        'k03@1-500ms',
+        'k02@2',
+        'k01@2-250ms',
+        'k00@2-500ms',
+      ],
       stretched: ['k09', 'k10', 'k11'],
     },
     {
@@ -104,7 +130,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       input: input(
         keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {})),
       ),
-      refills: ['k05@0', 'k04@0', 'k03@0', 'k02@1', 'k01@1', 'k00@1'],
+      refills: ['k05@0', 'k04@0-250ms', 'k03@0-500ms', 'k02@1', 'k01@1-250ms', 'k00@1-500ms'],
       stretched: ['k06', 'k07', 'k08', 'k09', 'k10', 'k11'],
     },
     {

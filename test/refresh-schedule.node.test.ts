@@ -30,7 +30,15 @@ interface Fake {
   schedule: RefreshSchedule;
 }
 
-function plan(count: number, weight: (index: number) => number = () => 1): Fake {
+/**
+ * A host of `count` keys; `delay` is how long after its refill's timer a key's upstream call
+ * starts (lease and budget round trips), 0 unless told.
+ */
+function plan(
+  count: number,
+  weight: (index: number) => number = () => 1,
+  delay: (key: string) => number = () => 0,
+): Fake {
   const keys = new Map<string, PlannedKey>();
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
@@ -57,7 +65,8 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
       assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
-      Object.assign(entry, { startedAt: Date.now(), freshUntil: Date.now() + INTERVAL });
+      const startedAt = Date.now() + delay(key);
+      Object.assign(entry, { startedAt, freshUntil: startedAt + INTERVAL });
     },
     stretch: (key, until) => {
       fake.stretched.set(key, until);
@@ -72,6 +81,10 @@ function plan(count: number, weight: (index: number) => number = () => 1): Fake 
 function advance(ms: number): void {
   for (let step = 0; step < ms; step += 1) mock.timers.tick(1);
 }
+
+/** How many refills each key had, in the order of the host's keys. */
+const refillsPerKey = (fake: Fake) =>
+  [...fake.keys.keys()].map((key) => fake.refreshed.filter((refresh) => refresh.key === key).length);
 
 /** The budget window (0 = the last second before the tick) each refresh started in. */
 const windowsBefore = (tick: number, refreshed: Fake['refreshed']) =>
@@ -147,9 +160,7 @@ describe('refresh plan', () => {
     fake.schedule.watch('example.com');
     advance(10 * 3000 - 375);
     fake.schedule.close();
-    const perKey = [...fake.keys.keys()].map(
-      (key) => fake.refreshed.filter((refresh) => refresh.key === key).length,
-    );
+    const perKey = refillsPerKey(fake);
     assert.equal(fake.refreshed.length, 90, 'every slot used');
     // Ranked by fetch time, the three keys of each tick's earliest window came first on the next
     // tick, every tick: 10 refills for them, 5 for the rest.
@@ -176,11 +187,28 @@ describe('refresh plan', () => {
     fake.refreshed.length = 0;
     advance(21 * 3000);
     fake.schedule.close();
-    const perKey = [...fake.keys.keys()].map(
-      (key) => fake.refreshed.filter((refresh) => refresh.key === key).length,
-    );
+    const perKey = refillsPerKey(fake);
     // Ties by fewest fills gave the newcomers every turn they were tied for, for minutes.
     assert.deepEqual(perKey, new Array(21).fill(9), `refills per key in 21 ticks: ${perKey.join(', ')}`);
+  });
+
+  test("17 keys, 9 slots: a round-robin too, though one key's calls start sooner after their timers", () => {
+    // Seed 254 of the simulation: refills of one window started together, and each started its
+    // call after a few milliseconds of lease and tier round trips. The plans ranked the window's
+    // keys by those milliseconds, not by staleness, and with keys not a multiple of a window's
+    // fills the cut went through them alike tick after tick: 5 keys every 5 s, 12 every 6 s.
+    const fake = plan(
+      17,
+      () => 1,
+      (key) => (key === 'k16' ? 0 : 2),
+    );
+    fake.schedule.watch('example.com');
+    advance(5 * 3000);
+    fake.refreshed.length = 0;
+    advance(17 * 3000);
+    fake.schedule.close();
+    const perKey = refillsPerKey(fake);
+    assert.deepEqual(perKey, new Array(17).fill(9), `refills per key in 17 ticks: ${perKey.join(', ')}`);
   });
 
   test("a fill still waiting for the budget holds the first slot: the plan's last window stays before the tick", () => {

@@ -228,15 +228,22 @@ export function planRefills({
   const chosen = stalestFirst.slice(0, Math.min(capacity, free));
   const stretched = stalestFirst.slice(chosen.length).map((key) => key.key);
   if (above) {
-    // Above the budget, the stalest in the earliest window: the next plan finds them in the
-    // order they were chosen, behind the keys left out, so the plan is a round-robin and
-    // every key waits as long. (Placed by pollers, the same keys took the earliest window, were
-    // the stalest of their tick the next time, and came first, forever.)
+    // Above the budget, the stalest in the earliest window, and in each window the stalest
+    // first (`turn`): the next plan finds them in the order they were chosen, behind the keys
+    // left out, so the plan is a round-robin and every key waits as long. (Placed by pollers,
+    // the same keys took the earliest window, were the stalest of their tick the next time,
+    // and came first, forever.)
     chosen.reverse();
   } else {
     // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
     chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
   }
+  // Above the budget, a window's refills start in turn, the stalest first, spread over the
+  // window before its slot. Started together, their order was their timers' and a few
+  // milliseconds of lease and tier round trips, not their staleness, and the next plan, ranking
+  // by it, cut through the window's keys alike tick after tick: with keys not a multiple of a
+  // window's fills, some took turns more often (seed 254: 5 keys every 5 s, 12 every 6 s).
+  const turn = above ? Math.floor((windowMs - lead) / fills) : 0;
   const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
   const refills = chosen.map((key) => {
     const earliest = key.startedAt + minGap;
@@ -244,7 +251,8 @@ export function planRefills({
       (count, index) => count < fills && open(index) && tick - index * windowMs - lead >= earliest,
     );
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
-    const startAt = window === -1 ? earliest : tick - window * windowMs - lead;
+    const startAt =
+      window === -1 ? earliest : Math.max(earliest, tick - window * windowMs - lead - used[window]! * turn);
     if (window !== -1) used[window]! += 1;
     const windowStart = startAt - (startAt % windowMs);
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
