@@ -45,17 +45,17 @@ const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput 
 });
 
 /**
- * Each refill as `key@window`, the window counted back from the tick (0: the slot that ends at
+ * Each refill, in the order they start, as `key@window`, the window counted back from the tick (0: the slot that ends at
  * the tick, less the lead), `key@window-<ms>` when it starts that long before its window's slot
  * (a later turn), or `key@<ms from the tick>` when it starts off the windows' slots.
  */
 function slots(planned: PlanInput): string[] {
   const plan = planRefills(planned);
   return plan.refills.map(({ key, startAt }) => {
-    const before = plan.tick - LEAD - startAt;
+    const before = plan.tick - planned.lead - startAt;
     const window = Math.floor(before / WINDOW);
     const early = before % WINDOW;
-    if (window < 0 || early >= WINDOW - LEAD) return `${key}@${startAt - plan.tick}ms`;
+    if (window < 0 || early >= WINDOW - planned.lead) return `${key}@${startAt - plan.tick}ms`;
     return early === 0 ? `${key}@${window}` : `${key}@${window}-${early}ms`;
   });
 }
@@ -65,7 +65,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
     {
       name: 'under the budget, the keys with most pollers in the last window, then by name',
       input: input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))),
-      refills: ['k03@0', 'k04@0', 'k05@0', 'k00@1', 'k01@1', 'k02@1'],
+      refills: ['k00@1', 'k01@1', 'k02@1', 'k03@0', 'k04@0', 'k05@0'],
     },
     {
       name: "a key still fresh when the tick's pollers come is not due",
@@ -90,14 +90,14 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       name: 'above the budget, a key filling now is the freshest: last in the round-robin, stretched',
       input: input(keys(12, (_, index) => (index === 0 ? { filling: true } : {}))),
       refills: [
-        'k08@0',
-        'k07@0-250ms',
-        'k06@0-500ms',
-        'k05@1',
-        'k04@1-250ms',
-        'k03@1-500ms',
-        'k02@2-250ms',
         'k01@2-500ms',
+        'k02@2-250ms',
+        'k03@1-500ms',
+        'k04@1-250ms',
+        'k05@1',
+        'k06@0-500ms',
+        'k07@0-250ms',
+        'k08@0',
       ],
       stretched: ['k09', 'k10', 'k11', 'k00'],
     },
@@ -113,15 +113,15 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       name: 'above the budget, the 9 stalest in 9 slots, the stalest in the earliest window and first in each; the rest stretched',
       input: input(keys(12)),
       refills: [
-        'k08@0',
-        'k07@0-250ms',
-        'k06@0-500ms',
-        'k05@1',
-        'k04@1-250ms',
-        'k03@1-500ms',
-        'k02@2',
-        'k01@2-250ms',
         'k00@2-500ms',
+        'k01@2-250ms',
+        'k02@2',
+        'k03@1-500ms',
+        'k04@1-250ms',
+        'k05@1',
+        'k06@0-500ms',
+        'k07@0-250ms',
+        'k08@0',
       ],
       stretched: ['k09', 'k10', 'k11'],
     },
@@ -130,7 +130,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       input: input(
         keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {})),
       ),
-      refills: ['k05@0', 'k04@0-250ms', 'k03@0-500ms', 'k02@1', 'k01@1-250ms', 'k00@1-500ms'],
+      refills: ['k00@1-500ms', 'k01@1-250ms', 'k02@1', 'k03@0-500ms', 'k04@0-250ms', 'k05@0'],
       stretched: ['k06', 'k07', 'k08', 'k09', 'k10', 'k11'],
     },
     {

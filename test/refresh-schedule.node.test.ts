@@ -30,15 +30,17 @@ interface Fake {
   schedule: RefreshSchedule;
 }
 
-/**
- * A host of `count` keys; `delay` is how long after its refill's timer a key's upstream call
- * starts (lease and budget round trips), 0 unless told.
- */
-function plan(
-  count: number,
-  weight: (index: number) => number = () => 1,
-  delay: (key: string) => number = () => 0,
-): Fake {
+interface HostShape {
+  /** Pollers of each key, by index: 1 unless told. */
+  weight?: (index: number) => number;
+  /** How long after its refill's timer a key's upstream call starts (lease and budget round trips): 0 unless told. */
+  delay?: (key: string) => number;
+  /** How long before its slot ends a refill starts: `LEAD` unless told. */
+  lead?: number;
+}
+
+/** A host of `count` keys. */
+function plan(count: number, { weight = () => 1, delay = () => 0, lead = LEAD }: HostShape = {}): Fake {
   const keys = new Map<string, PlannedKey>();
   for (let index = 0; index < count; index += 1) {
     const key = `k${String(index).padStart(2, '0')}`;
@@ -60,7 +62,7 @@ function plan(
     // The real clock's timers and time, both mocked by node:test below.
     clock: realClock,
     polled: () => [...keys.values()],
-    lead: () => LEAD,
+    lead: () => lead,
     refresh: (key, dueBy) => {
       assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
       fake.refreshed.push({ key, at: Date.now() });
@@ -97,7 +99,7 @@ describe('refresh plan', () => {
   afterEach(() => mock.timers.reset());
 
   test('6 keys: the 3 with most pollers in the last second before the tick, the other 3 the second before', () => {
-    const fake = plan(6, (index) => (index < 3 ? 1 : 5));
+    const fake = plan(6, { weight: (index) => (index < 3 ? 1 : 5) });
     fake.schedule.watch('example.com');
     advance(3000 - 375);
     fake.schedule.close();
@@ -197,11 +199,7 @@ describe('refresh plan', () => {
     // call after a few milliseconds of lease and tier round trips. The plans ranked the window's
     // keys by those milliseconds, not by staleness, and with keys not a multiple of a window's
     // fills the cut went through them alike tick after tick: 5 keys every 5 s, 12 every 6 s.
-    const fake = plan(
-      17,
-      () => 1,
-      (key) => (key === 'k16' ? 0 : 2),
-    );
+    const fake = plan(17, { delay: (key) => (key === 'k16' ? 0 : 2) });
     fake.schedule.watch('example.com');
     advance(5 * 3000);
     fake.refreshed.length = 0;
@@ -209,6 +207,25 @@ describe('refresh plan', () => {
     fake.schedule.close();
     const perKey = refillsPerKey(fake);
     assert.deepEqual(perKey, new Array(17).fill(9), `refills per key in 17 ticks: ${perKey.join(', ')}`);
+  });
+
+  test('ahead of a slow upstream, the earliest window starts at once, and still in turn, the stalest first', () => {
+    // A lead of 850 ms puts the earliest window's slot before the plan, made an eighth of an
+    // interval after the last tick: its three refills start at once. Set in the order they
+    // were placed, the freshest went first, and the next plan's cut went through them alike.
+    const fake = plan(12, { lead: 850 });
+    fake.schedule.watch('example.com');
+    advance(5);
+    assert.deepEqual(
+      fake.refreshed.map(({ key }) => key),
+      ['k00', 'k01', 'k02'],
+    );
+    advance(3000 - 375 - 5);
+    fake.schedule.close();
+    assert.deepEqual(
+      fake.refreshed.map(({ key }) => key),
+      ['k00', 'k01', 'k02', 'k03', 'k04', 'k05', 'k06', 'k07', 'k08'],
+    );
   });
 
   test("a fill still waiting for the budget holds the first slot: the plan's last window stays before the tick", () => {

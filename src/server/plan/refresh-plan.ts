@@ -157,6 +157,10 @@ export interface RefreshPlan {
   tick: number;
   /** A refill is skipped if the stored answer is already fresh past this when its slot comes. */
   dueBy: number;
+  /**
+   * In the order they start. A start already past when the plan is made (the earliest window's,
+   * ahead of a slow upstream) comes at once, and such refills must still start in this order.
+   */
   refills: Refill[];
   /** Due keys the budget has no slot for: their freshness is pushed to `stretchedUntil`. */
   stretched: string[];
@@ -258,6 +262,8 @@ export function planRefills({
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return { key: key.key, startAt };
   });
+  // Stable: keys that start together keep the order they were placed in.
+  refills.sort((a, b) => a.startAt - b.startAt);
   const stretch = Math.max(1, keys.length / capacity);
   return {
     tick,

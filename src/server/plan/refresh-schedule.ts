@@ -167,6 +167,8 @@ export class RefreshSchedule {
     for (const key of plan.stretched) this.#parts.stretch(key, plan.stretchedUntil);
     timers.established = keys.length > 0;
     timers.reserved = plan.reserved;
+    // In the plan's order: timers due at one moment run in the order they were set, so refills
+    // whose start has passed (all at once, now) still start in turn, the stalest first.
     for (const { key, startAt } of plan.refills) {
       this.#arm(timers, startAt, () => {
         timers.refreshed.set(key, plan.tick);
