@@ -151,6 +151,42 @@ describe('host budget', () => {
     budget.close();
   });
 
+  test('back on the tier, an instance waits out only the windows it granted in alone', async () => {
+    const { logger } = capturedLogger('debug');
+    let up = true;
+    const coordinator = new Coordinator(
+      1 << 20,
+      clockWithNow(() => T0),
+    );
+    const tier = {
+      get online() {
+        return up;
+      },
+      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
+        up
+          ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
+          : undefined,
+    } as unknown as SharedTier;
+    const slots = new SharedSlots(tier, 3, 1000, 9, 2, logger);
+    const take = (at: number) => slots.take('example.com', T0 + at);
+    // The tier lost: the first ask holds until the window after next, then slots are granted alone.
+    up = false;
+    assert.equal((await take(100)).granted, false);
+    assert.equal((await take(5050)).granted, true, 'alone');
+    // Back 250 ms after that alone slot: held until the window after next (the tier never saw it).
+    up = true;
+    assert.deepEqual(await take(5300), { granted: false, waitMs: 1700, coolingDown: false });
+    assert.equal((await take(7000)).granted, true, 'shared again');
+    // Lost again, and this time nothing granted alone before it is back: no wait. (Held on every
+    // return, an instance polled nowhere since the tier came back made its first refill wait two
+    // windows, and its pollers read data a tick old: simulation seed 150.)
+    up = false;
+    assert.equal((await take(20_100)).granted, false, 'going alone holds');
+    up = true;
+    const back = await take(60_100);
+    assert.equal(back.granted, true, `granted at once, 40 s after the last ask: ${JSON.stringify(back)}`);
+  });
+
   test('closing while the shared tier is asked for a slot: no slot is counted alone and no call is made', async () => {
     const { logger, logs } = capturedLogger('debug');
     // A worker's tier: closing it answers every question under way with "offline", as IpcTier does.

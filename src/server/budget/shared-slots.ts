@@ -13,6 +13,8 @@ interface SlotMode {
   tryBackAt: number;
   /** Going alone: no slot before then, the tier's last word on the calls of its minute. */
   aloneFrom: number;
+  /** The last slot granted alone (the tier never counted it), or 0. */
+  lastAloneAt: number;
 }
 
 /** Windows between tries to go back to a tier that says it is up. */
@@ -65,12 +67,23 @@ export class SharedSlots implements SlotSource {
     if (!mode)
       this.#modes.set(
         host,
-        (mode = { state: 'shared', holdUntil: 0, calmUntil: 0, tryBackAt: 0, aloneFrom: 0 }),
+        (mode = {
+          state: 'shared',
+          holdUntil: 0,
+          calmUntil: 0,
+          tryBackAt: 0,
+          aloneFrom: 0,
+          lastAloneAt: 0,
+        }),
       );
     if (now < mode.holdUntil) return this.#wait(mode, now);
     if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
       mode.state = 'returning';
-      return this.#hold(mode, now);
+      // Held while a window this instance granted in alone may still be open: the tier did not
+      // count those slots. Not after that: held on every return, an instance that had granted
+      // nothing alone for 30 s (polled elsewhere since the tier came back) still made its first
+      // refill wait two windows, and its pollers read data a tick old (seed 150).
+      if (now < this.#afterAlone(mode)) return this.#hold(mode, now);
     }
     let shared: SlotAnswer | undefined;
     if (mode.state !== 'alone') {
@@ -98,7 +111,10 @@ export class SharedSlots implements SlotSource {
       }
     }
     const answer = shared ?? this.#alone.take(host, now);
-    if (shared === undefined && answer.granted) mode.calmUntil = now + 60 * this.#windowMs;
+    if (shared === undefined && answer.granted) {
+      mode.calmUntil = now + 60 * this.#windowMs;
+      mode.lastAloneAt = now;
+    }
     // When the slot was counted (the shared tier's clock, or ours alone): what the 183 bound is about.
     if (answer.granted)
       this.#logger.debug(
@@ -119,6 +135,11 @@ export class SharedSlots implements SlotSource {
       mode.state === 'alone' ? mode.aloneFrom : 0,
     );
     return this.#wait(mode, now);
+  }
+
+  /** The start of the window after next from the last slot granted alone. */
+  #afterAlone(mode: SlotMode): number {
+    return mode.lastAloneAt - (mode.lastAloneAt % this.#windowMs) + 2 * this.#windowMs;
   }
 
   #wait(mode: SlotMode, now: number): SlotAnswer {
