@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { runSeeds } from './simulation/pool.ts';
 import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
 
-/** Seeds 1…12 and the caught ones: 19 seeds, about 90 s of CPU, 45 s on two free cores (BENCHMARKS.md). */
+/** Seeds 1…12 and the caught ones: 20 seeds, about 90 s of CPU, 45 s on two free cores (BENCHMARKS.md). */
 const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
@@ -29,9 +29,12 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * 302 (three instances, the tier lost and back: a folded query filled alone during the loss was
  * answered 503 after it, its own copy forgotten by the group whose wide query it no longer was),
  * 367 (a dashboard opened while the service was down, so its site had no plan, and a rotating
- * sprayer's failing new queries filled the minute the dashboard needed once the service was back).
+ * sprayer's failing new queries filled the minute the dashboard needed once the service was back),
+ * 588 (two instances, the tier lost while the service rate-limited: a fill begun alone in the
+ * outage waited 40 s for the budget and called 1.9 s before the other instance's planned refill
+ * of the same query, whose lease it never asked for).
  */
-const CAUGHT = [10, 16, 19, 72, 88, 300, 302, 367];
+const CAUGHT = [10, 16, 19, 72, 88, 300, 302, 367, 588];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):
  * the per-address meter never saw it twice; while the dashboard was hidden it took 134 of

@@ -130,10 +130,13 @@ export class SharedKeys {
         // through the round trips of the claims between: meanwhile the hit path leaves the key
         // to the Web path, which adopts that fill's entry from the tier as soon as it is written.
         state.waitingForOther = claim.kind === 'held';
-        if (claim.kind === 'offline') return call();
-        if (claim.kind === 'won') {
+        if (claim.kind === 'offline' || claim.kind === 'won') {
+          const lease =
+            claim.kind === 'won'
+              ? this.#lease(sharedKey, claim.token)
+              : this.#leaseWhenBack(sharedKey, this.#options.maxWaitMs + timeoutMs);
           try {
-            return await call(this.#lease(sharedKey, claim.token));
+            return await call(lease);
           } catch (error) {
             if (error instanceof FillError && error.reason === 'lease_lost') continue;
             throw error;
@@ -228,6 +231,29 @@ export class SharedKeys {
       confirm: (holdMs) => this.#shared.confirm(sharedKey, token, holdMs),
       write: (stored, keepMs) => this.#shared.write(sharedKey, stored, keepMs),
       fail: (baseMs, maxMs) => this.#shared.fail(sharedKey, baseMs, maxMs),
+    };
+  }
+
+  /**
+   * The lease of a fill begun while the tier was unreachable, taken when its call is granted: the
+   * fill may wait for the budget for many seconds, and the tier may be back by then, another
+   * instance holding the key's lease and filling it. Then this fill gives way (`false`: lease
+   * lost, it waits for that fill's entry), as a fill begun with the tier up would have. Seed 588:
+   * a fill begun in a tier outage waited 40 s for a rate-limited site's budget and called 1.9 s
+   * before the other instance's planned refill of the same key. Still unreachable: it goes on alone.
+   */
+  #leaseWhenBack(sharedKey: string, claimMs: number): Lease {
+    let held: Lease | undefined;
+    return {
+      confirm: async (holdMs) => {
+        const claim = await this.#shared.claim(sharedKey, claimMs);
+        if (claim.kind === 'offline') return 'offline';
+        if (claim.kind !== 'won') return false;
+        held = this.#lease(sharedKey, claim.token);
+        return held.confirm(holdMs);
+      },
+      write: async (stored, keepMs) => held?.write(stored, keepMs),
+      fail: async (baseMs, maxMs) => held?.fail(baseMs, maxMs),
     };
   }
 
