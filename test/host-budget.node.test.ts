@@ -22,6 +22,22 @@ import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const T0 = 1_800_000_000_000;
 
+/** A shared tier's budget: a `Coordinator` on `now`'s clock answers while `link.up`, nothing otherwise. */
+function losableTier(now: () => number): { tier: SharedTier; link: { up: boolean } } {
+  const link = { up: true };
+  const coordinator = new Coordinator(1 << 20, clockWithNow(now));
+  const tier = {
+    get online() {
+      return link.up;
+    },
+    takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
+      link.up
+        ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
+        : undefined,
+  } as unknown as SharedTier;
+  return { tier, link };
+}
+
 function grantsAt(slots: WindowSlots, at: number, asks: number): number {
   let granted = 0;
   for (let ask = 0; ask < asks; ask += 1) if (slots.take('example.com', at).granted) granted += 1;
@@ -79,26 +95,13 @@ describe('going alone after a burst', () => {
   test('three instances lose the tier half a minute after a cold burst: never more than 183 in a sliding minute', async () => {
     const { logger } = capturedLogger('silent');
     let now = T0;
-    let up = true;
-    const coordinator = new Coordinator(
-      1 << 20,
-      clockWithNow(() => now),
-    );
-    const tier = {
-      get online() {
-        return up;
-      },
-      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
-        up
-          ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
-          : undefined,
-    } as unknown as SharedTier;
+    const { tier, link } = losableTier(() => now);
     const instances = [0, 1, 2].map(() => new SharedSlots(tier, 3, 1000, 9, 3, logger));
     const sent: number[] = [];
     // A cold dashboard bursts at once; then every instance asks greedily every 10 ms, the first
     // one most (it took the last slot before the tier went: only it heard the tier's last word).
     for (; now < T0 + 150_000; now += 10) {
-      up = now < T0 + 30_000 || now >= T0 + 120_000;
+      link.up = now < T0 + 30_000 || now >= T0 + 120_000;
       for (const slots of instances) {
         while (true) {
           const answer = await slots.take('example.com', now);
@@ -153,36 +156,23 @@ describe('host budget', () => {
 
   test('back on the tier, an instance waits out only the windows it granted in alone', async () => {
     const { logger } = capturedLogger('debug');
-    let up = true;
-    const coordinator = new Coordinator(
-      1 << 20,
-      clockWithNow(() => T0),
-    );
-    const tier = {
-      get online() {
-        return up;
-      },
-      takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
-        up
-          ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
-          : undefined,
-    } as unknown as SharedTier;
+    const { tier, link } = losableTier(() => T0);
     const slots = new SharedSlots(tier, 3, 1000, 9, 2, logger);
     const take = (at: number) => slots.take('example.com', T0 + at);
     // The tier lost: the first ask holds until the window after next, then slots are granted alone.
-    up = false;
+    link.up = false;
     assert.equal((await take(100)).granted, false);
     assert.equal((await take(5050)).granted, true, 'alone');
     // Back 250 ms after that alone slot: held until the window after next (the tier never saw it).
-    up = true;
+    link.up = true;
     assert.deepEqual(await take(5300), { granted: false, waitMs: 1700, coolingDown: false });
     assert.equal((await take(7000)).granted, true, 'shared again');
     // Lost again, and this time nothing granted alone before it is back: no wait. (Held on every
     // return, an instance polled nowhere since the tier came back made its first refill wait two
     // windows, and its pollers read data a tick old: simulation seed 150.)
-    up = false;
+    link.up = false;
     assert.equal((await take(20_100)).granted, false, 'going alone holds');
-    up = true;
+    link.up = true;
     const back = await take(60_100);
     assert.equal(back.granted, true, `granted at once, 40 s after the last ask: ${JSON.stringify(back)}`);
   });

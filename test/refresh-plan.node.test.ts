@@ -45,9 +45,10 @@ const input = (planned: PlannedKey[], more: Partial<PlanInput> = {}): PlanInput 
 });
 
 /**
- * Each refill, in the order they start, as `key@window`, the window counted back from the tick (0: the slot that ends at
- * the tick, less the lead), `key@window-<ms>` when it starts that long before its window's slot
- * (a later turn), or `key@<ms from the tick>` when it starts off the windows' slots.
+ * Each refill, in the order they start, as `key@window`, the window counted back from the tick
+ * (0: the slot that ends at the tick, less the lead), `key@window-<ms>` when it starts that long
+ * before its window's slot (a later turn), or `key@<ms from the tick>` when it starts off the
+ * windows' slots.
  */
 function slots(planned: PlanInput): string[] {
   const plan = planRefills(planned);

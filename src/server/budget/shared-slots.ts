@@ -83,7 +83,7 @@ export class SharedSlots implements SlotSource {
       // count those slots. Not after that: held on every return, an instance that had granted
       // nothing alone for 30 s (polled elsewhere since the tier came back) still made its first
       // refill wait two windows, and its pollers read data a tick old (seed 150).
-      if (now < this.#afterAlone(mode)) return this.#hold(mode, now);
+      if (now < this.#windowAfterNext(mode.lastAloneAt)) return this.#hold(mode, now);
     }
     let shared: SlotAnswer | undefined;
     if (mode.state !== 'alone') {
@@ -130,16 +130,13 @@ export class SharedSlots implements SlotSource {
    * share at once, held 199 in a sliding minute (simulation seed 16).
    */
   #hold(mode: SlotMode, now: number): SlotAnswer {
-    mode.holdUntil = Math.max(
-      now - (now % this.#windowMs) + 2 * this.#windowMs,
-      mode.state === 'alone' ? mode.aloneFrom : 0,
-    );
+    mode.holdUntil = Math.max(this.#windowAfterNext(now), mode.state === 'alone' ? mode.aloneFrom : 0);
     return this.#wait(mode, now);
   }
 
-  /** The start of the window after next from the last slot granted alone. */
-  #afterAlone(mode: SlotMode): number {
-    return mode.lastAloneAt - (mode.lastAloneAt % this.#windowMs) + 2 * this.#windowMs;
+  /** The start of the window after next: two windows after the one `at` falls in. */
+  #windowAfterNext(at: number): number {
+    return at - (at % this.#windowMs) + 2 * this.#windowMs;
   }
 
   #wait(mode: SlotMode, now: number): SlotAnswer {
