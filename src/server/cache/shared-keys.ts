@@ -13,7 +13,7 @@ import type { ResolvedOptions } from '../config/options.ts';
 import { polledInTwoTicks } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import { resolveQuery } from '../http/query.ts';
-import type { SharedTier } from '../tier/shared-tier.ts';
+import type { LeaseClaim, SharedTier } from '../tier/shared-tier.ts';
 import { FillError } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
 
@@ -124,8 +124,7 @@ export class SharedKeys {
       : this.#options.rawDataTimeoutMs;
     try {
       for (;;) {
-        const claim = await shared.claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
-        this.#metrics.leases.inc({ outcome: claim.kind });
+        const claim = await this.#claim(sharedKey, this.#options.maxWaitMs + timeoutMs);
         // True from a claim lost to another instance until a claim is won or the wait ends,
         // through the round trips of the claims between: meanwhile the hit path leaves the key
         // to the Web path, which adopts that fill's entry from the tier as soon as it is written.
@@ -246,7 +245,7 @@ export class SharedKeys {
     let held: Lease | undefined;
     return {
       confirm: async (holdMs) => {
-        const claim = await this.#shared.claim(sharedKey, claimMs);
+        const claim = await this.#claim(sharedKey, claimMs);
         if (claim.kind === 'offline') return 'offline';
         if (claim.kind !== 'won') return false;
         held = this.#lease(sharedKey, claim.token);
@@ -255,6 +254,13 @@ export class SharedKeys {
       write: async (stored, keepMs) => held?.write(stored, keepMs),
       fail: async (baseMs, maxMs) => held?.fail(baseMs, maxMs),
     };
+  }
+
+  /** Asks the tier for the key's lease; /metrics counts every answer (`pulse_shared_leases_total`). */
+  async #claim(sharedKey: string, ms: number): Promise<LeaseClaim> {
+    const claim = await this.#shared.claim(sharedKey, ms);
+    this.#metrics.leases.inc({ outcome: claim.kind });
+    return claim;
   }
 
   /** Raw data kept with personal fields must never reach an instance that strips them. */
