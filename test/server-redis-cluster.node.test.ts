@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { createCluster } from 'redis';
 import { redisConnection } from '../src/server/tier/redis-tier.ts';
 import {
+  assertEachHolds,
   assertOneFillPerKeyUnderHerd,
   maxInSlidingWindow,
   scaledTimes,
@@ -148,8 +149,9 @@ describe('shared tier on a real Redis Cluster', {
         }),
       );
     };
-    for (const path of paths)
-      assert.equal((await started[0]!.get(path)).status, 200, `${path} stored before the run`);
+    // Left to the warm-up's polls, a busy machine's few slow ones skipped a key on an instance:
+    // its entry on the killed master and its own fill past the 140 ms upstream timeout, a 503.
+    await assertEachHolds(started, paths);
     await phase(800);
     const budgetMaster = cluster.masterOf(`${prefix}budget:{example.com}`);
     await cluster.kill(budgetMaster);

@@ -139,6 +139,20 @@ export async function until(
 }
 
 /**
+ * Each instance answers each path 200, so that each holds a copy (read from the shared tier or
+ * filled): a test of "no error while a copy exists" across a tier failure needs every copy in
+ * place first. Polls left to a real clock skip some on a busy machine.
+ */
+export async function assertEachHolds(
+  instances: readonly Harness[],
+  paths: readonly string[],
+): Promise<void> {
+  for (const [index, instance] of instances.entries())
+    for (const path of paths)
+      assert.equal((await instance.get(path)).status, 200, `${path} held by instance ${index}`);
+}
+
+/**
  * A cold herd on instances sharing one upstream: `perInstance` requests for each path on each
  * instance, all waiting while the upstream holds its answers; then one upstream call per path and
  * the same body from every instance.
