@@ -227,8 +227,11 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
     const count = (value: number) => formatCount(locale, value);
     const link = record.path === undefined ? undefined : pageUrl(record.path, record.host ?? '');
     const id = `experiment-${index}`;
+    const headline = variants[0]?.content || record.path || record.experiment_id;
+    // The scrolling region is named with its place in the list too: two tests of one headline
+    // were two regions of one name (axe landmark-unique, in the 25-a-page story).
     return html`<li part="experiment" class="experiment">
-      <p part="headline" class="headline" id=${id}>${variants[0]?.content || record.path || record.experiment_id}</p>
+      <p part="headline" class="headline" id=${id}>${headline}</p>
       <p part="meta" class="meta">
         <span class="status">${known(t, STATUS_TERMS, record.status) || noData(t)}</span>
         <span>${known(t, TYPE_TERMS, record.content_type || record.type) || noData(t)}</span>
@@ -236,7 +239,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
         ${record.completed_at ? html`<span>${t.term('testsCompleted', date(record.completed_at))}</span>` : nothing}
         ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path ?? noData(t)}</span>`}
       </p>
-      <div class="scroller" tabindex="0" role="region" aria-labelledby=${id}>
+      <div class="scroller" tabindex="0" role="region" aria-label=${`${t.count(index + 1)}. ${headline ?? ''}`}>
         <table part="variants" aria-labelledby=${id}>
           <thead>
             <tr>
