@@ -239,7 +239,7 @@ export class HeadlineTests extends PulseElement<RawDataResponse> {
         ${record.completed_at ? html`<span>${t.term('testsCompleted', date(record.completed_at))}</span>` : nothing}
         ${link ? html`<a part="link" href=${link.href}>${record.path}</a>` : html`<span>${record.path ?? noData(t)}</span>`}
       </p>
-      <div class="scroller" tabindex="0" role="region" aria-label=${`${t.count(index + 1)}. ${headline ?? ''}`}>
+      <div class="scroller" tabindex="0" role="region" aria-label=${`${t.count(index + 1)}. ${headline}`}>
         <table part="variants" aria-labelledby=${id}>
           <thead>
             <tr>
