@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ON_TIME } from '../src/server/plan/poller-lateness.ts';
 import { planRefills, type PlannedKey, type PlanInput } from '../src/server/plan/refresh-plan.ts';
 
 const INTERVAL = 3000;
@@ -28,6 +29,7 @@ function keys(
       freshUntil: TICK - 3000 + index,
       established: true,
       filling: false,
+      pollers: ON_TIME,
     };
     return { ...key, ...change(key, index) };
   });
@@ -74,6 +76,51 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0', 'k02@0'],
     },
     {
+      // Its page's clock runs 1 s behind: the window that ends 1 s after the tick before (the
+      // plan's earliest) lands just before that page polls, and is fresh until it polls again.
+      name: 'a key whose poller comes 1 s after the tick takes the window ending 1 s after the tick before',
+      input: input(keys(3, (_, index) => (index === 1 ? { pollers: { earliest: 1000, latest: 1000 } } : {}))),
+      refills: ['k01@2', 'k00@0', 'k02@0'],
+    },
+    {
+      // Refilled off the plan when its page polled after the tick before: fresh past the
+      // earliest window's pollers, not past the next poll. The window after serves that one.
+      name: 'a key whose poller comes 1 s after the tick, fresh past its poll before it: due in a later window',
+      input: input(
+        keys(3, (_, index) =>
+          index === 1
+            ? { pollers: { earliest: 1000, latest: 1000 }, freshUntil: TICK - INTERVAL + 1800 }
+            : {},
+        ),
+      ),
+      refills: ['k00@0', 'k01@0', 'k02@0'],
+    },
+    {
+      name: 'a key whose poller comes 1 s after the tick is not due while its answer outlasts its poll after the tick',
+      input: input(
+        keys(3, (_, index) =>
+          index === 1 ? { pollers: { earliest: 1000, latest: 1000 }, freshUntil: TICK + 1800 } : {},
+        ),
+      ),
+      refills: ['k00@0', 'k02@0'],
+    },
+    {
+      // Window 0 serves both: the poller on time 0.4 s after the refill starts, the late one 1.4 s.
+      // Window 2 would leave the one on time data 2.4 s old.
+      name: 'a key polled on time and 1 s late keeps the last window before the tick',
+      input: input(keys(3, (_, index) => (index === 1 ? { pollers: { earliest: 0, latest: 1000 } } : {}))),
+      refills: ['k00@0', 'k01@0', 'k02@0'],
+    },
+    {
+      // Polled on time and 1.7 s late, k03 reads fresh only from the last window before the
+      // tick; the keys on time read fresh from any, so one of them gives its place up.
+      name: 'the key with the fewest fresh windows chooses first, before keys with more pollers',
+      input: input(
+        keys(4, (_, index) => (index === 3 ? { pollers: { earliest: 228, latest: 1737 } } : { weight: 5 })),
+      ),
+      refills: ['k02@1', 'k03@0', 'k00@0', 'k01@0'],
+    },
+    {
       name: 'a key already refilled for this tick by a plan before is not due',
       input: input(keys(3), { refreshed: new Map([['k02', TICK]]) }),
       refills: ['k00@0', 'k01@0'],
@@ -82,14 +129,18 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       // Its fill (started by a poller after the last tick, or queued since) lands fresh only
       // until just past this tick: the tick's later pollers would find it stale.
       name: 'a key filling now counts as refilled now: due, in a slot the least gap after now',
-      input: input(keys(2, (_, index) => (index === 0 ? { filling: true } : {}))),
+      input: input(
+        keys(2, (_, index) => (index === 0 ? { filling: true, pollers: { earliest: 0, latest: 375 } } : {})),
+      ),
       refills: ['k00@0', 'k01@0'],
     },
     {
       // Left out of the plan, it was neither refilled nor stretched, and a poller late in the
       // tick refilled it off the plan every tick (seed 88: wide queries every 3 s, the others 8).
       name: 'above the budget, a key filling now is the freshest: last in the round-robin, stretched',
-      input: input(keys(12, (_, index) => (index === 0 ? { filling: true } : {}))),
+      input: input(
+        keys(12, (_, index) => (index === 0 ? { filling: true, pollers: { earliest: 0, latest: 375 } } : {})),
+      ),
       refills: [
         'k01@2-500ms',
         'k02@2-250ms',
@@ -129,7 +180,11 @@ describe('planRefills: which keys are refilled before the tick, and in which win
     {
       name: 'above the budget, fills of the window under way hold its slots: 3 this second, so 6 slots',
       input: input(
-        keys(12, (_, index) => (index >= 9 ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL } : {})),
+        keys(12, (_, index) =>
+          index >= 9
+            ? { startedAt: AT - 100, freshUntil: AT - 100 + INTERVAL, pollers: { earliest: 0, latest: 300 } }
+            : {},
+        ),
       ),
       refills: ['k00@1-500ms', 'k01@1-250ms', 'k02@1', 'k03@0-500ms', 'k04@0-250ms', 'k05@0'],
       stretched: ['k06', 'k07', 'k08', 'k09', 'k10', 'k11'],
@@ -148,7 +203,10 @@ describe('planRefills: which keys are refilled before the tick, and in which win
   for (const { name, input: planned, refills, stretched = [] } of cases) {
     test(name, () => {
       assert.deepEqual(slots(planned), refills);
-      assert.deepEqual(planRefills(planned).stretched, stretched);
+      assert.deepEqual(
+        planRefills(planned).stretched.map(({ key }) => key),
+        stretched,
+      );
     });
   }
 });
@@ -183,11 +241,17 @@ describe('planRefills: the tick, the stretch and the report', () => {
     });
   }
 
-  test('stretched keys are fresh until half an interval past the tick; the next plan an eighth after it; reservations per window', () => {
-    const plan = planRefills(input(keys(10)));
-    assert.equal(plan.stretchedUntil, TICK + INTERVAL / 2);
+  test('stretched keys are fresh until half an interval past the tick, whoever polls them; the next plan an eighth after it; reservations per window', () => {
+    // Above the budget, a round-robin: a key a late page polls waits its turn like the others.
+    const plan = planRefills(
+      input(keys(11, (_, index) => (index === 10 ? { pollers: { earliest: 0, latest: 1000 } } : {}))),
+    );
+    assert.deepEqual(plan.stretched, [
+      { key: 'k09', until: TICK + INTERVAL / 2 },
+      { key: 'k10', until: TICK + INTERVAL / 2 },
+    ]);
     assert.equal(plan.nextAt, TICK + INTERVAL / 8);
-    assert.equal(plan.dueBy, TICK + INTERVAL / 4);
+    assert.deepEqual(new Set(plan.refills.map((refill) => refill.dueBy)), new Set([TICK + INTERVAL / 4]));
     const windowStart = (back: number) => TICK - back * WINDOW - WINDOW;
     assert.deepEqual(
       [...plan.reserved].sort(([a], [b]) => a - b),

@@ -4,6 +4,7 @@
  * freshness stretches past the budget.
  */
 import assert from 'node:assert/strict';
+import { ON_TIME } from '../src/server/plan/poller-lateness.ts';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import { realClock } from '../src/runtime/clock.ts';
 import {
@@ -52,6 +53,7 @@ function plan(count: number, { weight = () => 1, delay = () => 0, lead = LEAD }:
       freshUntil: T0 - LEAD,
       established: true,
       filling: false,
+      pollers: ON_TIME,
     });
   }
   const fake: Fake = { keys, refreshed: [], stretched: new Map(), plans: [], schedule: undefined! };
@@ -63,7 +65,7 @@ function plan(count: number, { weight = () => 1, delay = () => 0, lead = LEAD }:
     clock: realClock,
     polled: () => [...keys.values()],
     lead: () => lead,
-    refresh: (key, dueBy) => {
+    refresh: ({ key, dueBy }) => {
       assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
@@ -183,6 +185,7 @@ describe('refresh plan', () => {
         freshUntil: Date.now(),
         established: true,
         filling: false,
+        pollers: ON_TIME,
       });
     }
     advance(4 * 3000);
@@ -265,6 +268,7 @@ describe('refresh plan', () => {
       freshUntil: Date.now() + 2900,
       established: true,
       filling: false,
+      pollers: ON_TIME,
     });
     fake.schedule.replan('example.com');
     advance(2000 + 3000);
@@ -366,6 +370,7 @@ describe('established queries come first', () => {
         freshUntil: T0 - LEAD,
         established: false,
         filling: false,
+        pollers: ON_TIME,
       });
     }
     fake.schedule.watch('example.com');
@@ -411,6 +416,7 @@ describe('established queries come first', () => {
       freshUntil: T0 - LEAD,
       established: false,
       filling: false,
+      pollers: ON_TIME,
     });
     fake.schedule.watch('example.com');
     assert.equal(fake.schedule.reserved('example.com', T0 - 500), undefined);

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { LIVE_TTL_MS } from '../src/api/index.ts';
 import { upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { startVirtualCache } from './helpers/virtual-cache.node.ts';
+import { moveUntilSettled } from './helpers/virtual-clock.node.ts';
 
 const TICKS = 20;
 const POLLERS = 4;
@@ -60,3 +61,48 @@ test('pollers aligned on the 3 s grid get data fetched less than a second before
   await v.clock.advance(10_000);
   await closed;
 });
+
+// Pages poll on their own clock's 3 s grid: one whose clock runs behind the cache's polls that
+// much after every tick. When the plan judged keys by the tick alone, a key such a page
+// refilled off the plan at its poll was fresh just past the next tick, skipped by the plan, and
+// run out at the page's next poll: stale, and another fill off the plan, every tick (1 s behind:
+// 88 of 90 answers stale). The last case is a page a little ahead.
+for (const behind of [400, 1000, 1500, 2000, 2500, -100]) {
+  const name = behind < 0 ? `${-behind} ms ahead of` : `${behind} ms behind`;
+  test(`a page whose clock runs ${name} the cache's: every answer a hit from its third tick`, async () => {
+    // Five queries: three take the last budget window before the tick, two the one before it.
+    const paths = [
+      '/live/quickstats/v4/?host=example.com',
+      '/live/referrers/v3/?host=example.com&limit=5',
+      '/live/summary/v3/?host=example.com&keys=new',
+      '/live/top_geo/v1/?host=example.com&limit=5',
+      '/live/toppages/v3/?host=example.com&limit=10',
+    ];
+    // The middle window's refills start 1.4 s before the tick: the page reads them that much
+    // older, and later by how far behind it is.
+    const oldest = Math.floor((behind + 1400) / 1000);
+    const v = startVirtualCache();
+    const answers: string[] = [];
+    await v.clock.runUntil(1504);
+    await moveUntilSettled(v.clock, Promise.all(paths.map((path) => v.get(path))), 2000);
+    for (let tick = 0; tick < TICKS; tick += 1) {
+      await v.clock.runUntil(Math.ceil((v.clock.now() + 1 - behind) / LIVE_TTL_MS) * LIVE_TTL_MS + behind);
+      const replies = await moveUntilSettled(v.clock, Promise.all(paths.map((path) => v.get(path))), 2000);
+      for (const [index, reply] of replies.entries()) {
+        assert.equal(reply.status, 200);
+        if (tick >= 2)
+          answers.push(
+            `${tick} ${paths[index]} ${reply.headers.get('cache-status')} age=${reply.headers.get('age')}`,
+          );
+      }
+    }
+    const stale = answers.filter((line) => !/ pulse-widgets; hit/.test(line));
+    assert.deepEqual(stale, [], 'from the third tick, every answer a hit');
+    const old = answers.filter((line) => Number(line.split('age=')[1]) > oldest);
+    assert.deepEqual(old, [], `no data older than ${oldest} s`);
+    assert.ok(upstreamLogLines(v.logs).length <= paths.length * (TICKS + 1), 'one call per query and tick');
+    const closed = v.cache.close();
+    await v.clock.advance(10_000);
+    await closed;
+  });
+}

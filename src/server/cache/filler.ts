@@ -9,6 +9,7 @@ import { storeBody, type StoredResponse } from '../../runtime/stored-response.ts
 import type { HostBudget } from '../budget/host-budget.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
+import type { Refill } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from '../upstream.ts';
 import { forClients } from './personal-fields.ts';
@@ -81,6 +82,7 @@ export class Filler {
   ): Promise<StoredResponse> {
     const state = this.#keys.state(key);
     state.filling = true;
+    state.fillingSince = this.#now();
     state.stretchedUntil = undefined;
     try {
       const stored = this.#sharedKeys
@@ -116,7 +118,8 @@ export class Filler {
    * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
    * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  async refreshPlanned(key: string, dueBy: number): Promise<void> {
+  async refreshPlanned(refill: Refill): Promise<void> {
+    const { key, dueBy } = refill;
     const state = this.#keys.peek(key);
     let stored = this.#entries.peek(key);
     if (!state?.context || !stored || state.filling || this.#closed) return;

@@ -12,6 +12,7 @@ import { routes, siteOf, type RouteName } from '../../api/index.ts';
 import { lruTime } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import type { ResolvedOptions } from '../config/options.ts';
+import { afterPoll, pollersAt, pollLateness, type PollsSeen } from '../plan/poller-lateness.ts';
 import { isEstablished, type PlannedKey } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 
@@ -38,8 +39,9 @@ export interface KeyState {
   /** The last fill's upstream answer could not be read (not an outage): said as such to clients. */
   invalid?: boolean;
   waitingForBudget: boolean;
-  /** A fill (or, with a shared tier, the wait for another instance's fill) is running. */
+  /** A fill (or, with a shared tier, the wait for another instance's fill) is running, and since when. */
   filling: boolean;
+  fillingSince?: number;
   /** With a shared tier: the fill waits for another instance's, whose entry may be there already. */
   waitingForOther?: boolean;
   /** The plan stretched the key's freshness to then while its fill was running: that fill's answer is fresh as long. */
@@ -51,6 +53,8 @@ export interface KeyState {
   /** When this instance last told the shared tier it polls this key, and in which tick it last told it it was polled. */
   sharedAt?: number;
   sharedTick?: number;
+  /** The lateness of its polls this instance told the shared tier since `sharedAt`. */
+  sharedLateness?: Set<number>;
   /**
    * A client's last poll of it, here (`lastRequestedAt` also counts another instance's polls
    * and a shared tier's view of them, which lasts two intervals), and when that run of polls
@@ -58,6 +62,11 @@ export interface KeyState {
    */
   lastPolledAt?: number;
   pollingSince?: number;
+  /**
+   * How long after the tick its earliest and latest pollers come (pages whose clocks run
+   * behind), here or, with a shared tier, on any instance.
+   */
+  pollers?: PollsSeen;
   /** The history recorder's last lookup that needed a fill: it waits for that fill as a client does. */
   lastPassiveAt?: number;
 }
@@ -125,6 +134,7 @@ export class PolledKeys {
     if (state.lastPolledAt === undefined || now - state.lastPolledAt > 2 * interval) state.pollingSince = now;
     state.lastPolledAt = now;
     state.lastRequestedAt = now;
+    state.pollers = afterPoll(state.pollers, pollLateness(now, interval), now, interval);
     state.retired = false;
     if (!routes[context.route].live) return;
     this.watch(key, context, state);
@@ -224,6 +234,8 @@ export class PolledKeys {
           freshUntil: stored?.freshUntil ?? 0,
           established,
           filling: state.filling === true,
+          fillingSince: state.fillingSince,
+          pollers: pollersAt(state.pollers, now, this.#options.liveTtlMs),
         });
     }
     if (keys.size === 0) this.#polled.delete(site);

@@ -10,6 +10,7 @@ import { findRoute, routes, siteOf } from '../../api/index.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
+import { afterPoll, pollLateness } from '../plan/poller-lateness.ts';
 import { polledInTwoTicks } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import { resolveQuery } from '../http/query.ts';
@@ -163,14 +164,21 @@ export class SharedKeys {
    * plans made from different views filled a key in different windows, the earliest winning the
    * lease, and bunched windows past the budget. Each also tells the tier the ticks in which it
    * was polled: a key polled in two ticks, on any instances, is established everywhere (a
-   * dashboard's requests reach a different instance each tick).
+   * dashboard's requests reach a different instance each tick). And each tells how late after
+   * the tick its pollers come, so every instance gives a late page's keys the same windows.
    */
   sharePolled(key: string, host: string, state: KeyState): void {
     const now = this.#now();
     const interval = this.#options.liveTtlMs;
     if (state.sharedAt === undefined || now - state.sharedAt >= interval / 2) {
       state.sharedAt = now;
+      state.sharedLateness = new Set();
       void this.#shared.join(`polled:${host}`, key, 2 * interval);
+    }
+    const lateBy = pollLateness(now, interval);
+    if (!state.sharedLateness?.has(lateBy)) {
+      state.sharedLateness?.add(lateBy);
+      void this.#shared.join(`late:${host}`, `${lateBy} ${key}`, 2 * interval);
     }
     const tick = Math.floor(now / interval);
     if (state.sharedTick !== tick) {
@@ -190,9 +198,10 @@ export class SharedKeys {
 
   /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
   async #syncPolled(host: string): Promise<void> {
-    const [keys, polls] = await Promise.all([
+    const [keys, polls, lateness] = await Promise.all([
       this.#shared.members(`polled:${host}`),
       this.#shared.members(`polls:${host}`),
+      this.#shared.members(`late:${host}`),
     ]);
     const established = polledInTwoTicks(polls ?? []);
     for (const key of keys ?? []) {
@@ -210,6 +219,19 @@ export class SharedKeys {
       }
       if (!this.#entries.peek(key)) await this.adopt(key, context, state, undefined);
       this.#keys.watch(key, context, state);
+    }
+    // As if each were polled now, here: the bounds hold while another instance is told polls that early or late.
+    const told = this.#now();
+    for (const member of lateness ?? []) {
+      const space = member.indexOf(' ');
+      const state = this.#keys.peek(member.slice(space + 1));
+      if (state)
+        state.pollers = afterPoll(
+          state.pollers,
+          Number(member.slice(0, space)),
+          told,
+          this.#options.liveTtlMs,
+        );
     }
   }
 

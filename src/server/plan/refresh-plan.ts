@@ -30,6 +30,15 @@
  * thirds of an interval apart (the upstream caches for 3 s: sooner would buy nothing).
  */
 
+import {
+  dueBy,
+  freshWindows,
+  slackAfterSlot,
+  type PollerLateness,
+  type WindowShape,
+  windowOrder,
+} from './poller-lateness.ts';
+
 /** What the plan needs to know about one polled key. */
 export interface PlannedKey {
   key: string;
@@ -42,6 +51,10 @@ export interface PlannedKey {
   established: boolean;
   /** A fill of it is under way here: waiting for the budget, or at the upstream. */
   filling: boolean;
+  /** When that fill began (its answer is fresh an interval from then); the plan's time if unknown. */
+  fillingSince?: number;
+  /** How long after the tick its earliest and latest pollers come (`PollerLateness`). */
+  pollers: PollerLateness;
 }
 
 /**
@@ -131,6 +144,19 @@ export function leastRefillGap(intervalMs: number, windowMs: number): number {
   return Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
 }
 
+/** How a plan judges one key: where it is due, until when, and its stretch. */
+interface KeyRule {
+  /** The windows the key may take, in the order it takes them: none when it is not due. */
+  windows(key: PlannedKey): readonly number[];
+  dueBy(key: PlannedKey, index: number): number;
+  /** How long its refill may start after its slot and still land in time. */
+  slack(key: PlannedKey, index: number): number;
+  /** How many windows its pollers read fresh from: the fewest choose first. */
+  choices(key: PlannedKey): number;
+  /** Until when its freshness is pushed when it is stretched. */
+  until(key: PlannedKey): number;
+}
+
 /** What a plan is made from: the time, the budget's shape, and the host's established keys. */
 export interface PlanInput {
   at: number;
@@ -146,25 +172,27 @@ export interface PlanInput {
   refreshed: ReadonlyMap<string, number>;
 }
 
-/** One planned refill: `key` starts at `startAt`. */
+/** One planned refill: `key` starts at `startAt`, unless its stored answer is fresh past `dueBy` by then. */
 export interface Refill {
   key: string;
   startAt: number;
+  /** When the latest poller it serves comes, and a margin (`dueBy` in poller-lateness.ts). */
+  dueBy: number;
 }
 
 export interface RefreshPlan {
   /** The tick the plan serves: the next one a refill can still reach. */
   tick: number;
-  /** A refill is skipped if the stored answer is already fresh past this when its slot comes. */
-  dueBy: number;
   /**
    * In the order they start. A start already past when the plan is made (the earliest window's,
    * ahead of a slow upstream) comes at once, and such refills must still start in this order.
    */
   refills: Refill[];
-  /** Due keys the budget has no slot for: their freshness is pushed to `stretchedUntil`. */
-  stretched: string[];
-  stretchedUntil: number;
+  /**
+   * Due keys the budget has no slot for, and until when their freshness is pushed: half an
+   * interval past the tick, later by how late their latest pollers come.
+   */
+  stretched: { key: string; until: number }[];
   /**
    * Refills per budget window start, for every window of the plan (0: none, the window is left
    * to new queries): what `RefreshSchedule.reserved` answers.
@@ -198,16 +226,56 @@ export function planRefills({
   let tick = Math.ceil(at / intervalMs) * intervalMs;
   if (tick - lead <= at) tick += intervalMs;
   const capacity = refreshCapacity(fills, intervalMs, windowMs);
-  // Due: not fresh any more when the tick's pollers come, and not refilled for this tick yet.
-  const dueBy = tick + intervalMs / 4;
-  // A key whose fill is under way counts as refilled now: due when that fill's answer is not
-  // fresh past the tick's pollers (a fill a poller started after the tick, off the plan), and
+  const shape: WindowShape = {
+    intervalMs,
+    windowMs,
+    windows: windowsPerInterval(intervalMs, windowMs),
+    lead,
+  };
+  // A key whose fill is under way counts as refilled when that fill began: due when its answer
+  // is not fresh past the pollers (a fill a poller started after the tick, off the plan), and
   // then the freshest in the round-robin. Left out of the plan, such a key was neither refilled
   // nor stretched, its next skewed poller refilled it off the plan again, and a wide query
   // polled late in the tick was refreshed every tick while the others waited their turn.
-  const due = keys
-    .map((key) => (key.filling ? { ...key, startedAt: at, freshUntil: at + intervalMs } : key))
-    .filter((key) => key.freshUntil <= dueBy && refreshed.get(key.key) !== tick);
+  // (Counted as begun when the plan was made, a fill a page 215 ms late began at its poll was
+  // taken as fresh past its next poll, and the page refilled it off the plan every tick: seed 47.)
+  const started = keys.map((key) => {
+    if (!key.filling) return key;
+    const since = key.fillingSince ?? at;
+    return { ...key, startedAt: since, freshUntil: since + intervalMs };
+  });
+  const indexes = Array.from({ length: shape.windows }, (_, index) => index);
+  // Above the budget, a round-robin: every key due unless fresh a quarter of an interval past
+  // the tick, windows in time order from the tick back, whoever polls. Its turns come alike for
+  // all (planned for its late page, a key was due sooner after each refill and took turns every
+  // 4.5 s while the others waited 5.7: seed 235), and it rests on the stalest starting first.
+  const roundRobin: KeyRule = {
+    windows: (key) => (key.freshUntil <= tick + intervalMs / 4 ? indexes : []),
+    dueBy: () => tick + intervalMs / 4,
+    slack: () => 0,
+    choices: () => shape.windows,
+    until: () => tick + intervalMs / 2,
+  };
+  // Under it, for its pollers: the windows a key may take are those of its order (`windowOrder`)
+  // where it is due, that is where its stored answer is not fresh any more when the last
+  // poller that window serves comes (`dueBy`). (Judged by its first window alone, a late page's
+  // key it refilled off the plan at its poll was fresh past that window's pollers, left out,
+  // and run out at the page's next poll.)
+  const forPollers: KeyRule = {
+    windows: (key) =>
+      windowOrder(key.pollers, shape).filter(
+        (index) => key.freshUntil <= dueBy(tick, index, key.pollers, shape),
+      ),
+    dueBy: (key, index) => dueBy(tick, index, key.pollers, shape),
+    slack: (key, index) => Math.max(0, slackAfterSlot(key.pollers, index, shape)),
+    choices: (key) => freshWindows(key.pollers, shape).length,
+    until: (key) => tick + intervalMs / 2 + key.pollers.latest,
+  };
+  const dueAs = (rule: KeyRule) =>
+    started.filter((key) => rule.windows(key).length > 0 && refreshed.get(key.key) !== tick);
+  const above = dueAs(roundRobin).length > capacity;
+  const rule = above ? roundRobin : forPollers;
+  const due = dueAs(rule);
   const minGap = leastRefillGap(intervalMs, windowMs);
   // Stalest first: the one whose stored answer's fill started earliest (told by the shared
   // tier, so every instance ranks alike).
@@ -218,19 +286,20 @@ export function planRefills({
   // keys reached their pollers a tick late, every tick. (New queries' grants are not counted:
   // they take only what the plan leaves. Under the budget every due key goes in its slot, and
   // what the window owes drains through the spare ones.)
-  const windowStarts = Array.from({ length: windowsPerInterval(intervalMs, windowMs) }, (_, index) => {
+  const windowStarts = Array.from({ length: shape.windows }, (_, index) => {
     const startAt = tick - index * windowMs - lead;
     return startAt - (startAt % windowMs);
   });
   const current = at - (at % windowMs);
-  const above = stalestFirst.length > capacity;
   const taken = above ? keys.filter((key) => key.filling || key.startedAt >= current).length : 0;
   const used = occupiedSlots(windowStarts, current, taken, fills);
   // A window not ended yet can still take a refill.
   const open = (index: number) => windowStarts[index]! + windowMs > at;
   const free = used.reduce((sum, count, index) => (open(index) ? sum + fills - count : sum), 0);
   const chosen = stalestFirst.slice(0, Math.min(capacity, free));
-  const stretched = stalestFirst.slice(chosen.length).map((key) => key.key);
+  const stretched = stalestFirst
+    .slice(chosen.length)
+    .map((key) => ({ key: key.key, until: rule.until(key) }));
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
     // first (`turn`): the next plan finds them in the order they were chosen, behind the keys
@@ -239,8 +308,15 @@ export function planRefills({
     // and came first, forever.)
     chosen.reverse();
   } else {
-    // Most pollers in the last window before the tick; ties by key so slots stay put tick after tick.
-    chosen.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    // Keys with the fewest fresh windows choose first (`freshWindows`: a query polled on time
+    // and 1.7 s late has one, the last before the tick; pollers on time have all three), then
+    // the most pollers, in the window they take first; ties by key so slots stay put tick after
+    // tick. (Chosen by pollers alone, keys on time filled the one window a late page's keys
+    // could read fresh, and that page read them stale: seed 23.)
+    const choices = new Map(chosen.map((key) => [key.key, rule.choices(key)]));
+    chosen.sort(
+      (a, b) => choices.get(a.key)! - choices.get(b.key)! || b.weight - a.weight || (a.key < b.key ? -1 : 1),
+    );
   }
   // Above the budget, a window's refills start in turn, the stalest first, spread over the
   // window before its slot. Started together, their order was their timers' and a few
@@ -251,26 +327,32 @@ export function planRefills({
   const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
   const refills = chosen.map((key) => {
     const earliest = key.startedAt + minGap;
-    const window = used.findIndex(
-      (count, index) => count < fills && open(index) && tick - index * windowMs - lead >= earliest,
-    );
+    const order = rule.windows(key);
+    // A window whose slot comes too soon after the key's last fill still takes it if, started
+    // when the gap allows, it lands before the earliest poller it serves. (Held to its slot, a
+    // key a late page polls, once in a later window, came 24 ms short of its own window every
+    // tick and stayed where the page read it stale: seed 122.)
+    const inTime = (index: number) => tick - index * windowMs - lead + rule.slack(key, index) >= earliest;
+    const window = order.find((index) => used[index]! < fills && open(index) && inTime(index)) ?? -1;
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt =
       window === -1 ? earliest : Math.max(earliest, tick - window * windowMs - lead - used[window]! * turn);
     if (window !== -1) used[window]! += 1;
     const windowStart = startAt - (startAt % windowMs);
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
-    return { key: key.key, startAt };
+    return {
+      key: key.key,
+      startAt,
+      dueBy: rule.dueBy(key, window === -1 ? order[0]! : window),
+    };
   });
   // Stable: keys that start together keep the order they were placed in.
   refills.sort((a, b) => a.startAt - b.startAt);
   const stretch = Math.max(1, keys.length / capacity);
   return {
     tick,
-    dueBy,
     refills,
     stretched,
-    stretchedUntil: tick + intervalMs / 2,
     reserved,
     stretch,
     report:

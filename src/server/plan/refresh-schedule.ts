@@ -11,6 +11,7 @@ import {
   planRefills,
   type HostPlan,
   type PlannedKey,
+  type Refill,
   type Reservation,
 } from './refresh-plan.ts';
 
@@ -24,11 +25,11 @@ export interface ScheduleParts {
   /** How long before its slot ends a refill must start to land in time (from upstream latency). */
   lead(host: string): number;
   /**
-   * Starts a planned refill unless the stored answer is already fresh past `dueBy` (when the
-   * tick's pollers come: another fill served this tick since the plan) or started less than
+   * Starts a planned refill unless the stored answer is already fresh past its `dueBy` (when
+   * the pollers it serves come: another fill served them since the plan) or started less than
    * the schedule's `minGapMs` ago (the budget still has the last word).
    */
-  refresh(key: string, dueBy: number): void;
+  refresh(refill: Refill): void;
   /**
    * Brings the host's keys up to date before a plan (with a shared tier, the copies other
    * instances refilled since): plans rank keys by when their fills started, and instances that
@@ -164,15 +165,15 @@ export class RefreshSchedule {
     });
     for (const [key, refreshedFor] of timers.refreshed)
       if (refreshedFor < plan.tick) timers.refreshed.delete(key);
-    for (const key of plan.stretched) this.#parts.stretch(key, plan.stretchedUntil);
+    for (const { key, until } of plan.stretched) this.#parts.stretch(key, until);
     timers.established = keys.length > 0;
     timers.reserved = plan.reserved;
     // In the plan's order: timers due at one moment run in the order they were set, so refills
     // whose start has passed (all at once, now) still start in turn, the stalest first.
-    for (const { key, startAt } of plan.refills) {
-      this.#arm(timers, startAt, () => {
-        timers.refreshed.set(key, plan.tick);
-        this.#parts.refresh(key, plan.dueBy);
+    for (const refill of plan.refills) {
+      this.#arm(timers, refill.startAt, () => {
+        timers.refreshed.set(refill.key, plan.tick);
+        this.#parts.refresh(refill);
       });
     }
     this.#parts.report(host, plan.report);
