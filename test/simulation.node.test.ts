@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { runSeeds } from './simulation/pool.ts';
 import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
 
-/** Seeds 1…12 and the caught ones: 20 seeds, about 90 s of CPU, 45 s on two free cores (BENCHMARKS.md). */
+/** Seeds 1…12 and the caught ones: 24 seeds, about 90 s of CPU, 45 s on two free cores (BENCHMARKS.md). */
 const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
@@ -32,9 +32,15 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * sprayer's failing new queries filled the minute the dashboard needed once the service was back),
  * 588 (two instances, the tier lost while the service rate-limited: a fill begun alone in the
  * outage waited 40 s for the budget and called 1.9 s before the other instance's planned refill
- * of the same query, whose lease it never asked for).
+ * of the same query, whose lease it never asked for), 23 (a query polled on time and by a page
+ * 1.7 s late: keys on time took the one window both read fresh, and the late page read it stale
+ * every tick), 122 (a page 1.7 s late: its key came 24 ms short of its window every tick and
+ * stayed where the page read it stale), 465 (three instances: one kept a page's first poll, made
+ * off its grid, as the key's lateness for minutes, and planned it in another window than the
+ * others), 641 (a page 382 ms late, its polls 7 ms after the plan: refilled off the plan every
+ * tick, its planned refill skipped for the least gap, its answers stale for ten minutes).
  */
-const CAUGHT = [10, 16, 19, 72, 88, 300, 302, 367, 588];
+const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 588, 641];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):
  * the per-address meter never saw it twice; while the dashboard was hidden it took 134 of
