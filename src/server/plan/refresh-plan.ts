@@ -144,7 +144,7 @@ export function leastRefillGap(intervalMs: number, windowMs: number): number {
   return Math.max(intervalMs - windowMs, (intervalMs * 2) / 3);
 }
 
-/** How a plan judges one key: where it is due, until when, and its stretch. */
+/** How a plan judges one key: where it is due, until when, and which windows it takes. */
 interface KeyRule {
   /** The windows the key may take, in the order it takes them: none when it is not due. */
   windows(key: PlannedKey): readonly number[];
@@ -153,8 +153,6 @@ interface KeyRule {
   slack(key: PlannedKey, index: number): number;
   /** How many windows its pollers read fresh from: the fewest choose first. */
   choices(key: PlannedKey): number;
-  /** Until when its freshness is pushed when it is stretched. */
-  until(key: PlannedKey): number;
 }
 
 /** What a plan is made from: the time, the budget's shape, and the host's established keys. */
@@ -188,11 +186,9 @@ export interface RefreshPlan {
    * ahead of a slow upstream) comes at once, and such refills must still start in this order.
    */
   refills: Refill[];
-  /**
-   * Due keys the budget has no slot for, and until when their freshness is pushed: half an
-   * interval past the tick, later by how late their latest pollers come.
-   */
-  stretched: { key: string; until: number }[];
+  /** Due keys the budget has no slot for: their freshness is pushed to `stretchedUntil`. */
+  stretched: string[];
+  stretchedUntil: number;
   /**
    * Refills per budget window start, for every window of the plan (0: none, the window is left
    * to new queries): what `RefreshSchedule.reserved` answers.
@@ -254,7 +250,6 @@ export function planRefills({
     dueBy: () => tick + intervalMs / 4,
     slack: () => 0,
     choices: () => shape.windows,
-    until: () => tick + intervalMs / 2,
   };
   // Under it, for its pollers: the windows a key may take are those of its order (`windowOrder`)
   // where it is due, that is where its stored answer is not fresh any more when the last
@@ -269,7 +264,6 @@ export function planRefills({
     dueBy: (key, index) => dueBy(tick, index, key.pollers, shape),
     slack: (key, index) => Math.max(0, slackAfterSlot(key.pollers, index, shape)),
     choices: (key) => freshWindows(key.pollers, shape).length,
-    until: (key) => tick + intervalMs / 2 + key.pollers.latest,
   };
   const dueAs = (rule: KeyRule) =>
     started.filter((key) => rule.windows(key).length > 0 && refreshed.get(key.key) !== tick);
@@ -297,9 +291,7 @@ export function planRefills({
   const open = (index: number) => windowStarts[index]! + windowMs > at;
   const free = used.reduce((sum, count, index) => (open(index) ? sum + fills - count : sum), 0);
   const chosen = stalestFirst.slice(0, Math.min(capacity, free));
-  const stretched = stalestFirst
-    .slice(chosen.length)
-    .map((key) => ({ key: key.key, until: rule.until(key) }));
+  const stretched = stalestFirst.slice(chosen.length).map((key) => key.key);
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
     // first (`turn`): the next plan finds them in the order they were chosen, behind the keys
@@ -353,6 +345,7 @@ export function planRefills({
     tick,
     refills,
     stretched,
+    stretchedUntil: tick + intervalMs / 2,
     reserved,
     stretch,
     report:

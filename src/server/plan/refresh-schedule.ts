@@ -165,7 +165,7 @@ export class RefreshSchedule {
     });
     for (const [key, refreshedFor] of timers.refreshed)
       if (refreshedFor < plan.tick) timers.refreshed.delete(key);
-    for (const { key, until } of plan.stretched) this.#parts.stretch(key, until);
+    for (const key of plan.stretched) this.#parts.stretch(key, plan.stretchedUntil);
     timers.established = keys.length > 0;
     timers.reserved = plan.reserved;
     // In the plan's order: timers due at one moment run in the order they were set, so refills
