@@ -8,6 +8,7 @@ import { leastRefillGap } from '../../src/server/plan/refresh-plan.ts';
 import {
   groupsOf,
   LATE_SKEW_MS,
+  siteOfPath,
   TICK_MS,
   upstreamQueryOf,
   within,
@@ -214,19 +215,16 @@ export const oldestAge = (groups: number): number =>
   Math.max(0, Math.ceil(groups / DEFAULTS.budgetFills) - 1);
 
 /**
- * How a poll of an upstream query a page whose clock runs late (`LATE_SKEW_MS`) polls is judged (by any
- * page: the plan gives its refill a window the late page reads fresh too, however old the
- * pages on time then read it), from the skews of the open pages that poll it at the time: `fresh` (less than an interval old) while its
- * site has at most one window of queries and those skews spread at most 2 s, or two windows
- * and it is the site's only open page (two windows end before its polls); else `tick` (its
- * data fetched after the tick before, alone). A query polled on time and 1.7 s late reads fresh
- * only from the last window before the tick, three queries a second: more such queries than
- * that, or pollers spread wider than a refill stays fresh, cannot all read fresh data under
- * the budget.
+ * How a poll of an upstream query that a page whose clock runs late (`LATE_SKEW_MS`) polls is
+ * judged, whichever page made it (the plan gives the refill a window the late page reads fresh
+ * too, however old the pages on time then read it), from the skews of the open pages polling
+ * it at the time: `fresh` (less than an interval old) while its site has at most one window of
+ * queries and those skews spread at most 2 s, or two windows and the late page is the site's
+ * only open page (two windows end before its polls); else `tick` (its data fetched after the
+ * tick before, alone). A query polled on time and 1.7 s late reads fresh only from the last
+ * window before the tick, three queries a second: more such queries than that, or pollers
+ * spread wider than a refill stays fresh, cannot all read fresh data under the budget.
  */
-const siteOfPath = (path: string): string =>
-  new URL(path, 'http://sim.test').searchParams.get('host')!.replace(/^video@/, '');
-
 function latePollRule(scenario: Scenario): (poll: Poll, groups: number) => 'on time' | 'fresh' | 'tick' {
   const open = (dashboard: Scenario['dashboards'][number], at: number) =>
     at >= dashboard.openAt && at < dashboard.closeAt && !within(dashboard.hidden, at);
@@ -254,10 +252,10 @@ function latePollRule(scenario: Scenario): (poll: Poll, groups: number) => 'on t
 
 /**
  * Data age at the poll: under capacity, every steady poll reads data refilled for its tick
- * (`oldestAge`, and fetched after the tick before the poll's); a late page's, as `latePollRule`
- * says. Above it, the budget's stretch is
- * shared evenly: every upstream query's mean refresh interval stays within ±20 % of the mean of
- * its site's queries polled as long, over the same time.
+ * (`oldestAge`, and fetched after the tick before the poll's); a late page's query's, as
+ * `latePollRule` says. Above it, the budget's stretch is shared evenly: every upstream query's
+ * mean refresh interval stays within ±20 % of the mean of its site's queries polled as long,
+ * over the same time.
  */
 export function freshAndFair(
   scenario: Scenario,

@@ -165,6 +165,10 @@ export function scenarioOf(seed: number, minutes = 10, variant: Variant = {}): S
   };
 }
 
+/** The site a client query asks about: a `video@` host's is its site's. */
+export const siteOfPath = (path: string): string =>
+  siteOf(new URL(path, 'http://sim.test').searchParams.get('host')!);
+
 /** The upstream query a client query costs: its fold group's, or its own. */
 export function upstreamQueryOf(path: string): string {
   const url = new URL(path, 'http://sim.test');
@@ -175,7 +179,7 @@ export function upstreamQueryOf(path: string): string {
 export function groupsOf(paths: Iterable<string>): Map<string, Set<string>> {
   const bySite = new Map<string, Set<string>>();
   for (const path of paths) {
-    const site = siteOf(new URL(path, 'http://sim.test').searchParams.get('host')!);
+    const site = siteOfPath(path);
     if (!bySite.has(site)) bySite.set(site, new Set());
     bySite.get(site)!.add(upstreamQueryOf(path));
   }
