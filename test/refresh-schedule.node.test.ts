@@ -65,7 +65,7 @@ function plan(count: number, { weight = () => 1, delay = () => 0, lead = LEAD }:
     clock: realClock,
     polled: () => [...keys.values()],
     lead: () => lead,
-    refresh: ({ key, dueBy }) => {
+    refresh: (key, dueBy) => {
       assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;

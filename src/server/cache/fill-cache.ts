@@ -81,7 +81,7 @@ export class FillCache {
       clock: options.clock,
       polled: (site) => this.#keys.planned(site),
       lead: (host) => this.#filler.lead(host),
-      refresh: (refill) => void this.#filler.refreshPlanned(refill),
+      refresh: (key, dueBy) => void this.#filler.refreshPlanned(key, dueBy),
       ...(shared ? { prepare: (site: string) => this.#sharedKeys!.adoptPolled(site) } : {}),
       stretch: (key, until) => {
         const stored = entries.peek(key);

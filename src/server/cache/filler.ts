@@ -9,7 +9,6 @@ import { storeBody, type StoredResponse } from '../../runtime/stored-response.ts
 import type { HostBudget } from '../budget/host-budget.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
-import type { Refill } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from '../upstream.ts';
 import { forClients } from './personal-fields.ts';
@@ -118,8 +117,7 @@ export class Filler {
    * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
    * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  async refreshPlanned(refill: Refill): Promise<void> {
-    const { key, dueBy } = refill;
+  async refreshPlanned(key: string, dueBy: number): Promise<void> {
     const state = this.#keys.peek(key);
     let stored = this.#entries.peek(key);
     if (!state?.context || !stored || state.filling || this.#closed) return;

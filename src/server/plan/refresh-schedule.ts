@@ -11,7 +11,6 @@ import {
   planRefills,
   type HostPlan,
   type PlannedKey,
-  type Refill,
   type Reservation,
 } from './refresh-plan.ts';
 
@@ -29,7 +28,7 @@ export interface ScheduleParts {
    * the pollers it serves come: another fill served them since the plan) or started less than
    * the schedule's `minGapMs` ago (the budget still has the last word).
    */
-  refresh(refill: Refill): void;
+  refresh(key: string, dueBy: number): void;
   /**
    * Brings the host's keys up to date before a plan (with a shared tier, the copies other
    * instances refilled since): plans rank keys by when their fills started, and instances that
@@ -170,10 +169,10 @@ export class RefreshSchedule {
     timers.reserved = plan.reserved;
     // In the plan's order: timers due at one moment run in the order they were set, so refills
     // whose start has passed (all at once, now) still start in turn, the stalest first.
-    for (const refill of plan.refills) {
-      this.#arm(timers, refill.startAt, () => {
-        timers.refreshed.set(refill.key, plan.tick);
-        this.#parts.refresh(refill);
+    for (const { key, startAt, dueBy } of plan.refills) {
+      this.#arm(timers, startAt, () => {
+        timers.refreshed.set(key, plan.tick);
+        this.#parts.refresh(key, dueBy);
       });
     }
     this.#parts.report(host, plan.report);
