@@ -199,6 +199,12 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       ),
       refills: ['k00@0', 'k01@-100ms'],
     },
+    {
+      // Made 0.6 s before the tick (a poll re-planned the site): only the last window is open.
+      name: 'under the budget, a plan made after two windows passed refills 3 and stretches none',
+      input: input(keys(6), { at: TICK - 600 }),
+      refills: ['k00@0', 'k01@0', 'k02@0'],
+    },
   ];
   for (const { name, input: planned, refills, stretched = [] } of cases) {
     test(name, () => {

@@ -291,7 +291,11 @@ export function planRefills({
   const open = (index: number) => windowStarts[index]! + windowMs > at;
   const free = used.reduce((sum, count, index) => (open(index) ? sum + fills - count : sum), 0);
   const chosen = stalestFirst.slice(0, Math.min(capacity, free));
-  const stretched = stalestFirst.slice(chosen.length).map((key) => key.key);
+  // Stretched: the keys the budget has no slot for. Under it, a key left out only because the
+  // plan came after its windows had passed (re-planned on a poll late in the interval) is left
+  // as it is: the plan before, or another instance's, refills it. (Stretched, an instance served
+  // its own 3 s old copy as fresh while another had refilled the key for the tick: seed 523.)
+  const stretched = stalestFirst.slice(above ? chosen.length : capacity).map((key) => key.key);
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
     // first (`turn`): the next plan finds them in the order they were chosen, behind the keys
