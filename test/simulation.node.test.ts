@@ -39,9 +39,9 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * off its grid, as the key's lateness for minutes, and planned it in another window than the
  * others), 641 (a page 382 ms late, its polls 7 ms after the plan: refilled off the plan every
  * tick, its planned refill skipped for the least gap, its answers stale for ten minutes), 523
- * (three instances under capacity: one re-planned the site on a poll 0.6 s before the tick,
- * stretched the keys whose windows had passed, and served its own 3 s old copies of them as
- * fresh while another instance had refilled them).
+ * (three instances under capacity: one learned of keys late and re-planned the site 0.6 s
+ * before the tick, stretched the keys whose windows had passed, and served its own 3.7 s old
+ * copies of them as fresh while another instance had refilled them).
  */
 const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641];
 /**

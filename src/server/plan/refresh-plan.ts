@@ -292,9 +292,10 @@ export function planRefills({
   const free = used.reduce((sum, count, index) => (open(index) ? sum + fills - count : sum), 0);
   const chosen = stalestFirst.slice(0, Math.min(capacity, free));
   // Stretched: the keys the budget has no slot for. Under it, a key left out only because the
-  // plan came after its windows had passed (re-planned on a poll late in the interval) is left
-  // as it is: the plan before, or another instance's, refills it. (Stretched, an instance served
-  // its own 3 s old copy as fresh while another had refilled the key for the tick: seed 523.)
+  // plan came after its windows had passed (a re-plan late in the interval, on an instance that
+  // learned of the key late) is left as it is: its poller reads another instance's refill from
+  // the tier, or the stale copy, marked stale, while it is refilled. (Stretched, an instance
+  // served its own 3.7 s old copy as fresh while another had refilled the key: seed 523.)
   const stretched = stalestFirst.slice(above ? chosen.length : capacity).map((key) => key.key);
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
