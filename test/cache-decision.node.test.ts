@@ -1,7 +1,8 @@
 /**
  * `decide`, what a lookup does with a key, as a table: the key's copy (its age against the 3 s
- * interval and the 30 s stale window), what holds its next fill back, and the time in; the
- * decision out. test/server-*.node.test.ts run the same rules through a real handler.
+ * interval and the 30 s stale window), what holds its next fill back, when the plan's refill
+ * of it is armed, and the time in; the decision out. test/server-*.node.test.ts run the same
+ * rules through a real handler.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -55,6 +56,31 @@ describe('decide: what a lookup does with a key', () => {
       { kind: 'stale', detail: 'upstream-error' },
     ],
     ['backoff just over: refills', entry(4000, -1000, { retryAt: NOW }), { kind: 'refill' }],
+    [
+      "stale copy, the plan's refill armed within half an interval: stale, left to it",
+      entry(3400, -400, { plannedRefillAt: NOW + 1499 }),
+      { kind: 'stale', detail: 'refreshing' },
+    ],
+    [
+      "stale copy, the plan's refill due and not started yet: stale, left to it",
+      entry(3400, -400, { plannedRefillAt: NOW - 5 }),
+      { kind: 'stale', detail: 'refreshing' },
+    ],
+    [
+      "stale copy, the plan's refill half an interval away: refills",
+      entry(3400, -400, { plannedRefillAt: NOW + 1500 }),
+      { kind: 'refill' },
+    ],
+    [
+      "copy past two intervals, the plan's refill armed soon: first paint first",
+      entry(6001, -3001, { plannedRefillAt: NOW + 100 }),
+      { kind: 'first-paint' },
+    ],
+    [
+      "stale copy in backoff, the plan's refill armed: the backoff is the reason",
+      entry(4000, -1000, { retryAt: NOW + 500, plannedRefillAt: NOW + 100 }),
+      { kind: 'stale', detail: 'upstream-error' },
+    ],
     [
       'copy at the end of the stale window: still served',
       entry(33_000, -30_000, { failures: 1 }),

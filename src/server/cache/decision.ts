@@ -20,6 +20,8 @@ export interface EntryState {
   invalid?: boolean;
   /** A fill is queued for a budget slot. */
   waitingForBudget: boolean;
+  /** When the refresh plan's refill of the key is armed to start, if it is. */
+  plannedRefillAt?: number;
 }
 
 /** The cache's windows, from its options. */
@@ -33,7 +35,10 @@ export interface Windows {
 export type Decision =
   /** Fresh: answer the copy. */
   | { kind: 'hit' }
-  /** Not fresh, and no fill may start (backoff or cooldown): answer the copy as stale, for this reason. */
+  /**
+   * Not fresh, and no fill may start (backoff or cooldown) or the plan's refill starts soon:
+   * answer the copy as stale, for this reason.
+   */
   | { kind: 'stale'; detail: StaleDetail }
   /**
    * Not fresh: start a fill in the background and answer the copy as stale at once. Its reason is
@@ -56,6 +61,11 @@ export function decide(entry: EntryState, now: number, windows: Windows): Decisi
     // Fresh at first paint: a copy older than two intervals is worth a short wait while the upstream is healthy.
     if (entry.live && entry.failures === 0 && now - stored.fetchedAt > 2 * windows.liveTtlMs)
       return { kind: 'first-paint' };
+    // The plan's refill starts within half an interval: the poll leaves the refill to it. (Started
+    // now, off the plan, the refill came as the copy ran out at the page's next poll, and the
+    // planned one fell inside the least gap after it, tick after tick: seed 1051.)
+    if (entry.plannedRefillAt !== undefined && entry.plannedRefillAt - now < windows.liveTtlMs / 2)
+      return { kind: 'stale', detail: 'refreshing' };
     return { kind: 'refill' };
   }
   if (blockedUntil > now) return { kind: 'unavailable', retryAfterMs: blockedUntil - now };

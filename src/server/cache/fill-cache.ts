@@ -110,7 +110,15 @@ export class FillCache {
       schedule,
       sharedKeys,
     }));
-    const lookups = (this.#lookups = new KeyLookup({ options, entries, keys, filler, budget, sharedKeys }));
+    const lookups = (this.#lookups = new KeyLookup({
+      options,
+      entries,
+      keys,
+      filler,
+      budget,
+      sharedKeys,
+      plannedRefillAt: (site, key) => schedule.plannedRefillAt(site, key),
+    }));
     if (options.fold) {
       const groups = new FoldGroups({ options, entries, keys, shared });
       this.#folding = {

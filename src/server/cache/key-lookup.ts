@@ -4,7 +4,7 @@
  * starts a refill, waits for a fill (a moment at first paint, `maxWaitMs` when nothing is
  * servable), or says the key is unavailable.
  */
-import { routes } from '../../api/index.ts';
+import { routes, siteOf } from '../../api/index.ts';
 import type { Clock, TimerHandle } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import type { HostBudget } from '../budget/host-budget.ts';
@@ -21,6 +21,8 @@ export interface KeyLookupParts {
   filler: Filler;
   budget: HostBudget;
   sharedKeys?: SharedKeys;
+  /** When the refresh plan starts its refill of a key of a site, if one is armed. */
+  plannedRefillAt(site: string, key: string): number | undefined;
 }
 
 export class KeyLookup {
@@ -30,6 +32,7 @@ export class KeyLookup {
   readonly #filler: Filler;
   readonly #budget: HostBudget;
   readonly #sharedKeys?: SharedKeys;
+  readonly #plannedRefillAt: KeyLookupParts['plannedRefillAt'];
   readonly #clock: Clock;
   readonly #now: () => number;
 
@@ -40,6 +43,7 @@ export class KeyLookup {
     this.#filler = parts.filler;
     this.#budget = parts.budget;
     this.#sharedKeys = parts.sharedKeys;
+    this.#plannedRefillAt = parts.plannedRefillAt;
     this.#clock = parts.options.clock;
     this.#now = parts.options.clock.now;
   }
@@ -55,7 +59,7 @@ export class KeyLookup {
       current = await this.#sharedKeys.adopt(key, context, state, current);
     if (!context.passive) this.#keys.polledSince(state, current);
     const now = this.#now();
-    const decision = decide(this.#entryState(context, state, current), now, this.#options);
+    const decision = decide(this.#entryState(key, context, state, current), now, this.#options);
     switch (decision.kind) {
       case 'hit':
         return { kind: 'stored', stored: current!, status: { kind: 'hit' } };
@@ -73,7 +77,7 @@ export class KeyLookup {
           stored: current!,
           status: {
             kind: 'stale',
-            detail: staleDetail(this.#entryState(context, state, current), this.#now()),
+            detail: staleDetail(this.#entryState(key, context, state, current), this.#now()),
           },
         };
       }
@@ -83,10 +87,10 @@ export class KeyLookup {
         return {
           kind: 'stored',
           stored: current!,
-          status: { kind: 'stale', detail: staleDetail(this.#entryState(context, state, current), now) },
+          status: { kind: 'stale', detail: staleDetail(this.#entryState(key, context, state, current), now) },
         };
       case 'unavailable':
-        return this.#unavailable(context, decision.retryAfterMs, state);
+        return this.#unavailable(key, context, decision.retryAfterMs, state);
     }
     // A fill: nothing is servable and nothing holds one back, so the request waits for it, up to `maxWaitMs`.
     try {
@@ -98,7 +102,7 @@ export class KeyLookup {
       // The reason is in the key's state and in the log line of the upstream call.
     }
     const after = this.#filler.blockedUntil(context.host, state) - this.#now();
-    return this.#unavailable(context, after > 0 ? after : this.#options.backoffBaseMs, state);
+    return this.#unavailable(key, context, after > 0 ? after : this.#options.backoffBaseMs, state);
   }
 
   /**
@@ -113,7 +117,8 @@ export class KeyLookup {
       return undefined;
     const stored = this.#entries.peek(key);
     return stored &&
-      decide(this.#entryState(state.context, state, stored), this.#now(), this.#options).kind === 'refill'
+      decide(this.#entryState(key, state.context, state, stored), this.#now(), this.#options).kind ===
+        'refill'
       ? stored
       : undefined;
   }
@@ -126,7 +131,12 @@ export class KeyLookup {
   }
 
   /** What the decision reads of a key: its copy, its backoff and its host's cooldown. */
-  #entryState(context: KeyContext, state: KeyState, stored: StoredResponse | undefined): EntryState {
+  #entryState(
+    key: string,
+    context: KeyContext,
+    state: KeyState,
+    stored: StoredResponse | undefined,
+  ): EntryState {
     const { failures, retryAt, invalid, waitingForBudget } = state;
     return {
       stored,
@@ -136,15 +146,16 @@ export class KeyLookup {
       invalid,
       waitingForBudget,
       cooldownUntil: this.#budget.cooldownUntil(context.host),
+      plannedRefillAt: this.#plannedRefillAt(siteOf(context.host), key),
     };
   }
 
-  #unavailable(context: KeyContext, retryAfterMs: number, state: KeyState): Lookup {
+  #unavailable(key: string, context: KeyContext, retryAfterMs: number, state: KeyState): Lookup {
     return {
       kind: 'unavailable',
       retryAfterMs,
       invalid: state.invalid === true,
-      detail: staleDetail(this.#entryState(context, state, undefined), this.#now()),
+      detail: staleDetail(this.#entryState(key, context, state, undefined), this.#now()),
     };
   }
 

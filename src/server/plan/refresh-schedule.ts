@@ -44,6 +44,8 @@ interface HostTimers {
   tick?: TimerHandle;
   slots: Set<TimerHandle>;
   replanning?: boolean;
+  /** Refills armed and not started yet: key → when. */
+  armed: Map<string, number>;
   /** Keys whose refill for a tick has started: a re-plan for the same tick leaves them be. */
   refreshed: Map<string, number>;
   /** Whether the last plan had established keys, and its refills per window start. */
@@ -70,6 +72,7 @@ export class RefreshSchedule {
     if (this.#closed || this.#hosts.has(host)) return;
     const timers: HostTimers = {
       slots: new Set(),
+      armed: new Map(),
       refreshed: new Map(),
       established: false,
       reserved: new Map(),
@@ -117,6 +120,11 @@ export class RefreshSchedule {
     };
   }
 
+  /** When the host's plan starts its refill of `key`, if one is armed. */
+  plannedRefillAt(host: string, key: string): number | undefined {
+    return this.#hosts.get(host)?.armed.get(key);
+  }
+
   close(): void {
     this.#closed = true;
     for (const timers of this.#hosts.values()) this.#clear(timers);
@@ -127,6 +135,7 @@ export class RefreshSchedule {
     this.#parts.clock.clearTimeout(timers.tick);
     for (const slot of timers.slots) this.#parts.clock.clearTimeout(slot);
     timers.slots.clear();
+    timers.armed.clear();
   }
 
   /** Runs `action` at `at` on the schedule's clock. */
@@ -170,7 +179,9 @@ export class RefreshSchedule {
     // In the plan's order: timers due at one moment run in the order they were set, so refills
     // whose start has passed (all at once, now) still start in turn, the stalest first.
     for (const { key, startAt, dueBy } of plan.refills) {
+      timers.armed.set(key, startAt);
       this.#arm(timers, startAt, () => {
+        timers.armed.delete(key);
         timers.refreshed.set(key, plan.tick);
         this.#parts.refresh(key, dueBy);
       });
