@@ -11,7 +11,7 @@ import { after, describe, test } from 'node:test';
 import { quickstatsResponseSchema } from '../src/api/index.ts';
 import { readSettings, type ServeSettings } from '../src/server/config/settings.ts';
 import { DEMO_HOSTS } from '../src/simulator/index.ts';
-import { upstreamLogLines } from './helpers/cache-harness.node.ts';
+import { jsonLogLines, upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { entryArgs } from './helpers/entry-command.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
 
@@ -328,9 +328,9 @@ describe('the CLI process', () => {
     // The history recorder samples each served host's quickstats (all_platforms=1) a second
     // into every minute of the real clock: a run across that second has calls of its own.
     // (Counted whole, a run slowed past a minute saw 6 quickstats calls where the test made 2.)
-    const quickstatsCalls = upstreamLogLines(
-      run.stdout.split('\n').filter((line) => line.startsWith('{')),
-    ).filter((call) => call.route === 'quickstats' && call.status === 200);
+    const quickstatsCalls = upstreamLogLines(jsonLogLines(run.stdout)).filter(
+      (call) => call.route === 'quickstats' && call.status === 200,
+    );
     assert.deepEqual(
       quickstatsCalls
         .map((call) => new URLSearchParams(call.query))

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { API_KEY, until } from './helpers/cache-harness.node.ts';
+import { API_KEY, jsonLogLines, until } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
 import { entryArgs } from './helpers/entry-command.node.ts';
 import { cleanEnv } from './helpers/serve-process.node.ts';
@@ -95,11 +95,7 @@ async function startCluster(
   return {
     url,
     primary,
-    logs: () =>
-      output
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    logs: () => jsonLogLines(output).map((line) => JSON.parse(line) as Record<string, unknown>),
     workerPids,
     // SIGTERM; a primary still running 15 s later is killed, and its exit code (null) fails the test.
     stop: () => {

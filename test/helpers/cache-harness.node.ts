@@ -202,6 +202,11 @@ export function maxInSlidingWindow(times: readonly number[], span: number): numb
   return most;
 }
 
+/** The JSON log lines of a process's output (pino's), without what else it printed. */
+export function jsonLogLines(output: string): string[] {
+  return output.split('\n').filter((line) => line.startsWith('{'));
+}
+
 /** Log lines of upstream calls (one per call, success or failure). */
 export function upstreamLogLines(logs: readonly string[]): {
   outcome: string;
