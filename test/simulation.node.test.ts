@@ -41,9 +41,12 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * tick, its planned refill skipped for the least gap, its answers stale for ten minutes), 523
  * (three instances under capacity: one learned of keys late and re-planned the site 0.6 s
  * before the tick, stretched the keys whose windows had passed, and served its own 3.7 s old
- * copies of them as fresh while another instance had refilled them).
+ * copies of them as fresh while another instance had refilled them), 1051 (a page 376 ms late,
+ * 1 ms after the plan: as 641, its refill off the plan ran its copy out at its next poll, every
+ * tick), 1077 (two instances: the plan counted a running fill from when it began, the copy from
+ * its call after the lease, and the next refill, armed 4 ms inside the least gap, was dropped).
  */
-const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641];
+const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):
  * the per-address meter never saw it twice; while the dashboard was hidden it took 134 of

@@ -181,6 +181,10 @@ export class Filler {
     if (lease && (await lease.confirm(this.#leaseAfterGrantMs(context.route))) === false)
       throw new FillError('lease_lost');
     const startedAt = this.#now();
+    // The plan counts the running fill from here on, as the copy will: counted from when the fill
+    // began, before the grant and the lease, the key's next refill was armed 4 ms inside the least
+    // gap after the copy's start, and dropped (seed 1077).
+    state.fillingSince = startedAt;
     const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
     state.invalid = !outcome.ok && outcome.reason === 'invalid';

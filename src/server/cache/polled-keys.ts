@@ -39,7 +39,10 @@ export interface KeyState {
   /** The last fill's upstream answer could not be read (not an outage): said as such to clients. */
   invalid?: boolean;
   waitingForBudget: boolean;
-  /** A fill (or, with a shared tier, the wait for another instance's fill) is running, and since when. */
+  /**
+   * A fill (or, with a shared tier, the wait for another instance's fill) is running, and since
+   * when: since its upstream call went out once it has, the moment its copy counts from.
+   */
   filling: boolean;
   fillingSince?: number;
   /** With a shared tier: the fill waits for another instance's, whose entry may be there already. */

@@ -51,7 +51,10 @@ export interface PlannedKey {
   established: boolean;
   /** A fill of it is under way here: waiting for the budget, or at the upstream. */
   filling: boolean;
-  /** When that fill began (its answer is fresh an interval from then); the plan's time if unknown. */
+  /**
+   * When that fill's upstream call went out, or when the fill began until it has (its answer is
+   * fresh an interval from its call); the plan's time if unknown.
+   */
   fillingSince?: number;
   /** How long after the tick its earliest and latest pollers come (`PollerLateness`). */
   pollers: PollerLateness;
@@ -228,9 +231,9 @@ export function planRefills({
     windows: windowsPerInterval(intervalMs, windowMs),
     lead,
   };
-  // A key whose fill is under way counts as refilled when that fill began: due when its answer
-  // is not fresh past the pollers (a fill a poller started after the tick, off the plan), and
-  // then the freshest in the round-robin. Left out of the plan, such a key was neither refilled
+  // A key whose fill is under way counts as refilled when that fill began (its call, once out):
+  // due when its answer is not fresh past the pollers (a fill a poller started after the tick,
+  // off the plan), and then the freshest in the round-robin. Left out of the plan, such a key was neither refilled
   // nor stretched, its next skewed poller refilled it off the plan again, and a wide query
   // polled late in the tick was refreshed every tick while the others waited their turn.
   // (Counted as begun when the plan was made, a fill a page 215 ms late began at its poll was
