@@ -130,7 +130,7 @@ export class KeyLookup {
       this.#sharedKeys.sharePolled(key, context.host, state);
   }
 
-  /** What the decision reads of a key: its copy, its backoff and its host's cooldown. */
+  /** What the decision reads of a key: its copy, its backoff, its host's cooldown and its planned refill. */
   #entryState(
     key: string,
     context: KeyContext,

@@ -233,9 +233,10 @@ export function planRefills({
   };
   // A key whose fill is under way counts as refilled when that fill began (its call, once out):
   // due when its answer is not fresh past the pollers (a fill a poller started after the tick,
-  // off the plan), and then the freshest in the round-robin. Left out of the plan, such a key was neither refilled
-  // nor stretched, its next skewed poller refilled it off the plan again, and a wide query
-  // polled late in the tick was refreshed every tick while the others waited their turn.
+  // off the plan), and then the freshest in the round-robin. Left out of the plan, such a key
+  // was neither refilled nor stretched, its next skewed poller refilled it off the plan again,
+  // and a wide query polled late in the tick was refreshed every tick while the others waited
+  // their turn.
   // (Counted as begun when the plan was made, a fill a page 215 ms late began at its poll was
   // taken as fresh past its next poll, and the page refilled it off the plan every tick: seed 47.)
   const started = keys.map((key) => {
