@@ -82,7 +82,7 @@ export class FillCache {
       polled: (site) => this.#keys.planned(site),
       lead: (host) => this.#filler.lead(host),
       refresh: (key, dueBy) => void this.#filler.refreshPlanned(key, dueBy),
-      ...(shared ? { prepare: (site: string) => this.#sharedKeys!.adoptPolled(site) } : {}),
+      ...(shared ? { prepare: (site: string) => this.#sharedKeys!.preparePlan(site) } : {}),
       stretch: (key, until) => {
         const stored = entries.peek(key);
         if (stored && stored.freshUntil < until) stored.freshUntil = until;

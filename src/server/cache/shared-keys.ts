@@ -55,8 +55,8 @@ export class SharedKeys {
   readonly #pollMs: number;
   /** Shared-tier reads in flight, one per key however many requests wait on it. */
   readonly #reads = new Map<string, Promise<StoredResponse | undefined>>();
-  /** Per site: when the keys polled on other instances were last read from the shared tier. */
-  readonly #polledSynced = new Map<string, { at: number; running: boolean }>();
+  /** Per host: when the keys polled on other instances were last read from the shared tier, and the read under way. */
+  readonly #polledSynced = new Map<string, { at: number; running?: Promise<void> }>();
   #closed = false;
 
   constructor(parts: SharedKeysParts) {
@@ -94,10 +94,23 @@ export class SharedKeys {
   }
 
   /**
-   * Before a plan, the tier's copies of the site's keys that another instance may have refilled
-   * since ours started (a key started less than the least gap ago cannot have been).
+   * Before a plan: the keys polled on other instances, read afresh, then the tier's copies of
+   * the site's keys. (Read only when this instance was polled, a key whose polls all went to
+   * another instance for one tick was taken here for left alone and its planned refill
+   * skipped; the other instance, where the key was new again, had not planned it, and its page
+   * read it a tick old: seed 1405.)
    */
-  async adoptPolled(site: string): Promise<void> {
+  async preparePlan(site: string): Promise<void> {
+    const hosts = [...this.#polledSynced.keys()].filter((host) => siteOf(host) === site);
+    await Promise.all(hosts.map((host) => this.#syncPolledOnce(host)));
+    await this.#adoptPolled(site);
+  }
+
+  /**
+   * The tier's copies of the site's keys that another instance may have refilled since ours
+   * started (a key started less than the least gap ago cannot have been).
+   */
+  async #adoptPolled(site: string): Promise<void> {
     const now = this.#now();
     await Promise.all(
       [...this.#keys.polledOn(site)].map(async (key) => {
@@ -159,7 +172,8 @@ export class SharedKeys {
 
   /**
    * Every instance plans the keys polled on any of them: each tells the tier what it polls (for
-   * two intervals, renewed every half interval) and reads the others' every half interval.
+   * two intervals, renewed every half interval) and reads the others' every half interval it
+   * is polled, and before each plan (`preparePlan`).
    * Plans made from the same keys arm the same slots, and the lease makes each refill one call;
    * plans made from different views filled a key in different windows, the earliest winning the
    * lease, and bunched windows past the budget. Each also tells the tier the ticks in which it
@@ -186,14 +200,20 @@ export class SharedKeys {
       // Kept three intervals: a read at the start of a tick, before its polls are told, still sees two ticks.
       void this.#shared.join(`polls:${host}`, `${tick} ${key}`, 3 * interval);
     }
-    const synced = this.#polledSynced.get(host) ?? { at: -Infinity, running: false };
-    if (synced.running || now - synced.at < interval / 2) return;
-    synced.running = true;
+    const synced = this.#polledSynced.get(host);
+    if (synced && (synced.running || now - synced.at < interval / 2)) return;
+    void this.#syncPolledOnce(host);
+  }
+
+  /** `#syncPolled`, or the one under way: one read of a host's polled keys at a time. */
+  #syncPolledOnce(host: string): Promise<void> {
+    const synced = this.#polledSynced.get(host) ?? { at: -Infinity };
     this.#polledSynced.set(host, synced);
-    void this.#syncPolled(host).finally(() => {
+    synced.running ??= this.#syncPolled(host).finally(() => {
       synced.at = this.#now();
-      synced.running = false;
+      synced.running = undefined;
     });
+    return synced.running;
   }
 
   /** Adds the keys polled on other instances to the host's plan, as polled now, with the entry the tier holds. */
