@@ -101,6 +101,14 @@ export class KeyLookup {
     } catch {
       // The reason is in the key's state and in the log line of the upstream call.
     }
+    // No error while a copy exists: one may have come while this request waited. (A restarted
+    // instance's first poll waited for the budget while the tier was down; the tier came back,
+    // the next poll was answered the tier's copy, and this one 503: seed 1875.)
+    const copy = await this.#servableCopy(key, context, state);
+    if (copy) {
+      const detail = staleDetail(this.#entryState(key, context, state, copy), this.#now());
+      return { kind: 'stored', stored: copy, status: { kind: 'stale', detail } };
+    }
     const after = this.#filler.blockedUntil(context.host, state) - this.#now();
     return this.#unavailable(key, context, after > 0 ? after : this.#options.backoffBaseMs, state);
   }
@@ -157,6 +165,17 @@ export class KeyLookup {
       invalid: state.invalid === true,
       detail: staleDetail(this.#entryState(key, context, state, undefined), this.#now()),
     };
+  }
+
+  /** The key's newest copy still inside the stale window: this instance's, or the shared tier's. */
+  async #servableCopy(
+    key: string,
+    context: KeyContext,
+    state: KeyState,
+  ): Promise<StoredResponse | undefined> {
+    let copy = this.#entries.peek(key);
+    if (this.#sharedKeys) copy = await this.#sharedKeys.adopt(key, context, state, copy);
+    return copy && this.#now() <= copy.freshUntil + this.#options.staleWindowMs ? copy : undefined;
   }
 
   #withDeadline<T>(promise: Promise<T>, ms = this.#options.maxWaitMs): Promise<T | undefined> {
