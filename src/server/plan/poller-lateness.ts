@@ -21,18 +21,14 @@ export interface PollerLateness {
 export const ON_TIME: PollerLateness = { earliest: 0, latest: 0 };
 
 /**
- * How long after the tick a poll at `at` comes, in tenths of a second begun (instances tell one
+ * How long after the tick a poll at `at` comes, to a tenth of a second (instances tell one
  * another this, one tier member per page, and a page's polls keep its bound up only if they
- * count alike). Rounded down: a refill planned to land before the poll lands before it (rounded
- * to the nearest, a poll 1.962 s late counted as 2 s, after its window's end, and its refill
- * started 38 ms short of its lead: seed 1762); a poll up to 100 ms later than counted reads
- * an answer that much older, within the jitter its window's freshness allows for. A poll in
- * the last eighth of an interval before a tick is early for that tick (a clock a little
- * ahead), not late for the one before.
+ * count alike). A poll in the last eighth of an interval before a tick is early for that tick
+ * (a clock a little ahead), not late for the one before.
  */
 export function pollLateness(at: number, intervalMs: number): number {
   const phase = at % intervalMs;
-  return phase < intervalMs - intervalMs / 8 ? Math.floor(phase / 100) * 100 : 0;
+  return phase < intervalMs - intervalMs / 8 ? Math.round(phase / 100) * 100 : 0;
 }
 
 /** One bound of a key's pollers' lateness, and when a poll that early (or late) last came. */
@@ -119,33 +115,14 @@ export const slackAfterSlot = (pollers: PollerLateness, index: number, shape: Wi
   landingMs(shape.lead);
 
 /**
- * How much sooner than its slot window `index`'s refill starts, so that it starts a whole lead
- * before the first of the key's pollers after the slot, as it does before the window's end; not
- * before the window begins. (From its slot, a page polling 38 ms before the window's end, 1.962 s
- * after the tick, met a refill 362 ms old, and an answer 363 ms slow landed after the poll:
- * seed 1762.)
- */
-export const startSooner = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
-  Math.max(
-    0,
-    Math.min(
-      shape.windowMs - shape.lead,
-      shape.lead -
-        Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape)),
-    ),
-  );
-
-/**
  * The windows whose refills every poller of the key reads fresh, the one whose answer they read
  * youngest first: each comes after a refill has landed (a poller during the landing reads the
- * answer before it, an interval old) and before its answer, started sooner if need be
- * (`startSooner`), runs out.
+ * answer before it, an interval old) and before its answer runs out.
  */
 export function freshWindows(pollers: PollerLateness, shape: WindowShape): number[] {
   const fresh = (index: number) =>
     slackAfterSlot(pollers, index, shape) >= 0 &&
-    oldestRead(pollers, index, shape) + startSooner(pollers, index, shape) + pollJitter(shape.intervalMs) <
-      shape.intervalMs;
+    oldestRead(pollers, index, shape) + pollJitter(shape.intervalMs) < shape.intervalMs;
   return Array.from({ length: shape.windows }, (_, index) => index)
     .filter(fresh)
     .sort((a, b) => oldestRead(pollers, a, shape) - oldestRead(pollers, b, shape));
