@@ -12,6 +12,7 @@ import {
   pollLateness,
   type WindowShape,
   freshWindows,
+  startSooner,
   windowOrder,
 } from '../src/server/plan/poller-lateness.ts';
 
@@ -26,6 +27,7 @@ describe('poller lateness', () => {
       [TICK + 40, 0],
       [TICK + 60, 100],
       [TICK + 1000, 1000],
+      [TICK + 1962, 2000],
       [TICK + 2624, 2600],
       [TICK + 2625, 0],
       [TICK - 100, 0],
@@ -125,4 +127,27 @@ test('the windows a key reads fresh from: none whose refill lands as a poller co
   ];
   for (const [pollers, fresh] of table)
     assert.deepEqual(freshWindows(pollers, SHAPE), fresh, JSON.stringify(pollers));
+});
+
+test("a window's refill starts sooner than its slot by what its first poller, 50 ms sooner, leaves short of a lead", () => {
+  // Windows end 0, 1 and 2 s before the tick; each refill's slot is a lead before its end. A
+  // poll's lateness is rounded to the nearest tenth: it may come 50 ms sooner than counted.
+  const table: [pollers: PollerLateness, lead: number, sooner: number[]][] = [
+    // On time: the poll may come 50 ms before the last window's end.
+    [{ earliest: 0, latest: 0 }, 400, [50, 0, 0]],
+    // 2 s late (a poll 1.962 s after the tick): window 1 ends 1 s after the tick before; its
+    // refill starts 450 ms before the counted poll (seed 1762).
+    [{ earliest: 2000, latest: 2000 }, 400, [0, 50, 0]],
+    [{ earliest: 1700, latest: 1700 }, 400, [0, 350, 0]],
+    // Two pollers: the first after the slot decides.
+    [{ earliest: 0, latest: 2000 }, 400, [50, 50, 0]],
+    // A lead of 700 ms: window 1's slot is 300 ms after the window begins, and it starts no sooner.
+    [{ earliest: 1600, latest: 1600 }, 700, [0, 300, 0]],
+  ];
+  for (const [pollers, lead, sooner] of table)
+    assert.deepEqual(
+      [0, 1, 2].map((index) => startSooner(pollers, index, { ...SHAPE, lead })),
+      sooner,
+      `${JSON.stringify(pollers)}, lead ${lead} ms`,
+    );
 });

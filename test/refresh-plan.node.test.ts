@@ -68,19 +68,19 @@ describe('planRefills: which keys are refilled before the tick, and in which win
     {
       name: 'under the budget, the keys with most pollers in the last window, then by name',
       input: input(keys(6, (_, index) => ({ weight: index < 3 ? 1 : 5 }))),
-      refills: ['k00@1', 'k01@1', 'k02@1', 'k03@0', 'k04@0', 'k05@0'],
+      refills: ['k00@1', 'k01@1', 'k02@1', 'k03@0-50ms', 'k04@0-50ms', 'k05@0-50ms'],
     },
     {
       name: "a key still fresh when the tick's pollers come is not due",
       input: input(keys(3, (_, index) => (index === 1 ? { freshUntil: TICK + INTERVAL } : {}))),
-      refills: ['k00@0', 'k02@0'],
+      refills: ['k00@0-50ms', 'k02@0-50ms'],
     },
     {
       // Its page's clock runs 1 s behind: the window that ends 1 s after the tick before (the
       // plan's earliest) lands just before that page polls, and is fresh until it polls again.
       name: 'a key whose poller comes 1 s after the tick takes the window ending 1 s after the tick before',
       input: input(keys(3, (_, index) => (index === 1 ? { pollers: { earliest: 1000, latest: 1000 } } : {}))),
-      refills: ['k01@2', 'k00@0', 'k02@0'],
+      refills: ['k01@2-50ms', 'k00@0-50ms', 'k02@0-50ms'],
     },
     {
       // Refilled off the plan when its page polled after the tick before: fresh past the
@@ -93,7 +93,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
             : {},
         ),
       ),
-      refills: ['k00@0', 'k01@0', 'k02@0'],
+      refills: ['k00@0-50ms', 'k02@0-50ms', 'k01@0'],
     },
     {
       name: 'a key whose poller comes 1 s after the tick is not due while its answer outlasts its poll after the tick',
@@ -102,14 +102,14 @@ describe('planRefills: which keys are refilled before the tick, and in which win
           index === 1 ? { pollers: { earliest: 1000, latest: 1000 }, freshUntil: TICK + 1800 } : {},
         ),
       ),
-      refills: ['k00@0', 'k02@0'],
+      refills: ['k00@0-50ms', 'k02@0-50ms'],
     },
     {
       // Window 0 serves both: the poller on time 0.4 s after the refill starts, the late one 1.4 s.
       // Window 2 would leave the one on time data 2.4 s old.
       name: 'a key polled on time and 1 s late keeps the last window before the tick',
       input: input(keys(3, (_, index) => (index === 1 ? { pollers: { earliest: 0, latest: 1000 } } : {}))),
-      refills: ['k00@0', 'k01@0', 'k02@0'],
+      refills: ['k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
     },
     {
       // Polled on time and 1.7 s late, k03 reads fresh only from the last window before the
@@ -118,12 +118,12 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       input: input(
         keys(4, (_, index) => (index === 3 ? { pollers: { earliest: 228, latest: 1737 } } : { weight: 5 })),
       ),
-      refills: ['k02@1', 'k03@0', 'k00@0', 'k01@0'],
+      refills: ['k02@1', 'k00@0-50ms', 'k01@0-50ms', 'k03@0'],
     },
     {
       name: 'a key already refilled for this tick by a plan before is not due',
       input: input(keys(3), { refreshed: new Map([['k02', TICK]]) }),
-      refills: ['k00@0', 'k01@0'],
+      refills: ['k00@0-50ms', 'k01@0-50ms'],
     },
     {
       // Its fill (started by a poller after the last tick, or queued since) lands fresh only
@@ -132,7 +132,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       input: input(
         keys(2, (_, index) => (index === 0 ? { filling: true, pollers: { earliest: 0, latest: 375 } } : {})),
       ),
-      refills: ['k00@0', 'k01@0'],
+      refills: ['k00@0-50ms', 'k01@0-50ms'],
     },
     {
       // Left out of the plan, it was neither refilled nor stretched, and a poller late in the
@@ -156,7 +156,7 @@ describe('planRefills: which keys are refilled before the tick, and in which win
     {
       name: 'a refill for an older tick does not hold the key back',
       input: input(keys(1), { refreshed: new Map([['k00', TICK - INTERVAL]]) }),
-      refills: ['k00@0'],
+      refills: ['k00@0-50ms'],
     },
     {
       // In turn, a quarter of a second apart: started together, the order their fills began in
@@ -197,13 +197,13 @@ describe('planRefills: which keys are refilled before the tick, and in which win
         keys(2, (_, index) => (index === 1 ? { startedAt: TICK - 2100, freshUntil: TICK - 100 } : {})),
         { at: TICK - 1100 },
       ),
-      refills: ['k00@0', 'k01@-100ms'],
+      refills: ['k00@0-50ms', 'k01@-100ms'],
     },
     {
       // Made 0.6 s before the tick (a poll re-planned the site): only the last window is open.
       name: 'under the budget, a plan made after two windows passed refills 3 and stretches none',
       input: input(keys(6), { at: TICK - 600 }),
-      refills: ['k00@0', 'k01@0', 'k02@0'],
+      refills: ['k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
     },
   ];
   for (const { name, input: planned, refills, stretched = [] } of cases) {

@@ -253,7 +253,8 @@ describe('refresh plan', () => {
     advance(3000);
     fake.schedule.close();
     assert.equal(fake.refreshed.length, 1);
-    assert.equal(T0 + 3000 - fake.refreshed[0]!.at, LEAD, 'then in the last slot of the next tick');
+    // A lead and 50 ms before the tick: a poll on time may come 50 ms sooner than counted.
+    assert.equal(T0 + 3000 - fake.refreshed[0]!.at, LEAD + 50, 'then in the last slot of the next tick');
   });
 
   test('a re-plan in the middle of a tick (a new key) refills none of the others twice', () => {

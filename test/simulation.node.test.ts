@@ -51,7 +51,7 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * down: its first poll waited for the budget, the tier came back, the next poll was answered the
  * tier's copy, and the first one 503).
  */
-const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077, 1405, 1875];
+const CAUGHT = [10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077, 1405, 1762, 1875];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):
  * the per-address meter never saw it twice; while the dashboard was hidden it took 134 of

@@ -114,15 +114,38 @@ export const slackAfterSlot = (pollers: PollerLateness, index: number, shape: Wi
   Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape)) -
   landingMs(shape.lead);
 
+/** How much sooner than counted a poll may come: its lateness is rounded to the nearest tenth. */
+const ROUNDED_BY = 50;
+
+/**
+ * How much sooner than its slot window `index`'s refill starts, so that it starts a whole lead
+ * before the first of the key's pollers after the slot, as counted less `ROUNDED_BY`; not
+ * before the window begins. (From its slot, a page polling 38 ms before the window's end,
+ * 1.962 s after the tick and counted as 2 s, met a refill 362 ms old, and an answer 363 ms slow
+ * landed after the poll: seed 1762.)
+ */
+export const startSooner = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
+  Math.max(
+    0,
+    Math.min(
+      shape.windowMs - shape.lead,
+      shape.lead +
+        ROUNDED_BY -
+        Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape)),
+    ),
+  );
+
 /**
  * The windows whose refills every poller of the key reads fresh, the one whose answer they read
  * youngest first: each comes after a refill has landed (a poller during the landing reads the
- * answer before it, an interval old) and before its answer runs out.
+ * answer before it, an interval old) and before its answer, started sooner if need be
+ * (`startSooner`), runs out.
  */
 export function freshWindows(pollers: PollerLateness, shape: WindowShape): number[] {
   const fresh = (index: number) =>
     slackAfterSlot(pollers, index, shape) >= 0 &&
-    oldestRead(pollers, index, shape) + pollJitter(shape.intervalMs) < shape.intervalMs;
+    oldestRead(pollers, index, shape) + startSooner(pollers, index, shape) + pollJitter(shape.intervalMs) <
+      shape.intervalMs;
   return Array.from({ length: shape.windows }, (_, index) => index)
     .filter(fresh)
     .sort((a, b) => oldestRead(pollers, a, shape) - oldestRead(pollers, b, shape));

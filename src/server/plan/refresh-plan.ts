@@ -34,6 +34,7 @@ import {
   dueBy,
   freshWindows,
   slackAfterSlot,
+  startSooner,
   type PollerLateness,
   type WindowShape,
   windowOrder,
@@ -154,6 +155,8 @@ interface KeyRule {
   dueBy(key: PlannedKey, index: number): number;
   /** How long its refill may start after its slot and still land in time. */
   slack(key: PlannedKey, index: number): number;
+  /** How much sooner than its slot its refill starts (`startSooner`). */
+  sooner(key: PlannedKey, index: number): number;
   /** How many windows its pollers read fresh from: the fewest choose first. */
   choices(key: PlannedKey): number;
 }
@@ -253,6 +256,7 @@ export function planRefills({
     windows: (key) => (key.freshUntil <= tick + intervalMs / 4 ? indexes : []),
     dueBy: () => tick + intervalMs / 4,
     slack: () => 0,
+    sooner: () => 0,
     choices: () => shape.windows,
   };
   // Under it, for its pollers: the windows a key may take are those of its order (`windowOrder`)
@@ -267,6 +271,7 @@ export function planRefills({
       ),
     dueBy: (key, index) => dueBy(tick, index, key.pollers, shape),
     slack: (key, index) => Math.max(0, slackAfterSlot(key.pollers, index, shape)),
+    sooner: (key, index) => startSooner(key.pollers, index, shape),
     choices: (key) => freshWindows(key.pollers, shape).length,
   };
   const dueAs = (rule: KeyRule) =>
@@ -337,7 +342,12 @@ export function planRefills({
     const window = order.find((index) => used[index]! < fills && open(index) && inTime(index)) ?? -1;
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt =
-      window === -1 ? earliest : Math.max(earliest, tick - window * windowMs - lead - used[window]! * turn);
+      window === -1
+        ? earliest
+        : Math.max(
+            earliest,
+            tick - window * windowMs - lead - rule.sooner(key, window) - used[window]! * turn,
+          );
     if (window !== -1) used[window]! += 1;
     const windowStart = startAt - (startAt % windowMs);
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
