@@ -47,7 +47,8 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * its call after the lease, and the next refill, armed 4 ms inside the least gap, was dropped),
  * 1405 (two instances: a page's six polls all went to one of them for a tick, and the other,
  * which had planned the page's key, read the polls only when polled itself, took the key for
- * left alone and skipped its refill), 1875 (two instances, one restarted while the tier was
+ * left alone and skipped its refill), 1762 (a page 1.962 s late, counted as 2 s: the refills for
+ * its poll started 362 ms before it, and a 363 ms answer landed after it), 1875 (two instances, one restarted while the tier was
  * down: its first poll waited for the budget, the tier came back, the next poll was answered the
  * tier's copy, and the first one 503).
  */
