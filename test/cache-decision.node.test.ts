@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decide, staleDetail, type EntryState } from '../src/server/cache/decision.ts';
+import { decide, servable, staleDetail, type EntryState } from '../src/server/cache/decision.ts';
 
 const NOW = 1_800_000_000_000;
 const WINDOWS = { liveTtlMs: 3000, staleWindowMs: 30_000 };
@@ -123,4 +123,15 @@ describe('staleDetail: why a copy is served stale', () => {
   ];
   for (const [name, more, expected] of rows)
     test(name, () => assert.equal(staleDetail(entry(4000, -1000, more), NOW), expected));
+});
+
+describe('servable: whether a copy may still be served', () => {
+  const rows: [string, freshUntil: number, expected: boolean][] = [
+    ['fresh', NOW + 1, true],
+    ['just run out', NOW, true],
+    ['at the end of its stale window', NOW - WINDOWS.staleWindowMs, true],
+    ['past it', NOW - WINDOWS.staleWindowMs - 1, false],
+  ];
+  for (const [name, freshUntil, expected] of rows)
+    test(name, () => assert.equal(servable({ freshUntil }, NOW, WINDOWS.staleWindowMs), expected));
 });

@@ -52,11 +52,21 @@ export type Decision =
   /** Nothing servable and no fill may start: 503 (or 502 when the last answer was unreadable). */
   | { kind: 'unavailable'; retryAfterMs: number };
 
+/**
+ * Whether a copy may still be served: fresh, or stale until its stale window ends (then it is
+ * gone, and a poll waits for a fill or is refused).
+ */
+export const servable = (
+  stored: Pick<StoredResponse, 'freshUntil'>,
+  now: number,
+  staleWindowMs: number,
+): boolean => now <= stored.freshUntil + staleWindowMs;
+
 export function decide(entry: EntryState, now: number, windows: Windows): Decision {
   const { stored } = entry;
   if (stored && now < stored.freshUntil) return { kind: 'hit' };
   const blockedUntil = Math.max(entry.retryAt, entry.cooldownUntil);
-  if (stored && now <= stored.freshUntil + windows.staleWindowMs) {
+  if (stored && servable(stored, now, windows.staleWindowMs)) {
     if (blockedUntil > now) return { kind: 'stale', detail: staleDetail(entry, now) };
     // Fresh at first paint: a copy older than two intervals is worth a short wait while the upstream is healthy.
     if (entry.live && entry.failures === 0 && now - stored.fetchedAt > 2 * windows.liveTtlMs)

@@ -27,7 +27,7 @@ import { newQuerySlots } from '../plan/refresh-plan.ts';
 import { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import type { SharedTier } from '../tier/shared-tier.ts';
 import type { UpstreamClient } from '../upstream.ts';
-import type { Lookup } from './decision.ts';
+import { type Lookup, servable } from './decision.ts';
 import { Filler } from './filler.ts';
 import { FoldGroups } from './fold-groups.ts';
 import { FoldedAnswers } from './folded-answers.ts';
@@ -171,7 +171,7 @@ export class FillCache {
     const state = this.#keys.peek(key);
     if (state && this.#keys.polledRecently(state, now)) return false;
     const stored = this.#entries.peek(key);
-    if (stored && now <= stored.freshUntil + this.#options.staleWindowMs) return false;
+    if (stored && servable(stored, now, this.#options.staleWindowMs)) return false;
     if (this.#folding?.groups.coveredOrPolled(key, now)) return false;
     return !context.passive;
   }

@@ -9,6 +9,7 @@ import { routes, type RouteName } from '../../api/index.ts';
 import { lruTime } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import { covers, foldMember, shapeQuery, union, type FoldShape } from './folding.ts';
+import { servable } from './decision.ts';
 import type { ResolvedOptions } from '../config/options.ts';
 import type { SharedTier } from '../tier/shared-tier.ts';
 import type { Entries, FillContext, KeyState, PolledKeys } from './polled-keys.ts';
@@ -278,7 +279,7 @@ export class FoldGroups {
     for (const key of group.recent.keys()) {
       if (key === group.wide?.key) continue;
       const stored = this.#entries.peek(key);
-      if (!stored || now > stored.freshUntil + this.#options.staleWindowMs) group.recent.delete(key);
+      if (!stored || !servable(stored, now, this.#options.staleWindowMs)) group.recent.delete(key);
     }
     if (group.recent.size > RECENT_WIDE_QUERIES) group.recent.delete(group.recent.keys().next().value!);
   }
@@ -296,7 +297,7 @@ export class FoldGroups {
       const stored = this.#entries.peek(key);
       if (
         !stored ||
-        (staleToo ? now > stored.freshUntil + this.#options.staleWindowMs : now >= stored.freshUntil)
+        !(staleToo ? servable(stored, now, this.#options.staleWindowMs) : now < stored.freshUntil)
       )
         continue;
       if (!best || stored.fetchedAt > best.stored.fetchedAt) best = { key, stored };

@@ -7,7 +7,7 @@ import { storeBody, type CacheStatus, type StoredResponse } from '../../runtime/
 import { deriveAnswer } from './folding.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
-import type { Lookup } from './decision.ts';
+import { type Lookup, servable } from './decision.ts';
 import type { FoldGroups, Member } from './fold-groups.ts';
 import type { KeyLookup } from './key-lookup.ts';
 import type { Entries, FillContext, PolledKeys } from './polled-keys.ts';
@@ -118,13 +118,13 @@ export class FoldedAnswers {
    */
   #orCoveringCopy(member: Member, lookup: Lookup, held?: Copy): Lookup | Promise<Lookup> {
     if (lookup.kind === 'stored') return lookup;
-    const servable = (copy: Copy | undefined) =>
-      copy && this.#now() <= copy.stored.freshUntil + this.#options.staleWindowMs ? copy : undefined;
+    const orNone = (copy: Copy | undefined) =>
+      copy && servable(copy.stored, this.#now(), this.#options.staleWindowMs) ? copy : undefined;
     const own = this.#entries.peek(member.key);
     const copy = [
       this.#groups.covering(member.group, member, true),
-      servable(own && { key: member.key, stored: own }),
-      servable(held),
+      orNone(own && { key: member.key, stored: own }),
+      orNone(held),
     ].reduce<Copy | undefined>(
       (newest, next) =>
         next && (!newest || next.stored.fetchedAt > newest.stored.fetchedAt) ? next : newest,

@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../../runtime/clock.ts';
 import type { StoredResponse } from '../../runtime/stored-response.ts';
 import type { HostBudget } from '../budget/host-budget.ts';
 import type { ResolvedOptions } from '../config/options.ts';
-import { decide, staleDetail, type EntryState, type Lookup } from './decision.ts';
+import { decide, servable, staleDetail, type EntryState, type Lookup } from './decision.ts';
 import type { Filler } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
 import type { SharedKeys } from './shared-keys.ts';
@@ -175,7 +175,7 @@ export class KeyLookup {
   ): Promise<StoredResponse | undefined> {
     let copy = this.#entries.peek(key);
     if (this.#sharedKeys) copy = await this.#sharedKeys.adopt(key, context, state, copy);
-    return copy && this.#now() <= copy.freshUntil + this.#options.staleWindowMs ? copy : undefined;
+    return copy && servable(copy, this.#now(), this.#options.staleWindowMs) ? copy : undefined;
   }
 
   #withDeadline<T>(promise: Promise<T>, ms = this.#options.maxWaitMs): Promise<T | undefined> {
