@@ -140,8 +140,8 @@ export class FillCache {
    * The stored entry of `key` while it is fresh, without touching anything: the fast hit path asks
    * this first. A folded query has none of its own (lookup derives it from the wide fill).
    */
-  freshEntry(key: string): StoredResponse | undefined {
-    if (this.#folding?.groups.answeredByWide(key)) return undefined;
+  freshEntry(key: string, context: FillContext): StoredResponse | undefined {
+    if (this.#folding?.groups.leftToFolding(key, context)) return undefined;
     const stored = this.#entries.peek(key);
     return stored && this.#now() < stored.freshUntil ? stored : undefined;
   }
@@ -153,8 +153,8 @@ export class FillCache {
    * refill's round trip, under load a few hundred ms each tick, took the Web path, five times
    * the work, and the queue it left was the hit path's p99.
    */
-  refillingEntry(key: string): StoredResponse | undefined {
-    if (this.#folding?.groups.answeredByWide(key)) return undefined;
+  refillingEntry(key: string, context: FillContext): StoredResponse | undefined {
+    if (this.#folding?.groups.leftToFolding(key, context)) return undefined;
     return this.#lookups.refilling(key);
   }
 

@@ -80,10 +80,17 @@ export class FoldGroups {
     });
   }
 
-  /** A folded query has no entry of its own: its answer is derived from the wide fill. */
-  answeredByWide(key: string): boolean {
-    const member = this.#members.get(key);
-    return member !== undefined && member !== false && member.group.wide?.key !== key;
+  /**
+   * Whether the hit path must leave a query to a lookup: one folded into another wide query
+   * (its answer is derived from that fill), or one that folds but whose group has no wide query
+   * here yet (a lookup computes it from the members every instance polls). Answered from its own
+   * copy, a member polled on this instance only through the hit path never joined its group
+   * here, kept its own key polled, and the plan refilled that key beside the group's wide query
+   * for 20 s (seed 2314).
+   */
+  leftToFolding(key: string, context: FillContext): boolean {
+    const member = this.memberOf(key, context);
+    return member !== undefined && member.group.wide?.key !== key;
   }
 
   /** A servable wide answer (fresh, or within the stale window) covers the member, or a client polled it within the last interval. */
@@ -206,6 +213,7 @@ export class FoldGroups {
       .then((keys) => {
         const now = this.#now();
         group.syncedAt = now;
+        let joined = false;
         for (const key of keys ?? []) {
           const known = group.members.get(key);
           if (known) {
@@ -222,7 +230,11 @@ export class FoldGroups {
             mine && mine.group === group ? mine : { key, shape: fold.shape, group, lastRequestedAt: now };
           member.lastRequestedAt = Math.max(member.lastRequestedAt, now);
           group.members.set(key, member);
+          joined = true;
         }
+        // A member polled elsewhere widens the wide query now, not at this instance's next
+        // lookup: until then the hit path answered the narrower one from its own copy (seed 2314).
+        if (joined && group.wide) this.wideOf(group, true);
       })
       .finally(() => (group.syncing = undefined));
     return group.syncing;

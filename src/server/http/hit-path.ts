@@ -254,9 +254,9 @@ export function createHitPath(parts: HitPathParts): HitPath {
     if (raw === undefined || raw.charCodeAt(0) !== 47 /* "/" */) return false;
     const target = targetOf(raw);
     if (!target) return false;
-    let stored = fills.freshEntry(target.key);
+    let stored = fills.freshEntry(target.key, target.context);
     const status = stored ? HIT : REFRESHING;
-    stored ??= fills.refillingEntry(target.key);
+    stored ??= fills.refillingEntry(target.key, target.context);
     if (!stored) return false;
     const ip = clientLimit && clientOf(req);
     if (!clientLimit || !ip) {
