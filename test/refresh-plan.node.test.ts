@@ -213,21 +213,6 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k05@2', 'k02@1', 'k03@1', 'k04@1', 'k06@0-50ms', 'k00@0-50ms', 'k01@0-50ms'],
     },
     {
-      // Five keys a page 2 s late polls, all filled 4 s before the tick (a cold start): none may
-      // start before 2 s before it, in window 1, which has three slots. The two that choose it
-      // last start with the others, counted in window 0: the budget grants them there, or at
-      // once while the minute may burst, and the page's next poll reads all five fresh.
-      name: 'a refill held back into a full window counts in the next one with room',
-      input: input(
-        keys(5, () => ({
-          startedAt: TICK - 4000,
-          freshUntil: TICK - 1000,
-          pollers: { earliest: 2000, latest: 2000 },
-        })),
-      ),
-      refills: ['k03@-2000ms', 'k04@-2000ms', 'k00@1-50ms', 'k01@1-50ms', 'k02@1-50ms'],
-    },
-    {
       // Made 0.6 s before the tick (a poll re-planned the site): only the last window is open.
       name: 'under the budget, a plan made after two windows passed refills 3 and stretches none',
       input: input(keys(6), { at: TICK - 600 }),

@@ -323,16 +323,13 @@ export function planRefills({
       key.startedAt + minGap,
       tick - index * windowMs - lead - rule.sooner(key, index) - used[index]! * turn,
     );
-  // The window whose slot a refill takes is the one it starts in. Held back by the gap into a
-  // later one that is full, it is the next with room, where the budget grants it unless the
-  // window may burst (a cold start). (Counted in its slot's window, it made a fourth refill in
-  // the next one, and the budget pushed that window's last refill past the tick: seed 2756.)
+  // The window whose slots a refill takes is the one it starts in: held back by the gap, a
+  // later one. (Counted in its slot's window, it made a fourth refill in the next one, and the
+  // budget pushed that window's last refill past the tick: seed 2756.)
   const takes = (key: PlannedKey, index: number) => {
     const startAt = startIn(key, index);
-    let at = windowStarts.indexOf(startAt - (startAt % windowMs));
-    if (at === -1 || at === index) return index;
-    while (at > 0 && used[at]! >= fills) at -= 1;
-    return at;
+    const at = windowStarts.indexOf(startAt - (startAt % windowMs));
+    return at === -1 ? index : at;
   };
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
