@@ -200,19 +200,6 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0-50ms', 'k01@-100ms'],
     },
     {
-      // k06 was filled 3.6 s before the tick: the least gap holds its refill to 1.6 s before it,
-      // in window 1 whether it takes window 1 or 2, so it can take two windows, not three, and
-      // chooses first. (Placed last, in window 2 and started in window 1, it made window 1's
-      // fourth refill, and the budget pushed window 0's last one past the tick: seed 2756.)
-      name: 'a key the least gap holds back takes a slot in the window it starts in, and chooses first',
-      input: input(
-        keys(7, (_, index) =>
-          index === 6 ? { startedAt: TICK - 3600, freshUntil: TICK - 600 } : { weight: 5 },
-        ),
-      ),
-      refills: ['k05@2', 'k02@1', 'k03@1', 'k04@1', 'k06@0-50ms', 'k00@0-50ms', 'k01@0-50ms'],
-    },
-    {
       // Made 0.6 s before the tick (a poll re-planned the site): only the last window is open.
       name: 'under the budget, a plan made after two windows passed refills 3 and stretches none',
       input: input(keys(6), { at: TICK - 600 }),
