@@ -137,8 +137,9 @@ export class FillCache {
   }
 
   /**
-   * The stored entry of `key` while it is fresh, without touching anything: the fast hit path asks
-   * this first. A folded query has none of its own (lookup derives it from the wide fill).
+   * The stored entry of `key` while it is fresh, touching no key's state: the fast hit path asks
+   * this first. A query that folds is left to lookup unless it is its group's wide query here
+   * (`FoldGroups.leftToFolding`, which may make it a member of its group).
    */
   freshEntry(key: string, context: FillContext): StoredResponse | undefined {
     if (this.#folding?.groups.leftToFolding(key, context)) return undefined;
