@@ -20,6 +20,9 @@ export interface PollerLateness {
 
 export const ON_TIME: PollerLateness = { earliest: 0, latest: 0 };
 
+/** The step a poll's lateness is counted in: a tenth of a second. */
+const LATENESS_STEP = 100;
+
 /**
  * How long after the tick a poll at `at` comes, to a tenth of a second (instances tell one
  * another this, one tier member per page, and a page's polls keep its bound up only if they
@@ -28,7 +31,7 @@ export const ON_TIME: PollerLateness = { earliest: 0, latest: 0 };
  */
 export function pollLateness(at: number, intervalMs: number): number {
   const phase = at % intervalMs;
-  return phase < intervalMs - intervalMs / 8 ? Math.round(phase / 100) * 100 : 0;
+  return phase < intervalMs - intervalMs / 8 ? Math.round(phase / LATENESS_STEP) * LATENESS_STEP : 0;
 }
 
 /** One bound of a key's pollers' lateness, and when a poll that early (or late) last came. */
@@ -105,17 +108,20 @@ export const sinceRefill = (
   { intervalMs, windowMs, lead }: WindowShape,
 ): number => (lateBy + index * windowMs + lead) % intervalMs;
 
+/** The youngest answer the key's earliest and latest pollers read from window `index`'s refills. */
+const firstRead = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
+  Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape));
+
 /** The oldest answer the key's earliest and latest pollers read from window `index`'s refills. */
 const oldestRead = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
   Math.max(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape));
 
 /** How long a refill of window `index` may start late and still land before the first of the key's pollers after it. */
 export const slackAfterSlot = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
-  Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape)) -
-  landingMs(shape.lead);
+  firstRead(pollers, index, shape) - landingMs(shape.lead);
 
-/** How much sooner than counted a poll may come: its lateness is rounded to the nearest tenth. */
-const ROUNDED_BY = 50;
+/** How much sooner than counted a poll may come: its lateness is rounded to the nearest step. */
+const ROUNDED_BY = LATENESS_STEP / 2;
 
 /**
  * How much sooner than its slot window `index`'s refill starts, so that it starts a whole lead
@@ -127,12 +133,7 @@ const ROUNDED_BY = 50;
 export const startSooner = (pollers: PollerLateness, index: number, shape: WindowShape): number =>
   Math.max(
     0,
-    Math.min(
-      shape.windowMs - shape.lead,
-      shape.lead +
-        ROUNDED_BY -
-        Math.min(sinceRefill(pollers.earliest, index, shape), sinceRefill(pollers.latest, index, shape)),
-    ),
+    Math.min(shape.windowMs - shape.lead, shape.lead + ROUNDED_BY - firstRead(pollers, index, shape)),
   );
 
 /**
