@@ -232,6 +232,37 @@ describe('query folding through the cache', () => {
     assertStaleCopy(reply, first, 'upstream-error');
   });
 
+  test('a wide query replaced while its first fill is under way still answers its members when the new one fails', async () => {
+    const f = await folding();
+    const WIDE = `${TOPPAGES}?host=example.com&limit=10&loyalty=1`;
+    let release = f.hold();
+    const first = f.request(WIDE);
+    await moveUntil(f.clock, () => f.calls.length === 1, 'the first wide query at the upstream');
+    // A new member widens the group while that fill is at the upstream, then the fill lands.
+    const widening = f.request(`${TOPPAGES}?host=example.com&limit=3&types=1`);
+    await f.clock.advance(1);
+    release();
+    assert.equal((await first).status, 200);
+    // The new wide query's fill fails.
+    release = f.hold();
+    await moveUntil(f.clock, () => f.calls.length === 2, 'the new wide query at the upstream');
+    f.fail();
+    release();
+    await f.answered(widening);
+    // A member the first wide query covers, once that copy is stale: answered from it. (Its
+    // fill still under way when the group's wide query changed, it was forgotten with the
+    // unservable ones, and the member was answered 503 beside a servable copy: seed 2308.)
+    await f.clock.advance(4000);
+    const reply = await f.get(NARROW);
+    assert.equal(reply.status, 200, reply.text);
+    assert.ok(
+      reply.headers
+        .get('cache-status')!
+        .startsWith(`pulse-widgets; fwd=stale; detail=upstream-error; key="${WIDE}";`),
+      reply.headers.get('cache-status')!,
+    );
+  });
+
   test('fold: false (PULSE_FOLD=off) gives every query its own fill and a plain Cache-Status', async () => {
     const f = await folding({ fold: false });
     const replies = await f.getAll(

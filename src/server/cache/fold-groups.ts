@@ -281,17 +281,21 @@ export class FoldGroups {
   }
 
   /**
-   * Keeps the group's lately filled wide queries while their copies are servable (and the
-   * current one, whose fill may be pending), at most RECENT_WIDE_QUERIES, oldest out first.
-   * Kept by count alone (4), a group whose members came and went on an instance (during a tier
-   * loss each instance sees a share of a dashboard's polls) dropped the one wide query that still
-   * had a copy, and a member waiting for a failing fill was answered 503 (seed 144).
+   * Keeps the group's lately filled wide queries while their copies are servable or their fill
+   * is under way (and the current one, whose fill may be pending), at most RECENT_WIDE_QUERIES,
+   * oldest out first. Kept by count alone (4), a group whose members came and went on an
+   * instance (during a tier loss each instance sees a share of a dashboard's polls) dropped the
+   * one wide query that still had a copy, and a member waiting for a failing fill was answered
+   * 503 (seed 144). Dropped while its first fill was under way, a replaced wide query's copy,
+   * when it landed, answered no member, and one was answered 503 beside it (seed 2308).
    */
   #forgetUnservable(group: FoldGroup, now: number): void {
     for (const key of group.recent.keys()) {
       if (key === group.wide?.key) continue;
       const stored = this.#entries.peek(key);
-      if (!stored || !servable(stored, now, this.#options.staleWindowMs)) group.recent.delete(key);
+      if (this.#keys.peek(key)?.filling || (stored && servable(stored, now, this.#options.staleWindowMs)))
+        continue;
+      group.recent.delete(key);
     }
     if (group.recent.size > RECENT_WIDE_QUERIES) group.recent.delete(group.recent.keys().next().value!);
   }
