@@ -200,6 +200,22 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0-50ms', 'k01@-100ms'],
     },
     {
+      // k03's backoff ends 10 ms after its slot in window 1 would start: it starts then, off the
+      // windows' slots. (Started in its slot, inside the backoff, the refill was dropped, and the
+      // page's next poll read a copy 147 s old: seed 986.)
+      name: "a refill does not start inside its key's backoff",
+      input: input(keys(4, (_, index) => (index < 3 ? { weight: 5 } : { retryAt: TICK - 1240 }))),
+      refills: ['k03@-1240ms', 'k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
+    },
+    {
+      // Its backoff lasts past the tick: k03 keeps the slot it has without one, so its window
+      // stays reserved for when the service answers again (seed 367), and the plan's refills all
+      // start before the tick.
+      name: 'a key whose backoff lasts past the tick keeps its slot',
+      input: input(keys(4, (_, index) => (index < 3 ? { weight: 5 } : { retryAt: TICK + 5000 }))),
+      refills: ['k03@1', 'k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
+    },
+    {
       // Made 0.6 s before the tick (a poll re-planned the site): only the last window is open.
       name: 'under the budget, a plan made after two windows passed refills 3 and stretches none',
       input: input(keys(6), { at: TICK - 600 }),

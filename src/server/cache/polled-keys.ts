@@ -239,6 +239,7 @@ export class PolledKeys {
           filling: state.filling === true,
           fillingSince: state.fillingSince,
           pollers: pollersAt(state.pollers, now, this.#options.liveTtlMs),
+          retryAt: state.retryAt,
         });
     }
     if (keys.size === 0) this.#polled.delete(site);

@@ -59,6 +59,8 @@ export interface PlannedKey {
   fillingSince?: number;
   /** How long after the tick its earliest and latest pollers come (`PollerLateness`). */
   pollers: PollerLateness;
+  /** Until when it backs off after failed fills: none of its fills starts before then. */
+  retryAt?: number;
 }
 
 /**
@@ -280,6 +282,12 @@ export function planRefills({
   const rule = above ? roundRobin : forPollers;
   const due = dueAs(rule);
   const minGap = leastRefillGap(intervalMs, windowMs);
+  // A refill starts the least gap after its key's last fill, and not inside a backoff that ends
+  // before the tick. (Placed 10 ms before its backoff ended, a refill was dropped, and the
+  // page's next poll read a copy 147 s old: seed 986.) A backoff past the tick leaves the key
+  // its slot, blocked, so its windows stay reserved for when the service answers (seed 367),
+  // and every refill of a plan still starts before the next plan.
+  const backoffBefore = ({ retryAt = 0 }: PlannedKey) => (retryAt < tick ? retryAt : 0);
   // Stalest first: the one whose stored answer's fill started earliest (told by the shared
   // tier, so every instance ranks alike).
   const stalestFirst = due.sort((a, b) => a.startedAt - b.startedAt || (a.key < b.key ? -1 : 1));
@@ -332,7 +340,7 @@ export function planRefills({
   const turn = above ? Math.floor((windowMs - lead) / fills) : 0;
   const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
   const refills = chosen.map((key) => {
-    const earliest = key.startedAt + minGap;
+    const earliest = Math.max(key.startedAt + minGap, backoffBefore(key));
     const order = rule.windows(key);
     // A window whose slot comes too soon after the key's last fill still takes it if, started
     // when the gap allows, it lands before the earliest poller it serves. (Held to its slot, a
