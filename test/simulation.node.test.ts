@@ -52,10 +52,15 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * down: its first poll waited for the budget, the tier came back, the next poll was answered the
  * tier's copy, and the first one 503), 2314 (three instances: one had folded a summary query
  * alone and answered it from its own copy on the hit path, so it stayed polled and the plan
- * refilled it beside its group's wide query for 20 s).
+ * refilled it beside its group's wide query for 20 s), 2756 (a late page's lateness flapped
+ * between 1.8 and 1.9 s, a key moved, and another, held back by the least gap, was counted in
+ * one window and started in the next, its fourth: the budget pushed that window's last refill
+ * past the tick), 986 (with 2756's fix but a plan blind to backoff: a refill moved 10 ms inside
+ * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old).
  */
 const CAUGHT = [
-  10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077, 1405, 1762, 1875, 2314,
+  10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077, 1405, 1762, 1875, 2314, 2756,
+  986,
 ];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):

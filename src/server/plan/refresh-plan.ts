@@ -159,8 +159,8 @@ interface KeyRule {
   slack(key: PlannedKey, index: number): number;
   /** How much sooner than its slot its refill starts (`startSooner`). */
   sooner(key: PlannedKey, index: number): number;
-  /** How many windows its pollers read fresh from: the fewest choose first. */
-  choices(key: PlannedKey): number;
+  /** The windows its pollers read fresh from: keys that can take the fewest choose first. */
+  choices(key: PlannedKey): readonly number[];
 }
 
 /** What a plan is made from: the time, the budget's shape, and the host's established keys. */
@@ -259,7 +259,7 @@ export function planRefills({
     dueBy: () => tick + intervalMs / 4,
     slack: () => 0,
     sooner: () => 0,
-    choices: () => shape.windows,
+    choices: () => indexes,
   };
   // Under it, for its pollers: the windows a key may take are those of its order (`windowOrder`)
   // where it is due, that is where its stored answer is not fresh any more when the last
@@ -274,7 +274,7 @@ export function planRefills({
     dueBy: (key, index) => dueBy(tick, index, key.pollers, shape),
     slack: (key, index) => Math.max(0, slackAfterSlot(key.pollers, index, shape)),
     sooner: (key, index) => startSooner(key.pollers, index, shape),
-    choices: (key) => freshWindows(key.pollers, shape).length,
+    choices: (key) => freshWindows(key.pollers, shape),
   };
   const dueAs = (rule: KeyRule) =>
     started.filter((key) => rule.windows(key).length > 0 && refreshed.get(key.key) !== tick);
@@ -288,6 +288,7 @@ export function planRefills({
   // its slot, blocked, so its windows stay reserved for when the service answers (seed 367),
   // and every refill of a plan still starts before the next plan.
   const backoffBefore = ({ retryAt = 0 }: PlannedKey) => (retryAt < tick ? retryAt : 0);
+  const earliest = (key: PlannedKey) => Math.max(key.startedAt + minGap, backoffBefore(key));
   // Stalest first: the one whose stored answer's fill started earliest (told by the shared
   // tier, so every instance ranks alike).
   const stalestFirst = due.sort((a, b) => a.startedAt - b.startedAt || (a.key < b.key ? -1 : 1));
@@ -314,6 +315,31 @@ export function planRefills({
   // the tier, or the stale copy, marked stale, while it is refilled. (Stretched, an instance
   // served its own 3.7 s old copy as fresh while another had refilled the key: seed 523.)
   const stretched = stalestFirst.slice(above ? chosen.length : capacity).map((key) => key.key);
+  // Above the budget, a window's refills start in turn, the stalest first, spread over the
+  // window before its slot. Started together, their order was their timers' and a few
+  // milliseconds of lease and tier round trips, not their staleness, and the next plan, ranking
+  // by it, cut through the window's keys alike tick after tick: with keys not a multiple of a
+  // window's fills, some took turns more often (seed 254: 5 keys every 5 s, 12 every 6 s).
+  const turn = above ? Math.floor((windowMs - lead) / fills) : 0;
+  // A window whose slot comes too soon after the key's last fill still takes it if, started
+  // when the gap allows, it lands before the earliest poller it serves. (Held to its slot, a
+  // key a late page polls, once in a later window, came 24 ms short of its own window every
+  // tick and stayed where the page read it stale: seed 122.)
+  const inTime = (key: PlannedKey, index: number) =>
+    tick - index * windowMs - lead + rule.slack(key, index) >= earliest(key);
+  const startIn = (key: PlannedKey, index: number) =>
+    Math.max(earliest(key), tick - index * windowMs - lead - rule.sooner(key, index) - used[index]! * turn);
+  // The window whose slot a refill takes is the one it starts in. Held back by the gap into a
+  // later one that is full, it is the next with room, where the budget grants it unless the
+  // window may burst (a cold start). (Counted in its slot's window, it made a fourth refill in
+  // the next one, and the budget pushed that window's last refill past the tick: seed 2756.)
+  const takes = (key: PlannedKey, index: number) => {
+    const startAt = startIn(key, index);
+    let at = windowStarts.indexOf(startAt - (startAt % windowMs));
+    if (at === -1 || at === index) return index;
+    while (at > 0 && used[at]! >= fills) at -= 1;
+    return at;
+  };
   if (above) {
     // Above the budget, the stalest in the earliest window, and in each window the stalest
     // first (`turn`): the next plan finds them in the order they were chosen, behind the keys
@@ -323,40 +349,34 @@ export function planRefills({
     chosen.reverse();
   } else {
     // Keys with the fewest fresh windows choose first (`freshWindows`: a query polled on time
-    // and 1.7 s late has one, the last before the tick; pollers on time have all three), then
+    // and 1.7 s late has one, the last before the tick; pollers on time have all three; counted
+    // where the least gap after the last fill lets the refill start, `takes`), then
     // the most pollers, in the window they take first; ties by key so slots stay put tick after
     // tick. (Chosen by pollers alone, keys on time filled the one window a late page's keys
     // could read fresh, and that page read them stale: seed 23.)
-    const choices = new Map(chosen.map((key) => [key.key, rule.choices(key)]));
+    const choices = new Map(
+      chosen.map((key) => [
+        key.key,
+        new Set(
+          rule
+            .choices(key)
+            .filter((index) => open(index) && inTime(key, index))
+            .map((index) => takes(key, index)),
+        ).size,
+      ]),
+    );
     chosen.sort(
       (a, b) => choices.get(a.key)! - choices.get(b.key)! || b.weight - a.weight || (a.key < b.key ? -1 : 1),
     );
   }
-  // Above the budget, a window's refills start in turn, the stalest first, spread over the
-  // window before its slot. Started together, their order was their timers' and a few
-  // milliseconds of lease and tier round trips, not their staleness, and the next plan, ranking
-  // by it, cut through the window's keys alike tick after tick: with keys not a multiple of a
-  // window's fills, some took turns more often (seed 254: 5 keys every 5 s, 12 every 6 s).
-  const turn = above ? Math.floor((windowMs - lead) / fills) : 0;
   const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
   const refills = chosen.map((key) => {
-    const earliest = Math.max(key.startedAt + minGap, backoffBefore(key));
     const order = rule.windows(key);
-    // A window whose slot comes too soon after the key's last fill still takes it if, started
-    // when the gap allows, it lands before the earliest poller it serves. (Held to its slot, a
-    // key a late page polls, once in a later window, came 24 ms short of its own window every
-    // tick and stayed where the page read it stale: seed 122.)
-    const inTime = (index: number) => tick - index * windowMs - lead + rule.slack(key, index) >= earliest;
-    const window = order.find((index) => used[index]! < fills && open(index) && inTime(index)) ?? -1;
+    const window =
+      order.find((index) => used[takes(key, index)]! < fills && open(index) && inTime(key, index)) ?? -1;
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
-    const startAt =
-      window === -1
-        ? earliest
-        : Math.max(
-            earliest,
-            tick - window * windowMs - lead - rule.sooner(key, window) - used[window]! * turn,
-          );
-    if (window !== -1) used[window]! += 1;
+    const startAt = window === -1 ? earliest(key) : startIn(key, window);
+    if (window !== -1) used[takes(key, window)]! += 1;
     const windowStart = startAt - (startAt % windowMs);
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return {
