@@ -200,26 +200,26 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k00@0-50ms', 'k01@-100ms'],
     },
     {
-      // k03's backoff ends 10 ms after its slot in window 1 would start: it cannot take window 1
-      // or 2, chooses first, and takes window 0; k02 takes window 1. (Started in its slot, inside
-      // the backoff, the refill was dropped, and the page's next poll read a copy 147 s old:
-      // seed 986.)
+      // k03's backoff ends 10 ms after its slot in window 1 would start: it starts then, off the
+      // windows' slots. (Started in its slot, inside the backoff, the refill was dropped, and the
+      // page's next poll read a copy 147 s old: seed 986.)
       name: "a refill does not start inside its key's backoff",
       input: input(keys(4, (_, index) => (index < 3 ? { weight: 5 } : { retryAt: TICK - 1240 }))),
-      refills: ['k02@1', 'k03@0-50ms', 'k00@0-50ms', 'k01@0-50ms'],
+      refills: ['k03@-1240ms', 'k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
     },
     {
       // k06 was filled 3.6 s before the tick: the least gap holds its refill to 1.6 s before it,
-      // in window 1 whether it takes window 1 or 2, so it can take two windows, not three, and
-      // chooses first. (Placed last, in window 2 and started in window 1, it made window 1's
-      // fourth refill, and the budget pushed window 0's last one past the tick: seed 2756.)
-      name: 'a key the least gap holds back takes a slot in the window it starts in, and chooses first',
+      // in window 1 whether it takes window 1 or 2, so it can take windows 0 and 1, and the keys
+      // before it leave it a slot in window 1: k05 takes window 2. (Placed in window 2 and
+      // started in window 1, it made window 1's fourth refill, and the budget pushed window 0's
+      // last one past the tick: seed 2756.)
+      name: 'the keys before a key the least gap holds back leave it a slot in a window it can start in',
       input: input(
         keys(7, (_, index) =>
           index === 6 ? { startedAt: TICK - 3600, freshUntil: TICK - 600 } : { weight: 5 },
         ),
       ),
-      refills: ['k05@2', 'k02@1', 'k03@1', 'k04@1', 'k06@0-50ms', 'k00@0-50ms', 'k01@0-50ms'],
+      refills: ['k05@2', 'k03@1', 'k04@1', 'k06@1', 'k00@0-50ms', 'k01@0-50ms', 'k02@0-50ms'],
     },
     {
       // Five keys a page 2 s late polls, all filled 4 s before the tick (a cold start): none may

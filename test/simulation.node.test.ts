@@ -59,8 +59,8 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old).
  */
 const CAUGHT = [
-  10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 1051, 1077, 1405, 1762, 1875, 2314, 2756,
-  986,
+  10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
+  2756,
 ];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):

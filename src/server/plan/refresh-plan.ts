@@ -39,6 +39,7 @@ import {
   type WindowShape,
   windowOrder,
 } from './poller-lateness.ts';
+import { leavesRoom } from './window-matching.ts';
 
 /** What the plan needs to know about one polled key. */
 export interface PlannedKey {
@@ -159,8 +160,8 @@ interface KeyRule {
   slack(key: PlannedKey, index: number): number;
   /** How much sooner than its slot its refill starts (`startSooner`). */
   sooner(key: PlannedKey, index: number): number;
-  /** The windows its pollers read fresh from: keys that can take the fewest choose first. */
-  choices(key: PlannedKey): readonly number[];
+  /** How many windows its pollers read fresh from: the fewest choose first. */
+  choices(key: PlannedKey): number;
 }
 
 /** What a plan is made from: the time, the budget's shape, and the host's established keys. */
@@ -259,7 +260,7 @@ export function planRefills({
     dueBy: () => tick + intervalMs / 4,
     slack: () => 0,
     sooner: () => 0,
-    choices: () => indexes,
+    choices: () => shape.windows,
   };
   // Under it, for its pollers: the windows a key may take are those of its order (`windowOrder`)
   // where it is due, that is where its stored answer is not fresh any more when the last
@@ -274,7 +275,7 @@ export function planRefills({
     dueBy: (key, index) => dueBy(tick, index, key.pollers, shape),
     slack: (key, index) => Math.max(0, slackAfterSlot(key.pollers, index, shape)),
     sooner: (key, index) => startSooner(key.pollers, index, shape),
-    choices: (key) => freshWindows(key.pollers, shape),
+    choices: (key) => freshWindows(key.pollers, shape).length,
   };
   const dueAs = (rule: KeyRule) =>
     started.filter((key) => rule.windows(key).length > 0 && refreshed.get(key.key) !== tick);
@@ -333,10 +334,14 @@ export function planRefills({
   // later one that is full, it is the next with room, where the budget grants it unless the
   // window may burst (a cold start). (Counted in its slot's window, it made a fourth refill in
   // the next one, and the budget pushed that window's last refill past the tick: seed 2756.)
-  const takes = (key: PlannedKey, index: number) => {
+  const startsIn = (key: PlannedKey, index: number) => {
     const startAt = startIn(key, index);
-    let at = windowStarts.indexOf(startAt - (startAt % windowMs));
-    if (at === -1 || at === index) return index;
+    const at = windowStarts.indexOf(startAt - (startAt % windowMs));
+    return at === -1 ? index : at;
+  };
+  const takes = (key: PlannedKey, index: number) => {
+    let at = startsIn(key, index);
+    if (at === index) return index;
     while (at > 0 && used[at]! >= fills) at -= 1;
     return at;
   };
@@ -349,31 +354,39 @@ export function planRefills({
     chosen.reverse();
   } else {
     // Keys with the fewest fresh windows choose first (`freshWindows`: a query polled on time
-    // and 1.7 s late has one, the last before the tick; pollers on time have all three; counted
-    // where the least gap after the last fill lets the refill start, `takes`), then
+    // and 1.7 s late has one, the last before the tick; pollers on time have all three), then
     // the most pollers, in the window they take first; ties by key so slots stay put tick after
     // tick. (Chosen by pollers alone, keys on time filled the one window a late page's keys
     // could read fresh, and that page read them stale: seed 23.)
-    const choices = new Map(
-      chosen.map((key) => [
-        key.key,
-        new Set(
-          rule
-            .choices(key)
-            .filter((index) => open(index) && inTime(key, index))
-            .map((index) => takes(key, index)),
-        ).size,
-      ]),
-    );
+    const choices = new Map(chosen.map((key) => [key.key, rule.choices(key)]));
     chosen.sort(
       (a, b) => choices.get(a.key)! - choices.get(b.key)! || b.weight - a.weight || (a.key < b.key ? -1 : 1),
     );
   }
   const reserved = new Map<number, number>(windowStarts.map((start) => [start, 0]));
-  const refills = chosen.map((key) => {
+  // A key takes the first window of its order whose slot is free and where its refill, counted
+  // where it starts (`takes`), has room, and, under the budget, that leaves the keys after it as
+  // many slots as they could have had (`leavesRoom`): a key the least gap holds back can start
+  // in fewer windows, and the keys before it leave it one. (Placed in their preferred windows first, keys left a wide
+  // query the gap held back no slot, and its refill, at once, made a fourth in window 1: seed
+  // 2756. Moved ahead of the others instead, keys held back by the few milliseconds their last
+  // fill started after its slot swapped windows every tick, and a page read data 3 s old: seed 2.)
+  const canStartIn = (key: PlannedKey) =>
+    new Set(
+      rule
+        .windows(key)
+        .filter((index) => open(index) && inTime(key, index))
+        .map((index) => startsIn(key, index)),
+    );
+  const startable = chosen.map(canStartIn);
+  const refills = chosen.map((key, place) => {
     const order = rule.windows(key);
-    const window =
-      order.find((index) => used[takes(key, index)]! < fills && open(index) && inTime(key, index)) ?? -1;
+    const free = (index: number) =>
+      used[index]! < fills && used[takes(key, index)]! < fills && open(index) && inTime(key, index);
+    const room = used.map((count) => fills - count);
+    const keepsRoom = (index: number) =>
+      above || leavesRoom(startable[place]!, startable.slice(place + 1), room, takes(key, index));
+    const window = order.find((index) => free(index) && keepsRoom(index)) ?? order.find(free) ?? -1;
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt = window === -1 ? earliest(key) : startIn(key, window);
     if (window !== -1) used[takes(key, window)]! += 1;
