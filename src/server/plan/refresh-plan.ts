@@ -330,10 +330,12 @@ export function planRefills({
     tick - index * windowMs - lead + rule.slack(key, index) >= earliest(key);
   const startIn = (key: PlannedKey, index: number) =>
     Math.max(earliest(key), tick - index * windowMs - lead - rule.sooner(key, index) - used[index]! * turn);
-  // The window whose slot a refill takes is the one it starts in. Held back by the gap into a
-  // later one that is full, it is the next with room, where the budget grants it unless the
-  // window may burst (a cold start). (Counted in its slot's window, it made a fourth refill in
-  // the next one, and the budget pushed that window's last refill past the tick: seed 2756.)
+  // A refill counts in the window it starts in (`startsIn`), not in its slot's. Held back by the
+  // gap into a later one that is full, it counts in the next with room (`takes`), where the
+  // budget grants it unless the window may burst (a cold start). (Counted in its slot's window,
+  // it made a fourth refill in the next one, and the budget pushed that window's last refill
+  // past the tick: seed 2756.)
+  const canStart = (key: PlannedKey, index: number) => open(index) && inTime(key, index);
   const startsIn = (key: PlannedKey, index: number) => {
     const startAt = startIn(key, index);
     const at = windowStarts.indexOf(startAt - (startAt % windowMs));
@@ -367,22 +369,24 @@ export function planRefills({
   // A key takes the first window of its order whose slot is free and where its refill, counted
   // where it starts (`takes`), has room, and, under the budget, that leaves the keys after it as
   // many slots as they could have had (`leavesRoom`): a key the least gap holds back can start
-  // in fewer windows, and the keys before it leave it one. (Placed in their preferred windows first, keys left a wide
-  // query the gap held back no slot, and its refill, at once, made a fourth in window 1: seed
-  // 2756. Moved ahead of the others instead, keys held back by the few milliseconds their last
-  // fill started after its slot swapped windows every tick, and a page read data 3 s old: seed 2.)
-  const canStartIn = (key: PlannedKey) =>
-    new Set(
-      rule
-        .windows(key)
-        .filter((index) => open(index) && inTime(key, index))
-        .map((index) => startsIn(key, index)),
-    );
-  const startable = chosen.map(canStartIn);
+  // in fewer windows, and the keys before it leave it one. (Placed in their preferred windows
+  // first, keys left a wide query the gap held back no slot, and its refill, at once, made a
+  // fourth in window 1: seed 2756. Moved ahead of the others instead, keys held back by the few
+  // milliseconds their last fill started after its slot swapped windows every tick, and a page
+  // read data 3 s old: seed 2.)
+  const startable = chosen.map(
+    (key) =>
+      new Set(
+        rule
+          .windows(key)
+          .filter((index) => canStart(key, index))
+          .map((index) => startsIn(key, index)),
+      ),
+  );
   const refills = chosen.map((key, place) => {
     const order = rule.windows(key);
     const free = (index: number) =>
-      used[index]! < fills && used[takes(key, index)]! < fills && open(index) && inTime(key, index);
+      used[index]! < fills && used[takes(key, index)]! < fills && canStart(key, index);
     const room = used.map((count) => fills - count);
     const keepsRoom = (index: number) =>
       above || leavesRoom(startable[place]!, startable.slice(place + 1), room, takes(key, index));
