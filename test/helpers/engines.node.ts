@@ -121,7 +121,8 @@ async function launchWebKit(): Promise<EngineBrowser> {
         goto: (url) => session.navigate(url),
         waitFor: (expression, timeoutMs) => poll(evaluate, expression, timeoutMs),
         async close() {
-          open = undefined;
+          // A later page may have taken its place (newPage closed this one): that one stays open.
+          if (open === session) open = undefined;
           await session.delete();
         },
       };
