@@ -56,11 +56,14 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * between 1.8 and 1.9 s, a key moved, and another, held back by the least gap, was counted in
  * one window and started in the next, its fourth: the budget pushed that window's last refill
  * past the tick), 986 (with 2756's fix but a plan blind to backoff: a refill moved 10 ms inside
- * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old).
+ * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old),
+ * 4113 (a sprayer of new queries: a refill the least gap held back into a full window was
+ * reserved there, not in the next window where the budget granted it; that window was left to
+ * two new queries, and the refill planned in it was made at the tick, its poll read data 3 s old).
  */
 const CAUGHT = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756,
+  2756, 4113,
 ];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):

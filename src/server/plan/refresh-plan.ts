@@ -199,8 +199,9 @@ export interface RefreshPlan {
   stretched: string[];
   stretchedUntil: number;
   /**
-   * Refills per budget window start, for every window of the plan (0: none, the window is left
-   * to new queries): what `RefreshSchedule.reserved` answers.
+   * Refills per budget window start, each counted in the window the budget grants it in, for
+   * every window of the plan (0: none, the window is left to new queries): what
+   * `RefreshSchedule.reserved` answers.
    */
   reserved: Map<number, number>;
   /** Refresh interval / tick interval: 1 while every key fits in the budget. */
@@ -394,7 +395,10 @@ export function planRefills({
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt = window === -1 ? earliest(key) : startIn(key, window);
     if (window !== -1) used[takes(key, window)]! += 1;
-    const windowStart = startAt - (startAt % windowMs);
+    // Reserved where it counts (`takes`): counted where it starts, a window the gap held it back
+    // into held four, the next one left a new query the slot the budget then gave the fourth, and
+    // that window's own refill came after the tick (seed 4113).
+    const windowStart = window === -1 ? startAt - (startAt % windowMs) : windowStarts[takes(key, window)]!;
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return {
       key: key.key,
