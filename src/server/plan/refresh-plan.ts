@@ -395,9 +395,9 @@ export function planRefills({
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt = window === -1 ? earliest(key) : startIn(key, window);
     if (window !== -1) used[takes(key, window)]! += 1;
-    // Reserved where it counts (`takes`): counted where it starts, a window the gap held it back
-    // into held four, the next one left a new query the slot the budget then gave the fourth, and
-    // that window's own refill came after the tick (seed 4113).
+    // Reserved in the window it counts in (`takes`). (Reserved where it starts, the full window
+    // the gap held it back into showed four and the next one too few; a new query took the slot
+    // the budget gave the fourth, and the next window's own refill came after the tick: seed 4113.)
     const windowStart = window === -1 ? startAt - (startAt % windowMs) : windowStarts[takes(key, window)]!;
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return {
