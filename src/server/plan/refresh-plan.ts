@@ -394,11 +394,13 @@ export function planRefills({
     const window = order.find((index) => free(index) && keepsRoom(index)) ?? order.find(free) ?? -1;
     // No free slot that far from the last fill: as soon as allowed (the budget has the last word).
     const startAt = window === -1 ? earliest(key) : startIn(key, window);
-    if (window !== -1) used[takes(key, window)]! += 1;
-    // Reserved in the window it counts in (`takes`). (Reserved where it starts, the full window
-    // the gap held it back into showed four and the next one too few; a new query took the slot
-    // the budget gave the fourth, and the next window's own refill came after the tick: seed 4113.)
-    const windowStart = window === -1 ? startAt - (startAt % windowMs) : windowStarts[takes(key, window)]!;
+    // Counted, and reserved, in the window the budget grants it in (`takes`). (Reserved where it
+    // starts, the full window the gap held it back into showed four and the next one too few; a
+    // new query took the slot the budget gave the fourth, and the next window's own refill came
+    // after the tick: seed 4113.)
+    const counted = window === -1 ? undefined : takes(key, window);
+    if (counted !== undefined) used[counted]! += 1;
+    const windowStart = counted === undefined ? startAt - (startAt % windowMs) : windowStarts[counted]!;
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return {
       key: key.key,
