@@ -6,7 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decide, servable, staleDetail, type EntryState } from '../src/server/cache/decision.ts';
+import {
+  decide,
+  plannedRefill,
+  servable,
+  staleDetail,
+  type EntryState,
+} from '../src/server/cache/decision.ts';
 
 const NOW = 1_800_000_000_000;
 const WINDOWS = { liveTtlMs: 3000, staleWindowMs: 30_000 };
@@ -134,4 +140,21 @@ describe('servable: whether a copy may still be served', () => {
   ];
   for (const [name, freshUntil, expected] of rows)
     test(name, () => assert.equal(servable({ freshUntil }, NOW, WINDOWS.staleWindowMs), expected));
+});
+
+describe('plannedRefill: what a planned refill does when its timer fires', () => {
+  const GAP = 2000;
+  const DUE = NOW + 1900;
+  /** A copy whose fill started `ago` ms ago, fresh an interval from then. */
+  const copy = (ago: number) => ({ startedAt: NOW - ago, freshUntil: NOW - ago + 3000 });
+  const rows: [string, { startedAt: number; freshUntil: number }, ReturnType<typeof plannedRefill>][] = [
+    ['fresh past its pollers', copy(1000), 'fresh'],
+    ['not fresh past them, the gap passed', copy(2500), 'start'],
+    ['the gap ends exactly now', copy(2000), 'start'],
+    // Seed 4929: another instance's fill, adopted since this instance's plan, 1.24 s before.
+    ['not fresh past them, inside the gap', copy(1240), 'held'],
+    ['fresh past them and inside the gap', { startedAt: NOW - 100, freshUntil: NOW + 2000 }, 'fresh'],
+  ];
+  for (const [name, stored, expected] of rows)
+    test(name, () => assert.equal(plannedRefill(stored, DUE, NOW, GAP), expected));
 });

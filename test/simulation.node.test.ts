@@ -59,11 +59,15 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old),
  * 4113 (a sprayer of new queries: a refill the least gap held back into a full window was
  * reserved there, not in the next window where the budget granted it; that window was left to
- * two new queries, and the refill planned in it was made at the tick, its poll read data 3 s old).
+ * two new queries, and the refill planned in it was made at the tick, its poll read data 3 s old),
+ * 4929 (three instances: one filled a key off the plan after its backoff; another, whose plan
+ * had not known of that fill, dropped its planned refill for the least gap and answered its
+ * page's next poll from the copy it adopted, fresh 7 ms longer, while the tier held the newer
+ * refill).
  */
 const CAUGHT = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113,
+  2756, 4113, 4929,
 ];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):

@@ -102,3 +102,21 @@ export type Lookup =
       /** What happened, as a stale copy answering instead says it (`rate-limited`: the site cools down). */
       detail: StaleDetail;
     };
+
+/** What a planned refill does when its timer fires (`Filler.refreshPlanned`). */
+export type PlannedRefill = 'start' | 'fresh' | 'held';
+
+/**
+ * A planned refill starts unless the copy is fresh past `dueBy` (when the pollers it serves
+ * come: another fill served them since the plan), or is `held` by the least gap: its fill
+ * started less than that ago.
+ */
+export function plannedRefill(
+  stored: Pick<StoredResponse, 'startedAt' | 'freshUntil'>,
+  dueBy: number,
+  now: number,
+  minGapMs: number,
+): PlannedRefill {
+  if (stored.freshUntil > dueBy) return 'fresh';
+  return now - stored.startedAt < minGapMs ? 'held' : 'start';
+}

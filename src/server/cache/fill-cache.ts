@@ -81,7 +81,7 @@ export class FillCache {
       clock: options.clock,
       polled: (site) => this.#keys.planned(site),
       lead: (host) => this.#filler.lead(host),
-      refresh: (key, dueBy) => void this.#filler.refreshPlanned(key, dueBy),
+      refresh: (key, dueBy, tick) => void this.#filler.refreshPlanned(key, dueBy, tick),
       ...(shared ? { prepare: (site: string) => this.#sharedKeys!.preparePlan(site) } : {}),
       stretch: (key, until) => {
         const stored = entries.peek(key);

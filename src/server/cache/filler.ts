@@ -6,11 +6,13 @@
 import type { Logger } from 'pino';
 import { routes, siteOf, type RouteName } from '../../api/index.ts';
 import { storeBody, type StoredResponse } from '../../runtime/stored-response.ts';
+import type { TimerHandle } from '../../runtime/clock.ts';
 import type { HostBudget } from '../budget/host-budget.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import type { FailureReason, RateLimitSignals, UpstreamClient } from '../upstream.ts';
+import { plannedRefill } from './decision.ts';
 import { forClients } from './personal-fields.ts';
 import { ttlMs, type Entries, type FillContext, type KeyState, type PolledKeys } from './polled-keys.ts';
 import type { Lease, SharedKeys } from './shared-keys.ts';
@@ -54,6 +56,8 @@ export class Filler {
   /** Per host, a moving average of upstream latency: how early a refresh-ahead must start. */
   readonly #latency = new Map<string, number>();
   #closed = false;
+  /** Per key, a read of the tier's copy at the tick of a refill the least gap held (`refreshPlanned`). */
+  readonly #rereads = new Map<string, TimerHandle>();
 
   constructor(parts: FillerParts) {
     this.#options = parts.options;
@@ -71,6 +75,8 @@ export class Filler {
   /** No planned refill starts after this. */
   close(): void {
     this.#closed = true;
+    for (const reread of this.#rereads.values()) this.#options.clock.clearTimeout(reread);
+    this.#rereads.clear();
   }
 
   async fill(
@@ -117,7 +123,7 @@ export class Filler {
    * the tick before, passed for this tick's, and the tick's pollers got data a tick old.) With a
    * shared tier the tier's copy is read first: another instance may have refilled the key since.
    */
-  async refreshPlanned(key: string, dueBy: number): Promise<void> {
+  async refreshPlanned(key: string, dueBy: number, tick: number): Promise<void> {
     const state = this.#keys.peek(key);
     let stored = this.#entries.peek(key);
     if (!state?.context || !stored || state.filling || this.#closed) return;
@@ -131,8 +137,30 @@ export class Filler {
       this.blockedUntil(context.host, state) > now
     )
       return;
-    if (stored.freshUntil > dueBy || now - stored.startedAt < this.#schedule.minGapMs) return;
-    this.start(key, context);
+    const decision = plannedRefill(stored, dueBy, now, this.#schedule.minGapMs);
+    if (decision === 'held') this.#rereadAt(key, tick);
+    if (decision === 'start') this.start(key, context);
+  }
+
+  /**
+   * A refill held by the least gap is left to the instance whose fill held it, which planned
+   * it for when the gap ends; the tier is read again at the tick, for that refill. (Seed 4929:
+   * an instance adopted another's fill made off the plan just after its own plan, dropped its
+   * refill for the gap, and answered its page's next poll from that copy, fresh until 7 ms
+   * later, while the tier held the newer refill. Filling at the gap's end instead took budget
+   * slots other plans had given, and another page read a key a tick old: seed 5693.)
+   */
+  #rereadAt(key: string, tick: number): void {
+    const sharedKeys = this.#sharedKeys;
+    const { clock } = this.#options;
+    if (!sharedKeys || this.#rereads.has(key) || tick <= clock.now()) return;
+    const reread = clock.setTimeout(() => {
+      this.#rereads.delete(key);
+      const state = this.#keys.peek(key);
+      if (this.#closed || !state?.context || state.filling) return;
+      void sharedKeys.adopt(key, state.context, state, this.#entries.peek(key));
+    }, tick - clock.now());
+    this.#rereads.set(key, reread);
   }
 
   /** No fill of the key before then: its backoff, or its host's cooldown. */

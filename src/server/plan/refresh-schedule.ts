@@ -26,9 +26,10 @@ export interface ScheduleParts {
   /**
    * Starts a planned refill unless the stored answer is already fresh past its `dueBy` (when
    * the pollers it serves come: another fill served them since the plan) or started less than
-   * the schedule's `minGapMs` ago (the budget still has the last word).
+   * the schedule's `minGapMs` ago (the budget still has the last word). `tick` is the tick whose
+   * pollers it serves.
    */
-  refresh(key: string, dueBy: number): void;
+  refresh(key: string, dueBy: number, tick: number): void;
   /**
    * Brings the host's keys up to date before a plan (with a shared tier, the copies other
    * instances refilled since): plans rank keys by when their fills started, and instances that
@@ -183,7 +184,7 @@ export class RefreshSchedule {
       this.#arm(timers, startAt, () => {
         timers.armed.delete(key);
         timers.refreshed.set(key, plan.tick);
-        this.#parts.refresh(key, dueBy);
+        this.#parts.refresh(key, dueBy, plan.tick);
       });
     }
     this.#parts.report(host, plan.report);
