@@ -65,8 +65,9 @@ function plan(count: number, { weight = () => 1, delay = () => 0, lead = LEAD }:
     clock: realClock,
     polled: () => [...keys.values()],
     lead: () => lead,
-    refresh: (key, dueBy) => {
+    refresh: (key, dueBy, tick) => {
       assert.ok(dueBy > Date.now(), "a refill starts before its tick's pollers come");
+      assert.ok(tick % INTERVAL === 0 && tick > Date.now() && tick <= dueBy, 'it is told the tick it serves');
       fake.refreshed.push({ key, at: Date.now() });
       const entry = keys.get(key)!;
       const startedAt = Date.now() + delay(key);
