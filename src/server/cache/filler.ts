@@ -152,14 +152,14 @@ export class Filler {
    */
   #rereadAt(key: string, tick: number): void {
     const sharedKeys = this.#sharedKeys;
-    const { clock } = this.#options;
-    if (!sharedKeys || this.#rereads.has(key) || tick <= clock.now()) return;
-    const reread = clock.setTimeout(() => {
+    const waitMs = tick - this.#now();
+    if (!sharedKeys || this.#rereads.has(key) || waitMs <= 0) return;
+    const reread = this.#options.clock.setTimeout(() => {
       this.#rereads.delete(key);
       const state = this.#keys.peek(key);
       if (this.#closed || !state?.context || state.filling) return;
       void sharedKeys.adopt(key, state.context, state, this.#entries.peek(key));
-    }, tick - clock.now());
+    }, waitMs);
     this.#rereads.set(key, reread);
   }
 
