@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  awaitedEntry,
   decide,
   plannedRefill,
   servable,
@@ -157,4 +158,22 @@ describe('plannedRefill: what a planned refill does when its timer fires', () =>
   ];
   for (const [name, stored, expected] of rows)
     test(name, () => assert.equal(plannedRefill(stored, DUE, NOW, GAP), expected));
+});
+
+describe("awaitedEntry: whether a fill waiting for another instance's takes the tier's entry", () => {
+  /** An entry fetched `age` ms ago and fresh for `fresh` ms more. */
+  const copy = (age: number, fresh: number) => ({ fetchedAt: NOW - age, freshUntil: NOW + fresh });
+  const rows: [string, ReturnType<typeof copy> | undefined, { fetchedAt: number } | undefined, boolean][] = [
+    ['nothing in the tier yet', undefined, undefined, false],
+    ['a fresh entry, no copy here', copy(100, 2900), undefined, true],
+    ['a fresh entry newer than the copy it replaces', copy(100, 2900), { fetchedAt: NOW - 4000 }, true],
+    ['the copy it replaces, still in the tier', copy(4000, -1000), { fetchedAt: NOW - 4000 }, false],
+    ['a fresh entry, yet not newer', copy(100, 2900), { fetchedAt: NOW - 100 }, false],
+    // Seed 5867: a restarted instance, no copy of its own, and the tier's entry from before its outage.
+    ['an old entry, no copy here', copy(63_000, -60_000), undefined, false],
+    ['newer than the copy it replaces, but not fresh', copy(5000, -2000), { fetchedAt: NOW - 9000 }, false],
+    ['fresh until now exactly: no longer', copy(3000, 0), undefined, false],
+  ];
+  for (const [name, entry, replaced, expected] of rows)
+    test(name, () => assert.equal(awaitedEntry(entry, replaced, NOW), expected));
 });

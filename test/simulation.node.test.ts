@@ -63,11 +63,13 @@ const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
  * 4929 (three instances: one filled a key off the plan after its backoff; another, whose plan
  * had not known of that fill, dropped its planned refill for the least gap and answered its
  * page's next poll from the copy it adopted, fresh 7 ms longer, while the tier held the newer
- * refill).
+ * refill), 5867 (two instances: one restarted, with no copy, while the tier was away; its fill,
+ * waiting for the other instance's, took the tier's 63 s old entry for it, and two polls were
+ * answered that entry as a miss with `max-age=0`).
  */
 const CAUGHT = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929,
+  2756, 4113, 4929, 5867,
 ];
 /**
  * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):

@@ -120,3 +120,19 @@ export function plannedRefill(
   if (stored.freshUntil > dueBy) return 'fresh';
   return now - stored.startedAt < minGapMs ? 'held' : 'start';
 }
+
+/**
+ * Whether a fill waiting for another instance's takes the tier's entry as that fill: only a
+ * fresh one newer than the copy it replaces. (A restarted instance with no copy took the tier's
+ * 63 s old entry, written before the tier went away, for the fill it waited for, and its pollers
+ * were answered it as a miss with `max-age=0`: seed 5867. Waited on past it, the fill ends in
+ * the other instance's fresh entry or at `maxWaitMs`, where the lookup answers the tier's copy
+ * as stale.)
+ */
+export function awaitedEntry<Entry extends Pick<StoredResponse, 'fetchedAt' | 'freshUntil'>>(
+  entry: Entry | undefined,
+  replaced: Pick<StoredResponse, 'fetchedAt'> | undefined,
+  now: number,
+): entry is Entry {
+  return entry !== undefined && entry.fetchedAt > (replaced?.fetchedAt ?? 0) && now < entry.freshUntil;
+}

@@ -15,6 +15,7 @@ import { polledInTwoTicks } from '../plan/refresh-plan.ts';
 import type { RefreshSchedule } from '../plan/refresh-schedule.ts';
 import { resolveQuery } from '../http/query.ts';
 import type { LeaseClaim, SharedTier } from '../tier/shared-tier.ts';
+import { awaitedEntry } from './decision.ts';
 import { FillError } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
 
@@ -160,7 +161,7 @@ export class SharedKeys {
           throw new FillError('shared_backoff');
         }
         const entry = await shared.read(sharedKey);
-        if (entry && entry.fetchedAt > (stale?.fetchedAt ?? 0)) return entry;
+        if (awaitedEntry(entry, stale, this.#now())) return entry;
         const left = deadline - this.#now();
         if (signal.aborted || this.#closed || left <= 0) throw new FillError('shared_wait');
         await this.#options.clock.sleep(Math.min(claim.ms, this.#pollMs, left));
