@@ -190,16 +190,34 @@ function groupCounter(scenario: Scenario): (site: string, at: number) => number 
 const OVERLAP_SLACK_MS = 10 * TICK_MS;
 
 /**
- * The mean gap between refills from `from` to `to`, gaps of 10 ticks or more left out (the
- * query's site was not above capacity then, or a fault or a dashboard's change was near);
+ * The spans in which a query was refreshed steadily: from one refill to the next, joined while
+ * the gaps stay under 10 ticks. A longer gap is no refresh interval: the query's site was not
+ * above capacity then, or the query was answered from its fold group's wide query, or a fault
+ * or a dashboard's change was near.
+ */
+export function refreshedSpans(times: readonly number[]): Span[] {
+  const spans: Span[] = [];
+  for (let index = 1; index < times.length; index += 1) {
+    const [before, after] = [times[index - 1]!, times[index]!];
+    if (after - before >= 10 * TICK_MS) continue;
+    const last = spans.at(-1);
+    if (last?.to === before) last.to = after;
+    else spans.push({ from: before, to: after });
+  }
+  return spans;
+}
+
+/**
+ * The mean gap between refills inside `spans` (both ends in one span, the gap under 10 ticks);
  * undefined with fewer than 10 gaps.
  */
-function meanRefreshInterval(times: readonly number[], from: number, to: number): number | undefined {
-  const inside = times.filter((time) => time >= from && time <= to);
-  const gaps = inside
-    .slice(1)
-    .map((time, index) => time - inside[index]!)
-    .filter((gap) => gap < 10 * TICK_MS);
+export function meanRefreshInterval(times: readonly number[], spans: readonly Span[]): number | undefined {
+  const gaps: number[] = [];
+  for (let index = 1; index < times.length; index += 1) {
+    const [before, after] = [times[index - 1]!, times[index]!];
+    if (after - before < 10 * TICK_MS && spans.some((span) => span.from <= before && after <= span.to))
+      gaps.push(after - before);
+  }
   return gaps.length >= 10 ? gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length : undefined;
 }
 
@@ -299,22 +317,26 @@ export function freshAndFair(
     entry.times.push(at);
     fills.set(grant.key, entry);
   }
-  // Each query against its site's queries polled as long, over the same time: a query polled
-  // only while its site had fewer queries is rightly refreshed more often than the site's mean
-  // over the whole run (seed 624: a second dashboard's queries, polled while both were open,
-  // every 7.4 s, the first's every 5.2 s over ten minutes, and as often as those while both were).
+  // Each query against its site's queries polled as long, over the same time, the spans it was
+  // refreshed in: a query polled only while its site had fewer queries is rightly refreshed more
+  // often than the site's mean over the whole run (seed 624: a second dashboard's queries, polled
+  // while both were open, every 7.4 s, the first's every 5.2 s over ten minutes, and as often as
+  // those while both were). So is one answered from its fold group's wide query in between (seed
+  // 6226: a quickstats query folded into another dashboard's for 348 s, refreshed every 4.02 s
+  // before and after, as its peers were then, whose mean over the whole run was 5.38 s).
   const series = [...fills].map(([key, { site, times }]) => ({ key, site, times }));
   for (const [site, entries] of bySite(series)) {
     for (const entry of entries) {
       const from = entry.times[0]!;
       const to = entry.times.at(-1)!;
-      const mean = meanRefreshInterval(entry.times, from, to);
+      const spans = refreshedSpans(entry.times);
+      const mean = meanRefreshInterval(entry.times, spans);
       if (mean === undefined) continue;
       const peers = entries
         .filter(
           (peer) => peer.times[0]! <= from + OVERLAP_SLACK_MS && peer.times.at(-1)! >= to - OVERLAP_SLACK_MS,
         )
-        .map((peer) => meanRefreshInterval(peer.times, from, to))
+        .map((peer) => meanRefreshInterval(peer.times, spans))
         .filter((peerMean) => peerMean !== undefined);
       if (peers.length < 2) continue;
       const overall = peers.reduce((sum, peerMean) => sum + peerMean, 0) / peers.length;
