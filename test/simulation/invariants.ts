@@ -273,7 +273,7 @@ function latePollRule(scenario: Scenario): (poll: Poll, groups: number) => 'on t
  * (`oldestAge`, and fetched after the tick before the poll's); a late page's query's, as
  * `latePollRule` says. Above it, the budget's stretch is shared evenly: every upstream query's
  * mean refresh interval stays within ±20 % of the mean of its site's queries polled as long,
- * over the same time.
+ * over the spans it was refreshed in.
  */
 export function freshAndFair(
   scenario: Scenario,
