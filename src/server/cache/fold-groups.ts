@@ -187,6 +187,39 @@ export class FoldGroups {
   }
 
   /**
+   * A group none of whose members was asked for two intervals (a hidden tab) comes back whole
+   * when one of the members its wide query covered is asked again while that answer is
+   * servable: they all count as asked again (and are shared), so the returning tab's queries
+   * are answered from it, and its refill is one fill. Those not asked again leave two intervals
+   * later, as ever; a new member asking an idle group starts it afresh. Called before the
+   * member is asked: with a shared tier, a member asked on another instance within two
+   * intervals (the tier's set, which this ask has not joined yet) means the group is not idle.
+   * (Rebuilt member by member, a dashboard back from 52 s in a hidden tab filled 16 queries for
+   * four ticks where 8 serve it, 56 calls in 12 s as bursts, and a minute later the budget
+   * lacked a refill's slot: seed 6620. Judged idle on one instance while another polled a
+   * member, a group took back a member whose dashboard had closed and refilled it for nobody:
+   * seed 70.)
+   */
+  async resume(member: Member): Promise<void> {
+    const { group } = member;
+    const wide = group.wide;
+    const idle = 2 * this.#options.liveTtlMs;
+    const idleHere = (now: number) =>
+      [...group.members.values()].every((known) => now - known.lastRequestedAt > idle);
+    if (!wide?.covered.has(member) || !idleHere(this.#now())) return;
+    const stored = this.#entries.peek(wide.key);
+    if (!stored || !servable(stored, this.#now(), this.#options.staleWindowMs)) return;
+    if (this.#shared && ((await this.#shared.members(group.id)) ?? []).length > 0) return;
+    const now = this.#now();
+    if (group.wide !== wide || !idleHere(now)) return;
+    for (const covered of wide.covered)
+      if (group.members.get(covered.key) === covered) {
+        covered.lastRequestedAt = now;
+        this.#share(covered);
+      }
+  }
+
+  /**
    * With a shared tier, every instance folds the members polled on any of them: each tells the
    * tier what it polls (for two intervals, renewed every half interval) and reads the others'
    * every half interval, so all compute the same wide query and its lease fills it once.
