@@ -218,6 +218,22 @@ describe('query folding through the cache', () => {
     assertStaleCopy(reply!, first, 'budget');
   });
 
+  test("a dashboard back from a hidden tab is answered from its group's wide query: one call, not one per member", async () => {
+    const f = await folding();
+    const WIDE = `${TOPPAGES}?host=example.com&limit=10&loyalty=1`;
+    await foldedCopy(f);
+    const before = f.calls.length;
+    // Hidden for 10 s: no member is asked for more than two intervals, and the copy is servable.
+    await f.clock.advance(10_000);
+    const replies = await f.getAll([NARROW, WIDE]);
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      [200, 200],
+    );
+    // Rebuilt member by member, the narrow query came back alone and was filled apart (seed 6620).
+    assert.deepEqual(f.calls.slice(before), [WIDE]);
+  });
+
   test('a member whose wide query changed five times since its copy is still answered that copy when the new one fails', async () => {
     const f = await folding();
     const first = await foldedCopy(f);
