@@ -198,25 +198,31 @@ export class FoldGroups {
    * four ticks where 8 serve it, 56 calls in 12 s as bursts, and a minute later the budget
    * lacked a refill's slot: seed 6620. Judged idle on one instance while another polled a
    * member, a group took back a member whose dashboard had closed and refilled it for nobody:
-   * seed 70.)
+   * seed 70.) Synchronous unless the tier must be asked: an await before every ask let a crowd's
+   * requests of one new query each find it unpolled, and the per-client meter refused them.
    */
-  async resume(member: Member): Promise<void> {
+  resume(member: Member): Promise<void> | undefined {
     const { group } = member;
     const wide = group.wide;
     const idle = 2 * this.#options.liveTtlMs;
     const idleHere = (now: number) =>
       [...group.members.values()].every((known) => now - known.lastRequestedAt > idle);
-    if (!wide?.covered.has(member) || !idleHere(this.#now())) return;
+    if (!wide?.covered.has(member) || !idleHere(this.#now())) return undefined;
     const stored = this.#entries.peek(wide.key);
-    if (!stored || !servable(stored, this.#now(), this.#options.staleWindowMs)) return;
-    if (this.#shared && ((await this.#shared.members(group.id)) ?? []).length > 0) return;
-    const now = this.#now();
-    if (group.wide !== wide || !idleHere(now)) return;
-    for (const covered of wide.covered)
-      if (group.members.get(covered.key) === covered) {
-        covered.lastRequestedAt = now;
-        this.#share(covered);
-      }
+    if (!stored || !servable(stored, this.#now(), this.#options.staleWindowMs)) return undefined;
+    const restore = () => {
+      const now = this.#now();
+      if (group.wide !== wide || !idleHere(now)) return;
+      for (const covered of wide.covered)
+        if (group.members.get(covered.key) === covered) {
+          covered.lastRequestedAt = now;
+          this.#share(covered);
+        }
+    };
+    if (!this.#shared) return void restore();
+    return this.#shared.members(group.id).then((keys) => {
+      if ((keys ?? []).length === 0) restore();
+    });
   }
 
   /**

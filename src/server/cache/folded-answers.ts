@@ -65,7 +65,8 @@ export class FoldedAnswers {
    */
   async #lookupFolded(member: Member, context: FillContext): Promise<Lookup> {
     const group = member.group;
-    await this.#groups.resume(member);
+    const resuming = this.#groups.resume(member);
+    if (resuming) await resuming;
     const joined = this.#groups.asked(member);
     // A sync with the tier that this ask started ends first: the wide query is the union of the
     // members polled on every instance. (Without it, a member polled only elsewhere for two
