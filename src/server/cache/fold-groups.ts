@@ -204,15 +204,13 @@ export class FoldGroups {
   resume(member: Member): Promise<void> | undefined {
     const { group } = member;
     const wide = group.wide;
-    const idle = 2 * this.#options.liveTtlMs;
-    const idleHere = (now: number) =>
-      [...group.members.values()].every((known) => now - known.lastRequestedAt > idle);
-    if (!wide?.covered.has(member) || !idleHere(this.#now())) return undefined;
+    const now = this.#now();
+    if (!wide?.covered.has(member) || !this.#idleHere(group, now)) return undefined;
     const stored = this.#entries.peek(wide.key);
-    if (!stored || !servable(stored, this.#now(), this.#options.staleWindowMs)) return undefined;
+    if (!stored || !servable(stored, now, this.#options.staleWindowMs)) return undefined;
     const restore = () => {
       const now = this.#now();
-      if (group.wide !== wide || !idleHere(now)) return;
+      if (group.wide !== wide || !this.#idleHere(group, now)) return;
       for (const covered of wide.covered)
         if (group.members.get(covered.key) === covered) {
           covered.lastRequestedAt = now;
@@ -223,6 +221,13 @@ export class FoldGroups {
     return this.#shared.members(group.id).then((keys) => {
       if ((keys ?? []).length === 0) restore();
     });
+  }
+
+  /** No member of the group was asked here for two intervals. (Every folded lookup asks: no copy of the members.) */
+  #idleHere(group: FoldGroup, now: number): boolean {
+    const idle = 2 * this.#options.liveTtlMs;
+    for (const known of group.members.values()) if (now - known.lastRequestedAt <= idle) return false;
+    return true;
   }
 
   /**
