@@ -223,7 +223,7 @@ export class FoldGroups {
     });
   }
 
-  /** No member of the group was asked here for two intervals. (Every folded lookup asks: no copy of the members.) */
+  /** No member of the group was asked here for two intervals (checked on every folded lookup). */
   #idleHere(group: FoldGroup, now: number): boolean {
     const idle = 2 * this.#options.liveTtlMs;
     for (const known of group.members.values()) if (now - known.lastRequestedAt <= idle) return false;
