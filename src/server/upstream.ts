@@ -277,15 +277,21 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** `Retry-After` as seconds or as an HTTP date (compared with `now`). */
+/**
+ * `Retry-After` in milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 10.2.3);
+ * undefined when absent or unreadable. A date already past is 0.
+ */
+export function retryAfterMsOf(value: string | undefined | null, now: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
 function readLimits(headers: Record<string, string | string[] | undefined>, now: number): RateLimitSignals {
   const limits: RateLimitSignals = {};
   const remaining = header(headers, 'x-ratelimit-remaining');
   if (remaining !== undefined && /^\s*\d+\s*$/.test(remaining)) limits.remaining = Number(remaining);
-  const retryAfter = header(headers, 'retry-after');
-  if (retryAfter !== undefined) {
-    const ms = /^\s*\d+\s*$/.test(retryAfter) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - now;
-    if (Number.isFinite(ms) && ms > 0) limits.retryAfterMs = ms;
-  }
+  const retryAfterMs = retryAfterMsOf(header(headers, 'retry-after'), now);
+  if (retryAfterMs !== undefined && retryAfterMs > 0) limits.retryAfterMs = retryAfterMs;
   return limits;
 }
