@@ -8,21 +8,26 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { findRoute, parseQuery } from '../src/api/index.ts';
 import { doctorCommand } from '../src/server/doctor/command.ts';
+import { LONGEST_WAIT_MS, notNowWaitMs } from '../src/server/doctor/doctor.ts';
 import { listen } from '../src/runtime/node-http.ts';
 import { createSimulator, createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
 import type { RouteReport } from '../src/server/doctor/doctor.ts';
+import { settleWhileMoving, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const KEY = 'doctor-test-key-7f3a9c';
 const HOST = DEMO_HOSTS[0]!;
 
-async function doctor(upstream: string, args: string[] = []) {
+async function doctor(upstream: string, args: string[] = [], clock?: VirtualClock) {
   let out = '';
   let err = '';
-  const code = await doctorCommand(
+  const run = doctorCommand(
     args,
     { PULSE_UPSTREAM: upstream, PULSE_API_KEY: KEY, PULSE_HOSTS: `${HOST},news.example.org` },
     { out: (text) => (out += text), err: (text) => (err += text) },
+    clock,
   );
+  // Under the doctor's own timeout of 10 s: a slow machine only waits longer.
+  const code = clock ? await settleWhileMoving(clock, run, 8_000) : await run;
   assert.ok(!out.includes(KEY) && !err.includes(KEY), 'the key is never printed');
   return { code, out, err };
 }
@@ -197,6 +202,100 @@ describe('pulse-widgets doctor', () => {
       'Routes: 2 match the contract, 2 differ but are usable, 2 unusable.',
     ])
       assert.ok(text.includes(line), `the report says ${JSON.stringify(line)}:\n${text}`);
+  });
+
+  test('a "not now" (429 or 503 with a short Retry-After) is asked again once, when it said; both answers reported', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-28T12:00:00Z'));
+    const asked = new Map<string, number[]>();
+    const { server } = await driftedUpstream((route, body) => {
+      const times = asked.get(route) ?? [];
+      asked.set(route, [...times, clock.now()]);
+      // A cache endpoint whose cold fill missed its upstream timeout: 503 once, then the body.
+      if (route === 'summary' && times.length === 0)
+        return Response.json(
+          { error: 'upstream_unavailable' },
+          { status: 503, headers: { 'retry-after': '1' } },
+        );
+      // Still refusing when asked again: that is the finding.
+      if (route === 'quickstats')
+        return Response.json({ error: 'busy' }, { status: 429, headers: { 'retry-after': '2' } });
+      // Longer than the doctor waits: reported as it came.
+      if (route === 'raw_data')
+        return Response.json({ error: 'busy' }, { status: 503, headers: { 'retry-after': '60' } });
+      return body;
+    });
+    after(() => server.close());
+    const { code, out } = await doctor(server.url, ['--json'], clock);
+    assert.equal(code, 1, 'quickstats and raw_data stay unusable');
+    assert.deepEqual(
+      [...asked].map(([route, times]) => [route, times.length]),
+      [
+        ['toppages', 1],
+        ['summary', 2],
+        ['referrers', 1],
+        ['top_geo', 1],
+        ['quickstats', 2],
+        ['raw_data', 1],
+      ],
+    );
+    for (const [route, seconds] of [
+      ['summary', 1],
+      ['quickstats', 2],
+    ] as const) {
+      const [first, second] = asked.get(route)!;
+      assert.ok(second! - first! >= seconds * 1000, `${route} asked again ${second! - first!} ms later`);
+    }
+    const routes = new Map(
+      (JSON.parse(out) as { routes: RouteReport[] }).routes.map((report) => [report.route, report]),
+    );
+    const summary = routes.get('summary')!;
+    assert.deepEqual(
+      [summary.status, summary.outcome, summary.notNow?.status, summary.notNow?.waitedMs],
+      [200, 'ok', 503, 1000],
+    );
+    const quickstats = routes.get('quickstats')!;
+    assert.deepEqual(
+      [quickstats.status, quickstats.outcome, quickstats.notNow?.status],
+      [429, 'status', 429],
+    );
+    assert.deepEqual([routes.get('raw_data')!.status, routes.get('raw_data')!.notNow], [503, undefined]);
+
+    asked.clear();
+    const text = (await doctor(server.url, [], clock)).out;
+    for (const pattern of [
+      /summary {2}GET .*\n {2}HTTP 503 in \d+ ms; retry-after: 1; asked again 1000 ms later, as it said\n {2}HTTP 200 in \d+ ms; x-ratelimit-limit: 200, x-ratelimit-remaining: 150\n {2}usable\n/,
+      /quickstats {2}GET .*\n {2}HTTP 429 in \d+ ms; retry-after: 2; asked again 2000 ms later, as it said\n {2}HTTP 429 in \d+ ms; retry-after: 2\n {2}UNUSABLE: the service did not answer 200\n/,
+      /raw_data {2}GET .*\n {2}HTTP 503 in \d+ ms; retry-after: 60\n {2}UNUSABLE/,
+      /Routes: 4 match the contract, 0 differ but are usable, 2 unusable\./,
+    ])
+      assert.match(text, pattern);
+  });
+
+  test('notNowWaitMs: only a 429 or 503 whose Retry-After the doctor can wait out', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const rows: [number | undefined, string | undefined, number | undefined][] = [
+      [503, '1', 1000],
+      [429, '10', LONGEST_WAIT_MS],
+      [429, '11', undefined],
+      [503, ' 0 ', 0],
+      [503, 'Sat, 28 Nov 2026 12:00:05 GMT', 5000],
+      [503, 'Sat, 28 Nov 2026 11:59:00 GMT', 0],
+      [503, 'soon', undefined],
+      [503, undefined, undefined],
+      [500, '1', undefined],
+      [502, '1', undefined],
+      [200, '1', undefined],
+      [undefined, '1', undefined],
+    ];
+    for (const [status, retryAfter, expected] of rows)
+      assert.equal(
+        notNowWaitMs(
+          { status, rateLimit: retryAfter === undefined ? {} : { 'retry-after': retryAfter } },
+          now,
+        ),
+        expected,
+        `${status} with Retry-After ${JSON.stringify(retryAfter)}`,
+      );
   });
 
   test('says what is missing from the environment, and never asks for the key as an argument', async () => {

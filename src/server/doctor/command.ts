@@ -15,8 +15,9 @@ import { textReport } from './report.ts';
 export const DOCTOR_USAGE = `Usage: pulse-widgets doctor [--json] [--host <site>]
 
 Calls each route of the real service once, with the parameters the elements use (raw data for
-one day), and lists every difference between its answers and what pulse-widgets expects. Run it
-first against a new key or service, and paste its output into a bug report.
+one day), and lists every difference between its answers and what pulse-widgets expects. A 429
+or 503 with a Retry-After of at most 10 s is asked once more, when it says. Run it first against
+a new key or service, and paste its output into a bug report.
 Reads the environment of \`pulse-widgets serve\`: PULSE_UPSTREAM, PULSE_API_KEY (or
 PULSE_API_KEY_FILE), PULSE_HOSTS (the first host unless --host).
 

@@ -1,7 +1,8 @@
 /**
  * `pulse-widgets doctor`: one call per route to the real service, with the parameters the
  * elements use (raw data for one day), and every difference between each answer and our
- * contract (docs/upstream-assumptions.md). Six calls: a small share of the minute's budget.
+ * contract (docs/upstream-assumptions.md). Six calls, and one more for a route that answers
+ * "not now" (a 429 or 503 with a short Retry-After): a small share of the minute's budget.
  * The key travels in its header only; nothing here prints or returns it.
  */
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../api/index.ts';
 import { RESPONSE_SHAPES } from '../../api/response-shapes.ts';
 import { realClock, type Clock } from '../../runtime/clock.ts';
-import { JSON_TYPE, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
+import { JSON_TYPE, retryAfterMsOf, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
 
 /** The query of each route as the elements send it; `today` is the raw data day (YYYY-MM-DD, UTC). */
 export function doctorQueries(host: string, today: string): Record<RouteName, string> {
@@ -55,6 +56,8 @@ export interface RouteReport {
   differences: Difference[];
   /** A network error, in a sentence. */
   error?: string;
+  /** The first answer, when it said "not now" and this report is of the call made when it said. */
+  notNow?: { status: number; ms: number; rateLimit: Record<string, string>; waitedMs: number };
 }
 
 export interface DoctorOptions {
@@ -68,12 +71,44 @@ export interface DoctorOptions {
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after'] as const;
 
-/** Calls each route once, one after the other (the service's budget counts them all). */
+/** The longest Retry-After the doctor waits out: as long as it waits for one answer. */
+export const LONGEST_WAIT_MS = 10_000;
+
+/**
+ * How long to wait before asking a route once more, or undefined to report the answer as it is.
+ * Only a 429 or a 503 whose Retry-After asks for at most `LONGEST_WAIT_MS`: those say "not now"
+ * (RFC 9110 15.6.4, RFC 6585 4). Reported as they came, a cache endpoint still filling a cold
+ * key, or a service at the end of a busy minute, read as a broken route. A second "not now" is
+ * the finding.
+ */
+export function notNowWaitMs(
+  report: Pick<RouteReport, 'status' | 'rateLimit'>,
+  now: number,
+): number | undefined {
+  if (report.status !== 429 && report.status !== 503) return undefined;
+  const waitMs = retryAfterMsOf(report.rateLimit['retry-after'], now);
+  return waitMs !== undefined && waitMs <= LONGEST_WAIT_MS ? waitMs : undefined;
+}
+
+/** Calls each route, one after the other (the service's budget counts them all). */
 export async function runDoctor(options: DoctorOptions): Promise<RouteReport[]> {
   const clock = options.clock ?? realClock;
   const queries = doctorQueries(options.host, new Date(clock.now()).toISOString().slice(0, 10));
   const reports: RouteReport[] = [];
-  for (const route of ROUTE_NAMES) reports.push(await callRoute(route, queries[route], options, clock));
+  for (const route of ROUTE_NAMES) {
+    const first = await callRoute(route, queries[route], options, clock);
+    const waitMs = notNowWaitMs(first, clock.now());
+    if (waitMs === undefined) {
+      reports.push(first);
+      continue;
+    }
+    await clock.sleep(waitMs);
+    const { status, ms, rateLimit } = first;
+    reports.push({
+      ...(await callRoute(route, queries[route], options, clock)),
+      notNow: { status: status!, ms, rateLimit, waitedMs: waitMs },
+    });
+  }
   return reports;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The doctor's findings as text a newsroom can paste into a bug report: per route the request,
- * status, time and rate-limit headers, then each kind of difference once (with how many places
- * and one example path), then a last line that says whether the widgets can show everything.
+ * status, time and rate-limit headers (the "not now" first, when the route was asked again),
+ * then each kind of difference once (with how many places and one example path), then a last
+ * line that says whether the widgets can show everything.
  */
 import type { Difference } from '../../api/index.ts';
 import type { RouteReport } from './doctor.ts';
@@ -47,14 +48,19 @@ export function groupDifferences(
 
 export function textReport(reports: readonly RouteReport[], heading: string): string {
   const lines = [heading, ''];
+  const limits = (rateLimit: Record<string, string>) =>
+    Object.entries(rateLimit)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join(', ') || 'no rate-limit headers';
   for (const report of reports) {
-    const limits =
-      Object.entries(report.rateLimit)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join(', ') || 'no rate-limit headers';
     lines.push(`${report.route}  GET ${report.request}`);
+    const { notNow } = report;
+    if (notNow)
+      lines.push(
+        `  HTTP ${notNow.status} in ${notNow.ms} ms; ${limits(notNow.rateLimit)}; asked again ${notNow.waitedMs} ms later, as it said`,
+      );
     lines.push(
-      `  ${report.status === undefined ? 'no answer' : `HTTP ${report.status}`} in ${report.ms} ms; ${limits}`,
+      `  ${report.status === undefined ? 'no answer' : `HTTP ${report.status}`} in ${report.ms} ms; ${limits(report.rateLimit)}`,
     );
     lines.push(`  ${OUTCOMES[report.outcome]}${report.error ? ` (${report.error})` : ''}`);
     if (report.problem) lines.push(`  refused for: ${describeDifference(report.problem)}`);
