@@ -137,11 +137,13 @@ describe('shared tier on a real Redis Cluster', {
     const ttlMs = 3000 / scale;
     const paths = Array.from({ length: 6 }, (_, i) => `/live/toppages/v3/?host=example.com&limit=${i + 1}`);
     const statuses = new Map<number, number>();
-    const phase = (ms: number) => {
+    // At least `ms` and `turns` polls of each path, whichever comes last: on a busy machine a
+    // poll took 0.9 s, and a phase bounded by time alone saw too few fills to show anything.
+    const phase = (ms: number, turns = 0) => {
       const stopAt = Date.now() + ms;
       return Promise.all(
         paths.map(async (path, p) => {
-          for (let turn = p; Date.now() < stopAt; turn += 1) {
+          for (let turn = p; Date.now() < stopAt || turn < p + turns; turn += 1) {
             const reply = await started[turn % started.length]!.get(path);
             statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
             await sleep(ttlMs / 3);
@@ -157,7 +159,7 @@ describe('shared tier on a real Redis Cluster', {
     await cluster.kill(budgetMaster);
     const killedAt = Date.now();
     const leasesBefore = await leaseOutcomes(started);
-    await phase(1500);
+    await phase(1500, 6);
     const leasesAfter = await leaseOutcomes(started);
     const grants = started.map((h) =>
       h.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'budget slot granted'),
@@ -182,7 +184,8 @@ describe('shared tier on a real Redis Cluster', {
       mostAlone.every((count) => count <= 1000 / windowMs + 1),
       `over the share: ${mostAlone.join(', ')}`,
     );
-    assert.ok(Math.max(...mostAlone) >= 3, 'the instances did fill alone on the budget');
+    // Counted over the phase, not per second: how many fills a second sees is the machine's speed.
+    assert.ok(alone.flat().length >= 3, 'the instances did fill alone on the budget');
     assert.ok(
       sharedAfter('won') + sharedAfter('held') > 0,
       'keys whose slots live on the other masters are still leased through the cluster',
