@@ -185,7 +185,10 @@ describe('shared tier on a real Redis Cluster', {
       `over the share: ${mostAlone.join(', ')}`,
     );
     // Counted over the phase, not per second: how many fills a second sees is the machine's speed.
-    assert.ok(alone.flat().length >= 3, 'the instances did fill alone on the budget');
+    assert.ok(
+      alone.every((times) => times.length > 0),
+      `every instance did fill alone on the budget: ${alone.map((times) => times.length).join(', ')}`,
+    );
     assert.ok(
       sharedAfter('won') + sharedAfter('held') > 0,
       'keys whose slots live on the other masters are still leased through the cluster',
