@@ -9,7 +9,8 @@ import type { HistoryResponse } from '../src/api/index.ts';
 import { MINUTE_MS } from '../src/history/samples.ts';
 import { startHarness, type Harness } from './helpers/cache-harness.node.ts';
 import { jsonResponse, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.node.ts';
-import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
+import { REDIS_MISSING } from '../scripts/servers.mjs';
+import { startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
 import { settleWhileMoving, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
@@ -20,11 +21,7 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
   }
 }
 
-describe('history on a real redis-server', {
-  skip: REDIS_BINARY
-    ? false
-    : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
-}, () => {
+describe('history on a real redis-server', { skip: REDIS_MISSING }, () => {
   let redis: RedisProcess;
   let upstream: FakeUpstream;
   const clock = new VirtualClock(Date.UTC(2026, 10, 23, 14, 5));

@@ -11,12 +11,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { routes } from '../src/api/index.ts';
 import { listen, type RunningServer } from '../src/runtime/node-http.ts';
 import { createUpstreamHandler, DEMO_HOSTS } from '../src/simulator/index.ts';
-import { NGINX_BINARY, startNginx, type NginxProcess } from './helpers/nginx-process.node.ts';
+import { NGINX_MISSING } from '../scripts/servers.mjs';
+import { startNginx, type NginxProcess } from './helpers/nginx-process.node.ts';
 
 const API_KEY = 'nginx-test-key-3f9c0d';
 const HOST = DEMO_HOSTS[0]!;
 
-describe('nginx micro-cache recipe', { skip: NGINX_BINARY ? false : 'nginx is not installed' }, () => {
+describe('nginx micro-cache recipe', { skip: NGINX_MISSING }, () => {
   let upstream: RunningServer;
   let nginx: NginxProcess;
   let upstreamCalls: URL[] = [];

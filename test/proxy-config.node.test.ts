@@ -18,8 +18,9 @@ import { createLogger } from '../src/server/http/handler.ts';
 import { proxyConfig, readProxyConfigArgs } from '../src/server/proxy-config.ts';
 import { serve, type RunningEndpoint } from '../src/server/serve.ts';
 import { readSettings } from '../src/server/config/settings.ts';
-import { APACHE_BINARY, startApache } from './helpers/apache-process.node.ts';
-import { NGINX_BINARY, startNginx } from './helpers/nginx-process.node.ts';
+import { APACHE_MISSING, NGINX_MISSING } from '../scripts/servers.mjs';
+import { startApache } from './helpers/apache-process.node.ts';
+import { startNginx } from './helpers/nginx-process.node.ts';
 
 const PREFIX = '/pulse';
 const LIMIT = 4;
@@ -56,7 +57,7 @@ function get(
 const PROXIES = [
   {
     name: 'nginx' as const,
-    missing: NGINX_BINARY ? false : 'nginx is not installed (Debian: apt-get install nginx)',
+    missing: NGINX_MISSING,
     start: (config: string, endpoint: string) =>
       startNginx({
         upstream: endpoint,
@@ -67,7 +68,7 @@ const PROXIES = [
   },
   {
     name: 'apache' as const,
-    missing: APACHE_BINARY ? false : 'apache2 is not installed (Debian: apt-get install apache2)',
+    missing: APACHE_MISSING,
     start: (config: string) => startApache(config, { 'live/index.html': `${OWN_LIVE_PAGE}\n` }),
   },
 ];

@@ -18,12 +18,8 @@ import {
   type Harness,
 } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
-import {
-  REDIS_BINARY,
-  REDIS_CLI,
-  startRedisCluster,
-  type RedisCluster,
-} from './helpers/redis-process.node.ts';
+import { REDIS_MISSING } from '../scripts/servers.mjs';
+import { startRedisCluster, type RedisCluster } from './helpers/redis-process.node.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,12 +40,7 @@ async function leaseOutcomes(instances: readonly Harness[]): Promise<Map<string,
   return outcomes;
 }
 
-describe('shared tier on a real Redis Cluster', {
-  skip:
-    REDIS_BINARY && REDIS_CLI
-      ? false
-      : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
-}, () => {
+describe('shared tier on a real Redis Cluster', { skip: REDIS_MISSING }, () => {
   let cluster: RedisCluster;
   let tests = 0;
 

@@ -22,7 +22,8 @@ import {
   validResponse,
   type FakeUpstream,
 } from './helpers/fake-upstream.node.ts';
-import { REDIS_BINARY, startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
+import { REDIS_MISSING } from '../scripts/servers.mjs';
+import { startRedis, type RedisProcess } from './helpers/redis-process.node.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,11 +66,7 @@ async function poll(
   return statuses;
 }
 
-describe('shared tier on a real redis-server', {
-  skip: REDIS_BINARY
-    ? false
-    : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it',
-}, () => {
+describe('shared tier on a real redis-server', { skip: REDIS_MISSING }, () => {
   let redis: RedisProcess;
   let tests = 0;
 

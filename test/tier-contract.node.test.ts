@@ -16,7 +16,8 @@ import { MAX_GROUP_MEMBERS, type SharedTier } from '../src/server/tier/shared-ti
 import { storeBody } from '../src/runtime/stored-response.ts';
 import { Coordinator } from '../src/server/workers/coordinator.ts';
 import { IpcTier } from '../src/server/workers/ipc-tier.ts';
-import { REDIS_BINARY, REDIS_CLI, startRedis, startRedisCluster } from './helpers/redis-process.node.ts';
+import { REDIS_MISSING } from '../scripts/servers.mjs';
+import { startRedis, startRedisCluster } from './helpers/redis-process.node.ts';
 import { VirtualClock } from './helpers/virtual-clock.node.ts';
 import { forkable } from './helpers/entry-command.node.ts';
 import { TierChannel } from './simulation/tier-channel.ts';
@@ -250,10 +251,6 @@ contract('the primary of --workers, over a real IPC channel', async () => {
   };
 });
 
-const noRedis = REDIS_BINARY
-  ? false
-  : 'redis-server is not installed (Debian: apt-get install redis-server); CI installs it';
-
 async function redisTier(url: string): Promise<TierUnderTest> {
   const tier = new RedisTier({ url, prefix: 'contract:', timeoutMs: 5000, logger: createLogger('silent') });
   for (let tries = 0; !tier.online && tries < 200; tries += 1) await realPass(25);
@@ -273,7 +270,7 @@ contract(
       },
     };
   },
-  noRedis,
+  REDIS_MISSING,
 );
 
 contract(
@@ -289,5 +286,5 @@ contract(
       },
     };
   },
-  REDIS_BINARY && REDIS_CLI ? false : noRedis || 'redis-cli is not installed',
+  REDIS_MISSING,
 );

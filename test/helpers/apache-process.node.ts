@@ -3,14 +3,13 @@
  * its own PidFile (never the system service, never port 80), and stops it by PID. Node tests.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { APACHE_BINARY, APACHE_MISSING } from '../../scripts/servers.mjs';
 import { freePort } from './free-port.node.ts';
 import { stopChild, waitUntilListening } from './nginx-process.node.ts';
 
-export const APACHE_BINARY = ['/usr/sbin/apache2', '/usr/sbin/httpd'].find((path) => existsSync(path));
 const MODULES = '/usr/lib/apache2/modules';
 
 export interface ApacheProcess {
@@ -23,7 +22,7 @@ export interface ApacheProcess {
  * compresses JSON, as on many sites); `files` are served from its DocumentRoot.
  */
 export async function startApache(site: string, files: Record<string, string> = {}): Promise<ApacheProcess> {
-  if (!APACHE_BINARY) throw new Error('apache2 is not installed (Debian: apt-get install apache2)');
+  if (!APACHE_BINARY) throw new Error(`${APACHE_MISSING}`);
   const root = await mkdtemp(join(tmpdir(), 'pulse-apache-'));
   // The workers run as www-data and read the site from here.
   await chmod(root, 0o755);

@@ -4,16 +4,15 @@
  * Node tests and bench/cache.mjs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NGINX_BINARY, NGINX_MISSING } from '../../scripts/servers.mjs';
 import { freePort } from './free-port.node.ts';
 
 const RECIPE = new URL('../../examples/nginx/pulse-cache.conf', import.meta.url);
 export const RECIPE_PATH = fileURLToPath(RECIPE);
-export const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 
 export interface NginxProcess {
   url: string;
@@ -31,7 +30,7 @@ export interface NginxOptions {
 }
 
 export async function startNginx(options: NginxOptions): Promise<NginxProcess> {
-  if (!NGINX_BINARY) throw new Error('nginx is not installed (Debian: apt-get install nginx)');
+  if (!NGINX_BINARY) throw new Error(`${NGINX_MISSING}`);
   const prefix = await mkdtemp(join(tmpdir(), 'pulse-nginx-'));
   const port = await freePort();
   const recipe = (options.site ?? (await readFile(RECIPE, 'utf8')))

@@ -4,18 +4,13 @@
  * `startRedisCluster()` makes a Redis Cluster of masters the same way, joined by redis-cli.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { REDIS_BINARY, REDIS_CLI, REDIS_MISSING } from '../../scripts/servers.mjs';
 import { freePort } from './free-port.node.ts';
-
-export const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) =>
-  existsSync(path),
-);
-export const REDIS_CLI = ['/usr/bin/redis-cli', '/usr/local/bin/redis-cli'].find((path) => existsSync(path));
 
 export interface RedisProcess {
   url: string;
@@ -58,7 +53,7 @@ function serverArgs(port: number): string[] {
 }
 
 export async function startRedis(): Promise<RedisProcess> {
-  if (!REDIS_BINARY) throw new Error('redis-server is not installed (Debian: apt-get install redis-server)');
+  if (REDIS_MISSING) throw new Error(REDIS_MISSING);
   const port = await freePort();
   let child: ChildProcess | undefined;
 
@@ -129,8 +124,8 @@ export interface RedisCluster {
  * keep serving their slots when one dies, as a cluster whose failed master has no replica to promote.
  */
 export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
-  if (!REDIS_BINARY || !REDIS_CLI)
-    throw new Error('redis-server and redis-cli are not installed (Debian: apt-get install redis-server)');
+  const [server, redisCli] = [REDIS_BINARY, REDIS_CLI];
+  if (!server || !redisCli) throw new Error(`${REDIS_MISSING}`);
   const dir = await mkdtemp(join(tmpdir(), 'pulse-redis-cluster-'));
   const children = new Map<number, ChildProcess>();
   const ports: number[] = [];
@@ -157,7 +152,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
       children.set(
         port,
         spawn(
-          REDIS_BINARY,
+          server,
           [
             ...serverArgs(port),
             '--cluster-enabled',
@@ -180,7 +175,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
       await waitForPort(port);
     }
     const create = spawnSync(
-      REDIS_CLI,
+      redisCli,
       [
         '--cluster',
         'create',
@@ -194,12 +189,12 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
     if (create.status !== 0)
       throw new Error(`redis-cli --cluster create failed: ${create.stdout} ${create.stderr}`);
     const cli = (...args: string[]) =>
-      spawnSync(REDIS_CLI, ['-p', String(ports[0]), ...args], { encoding: 'utf8' }).stdout;
+      spawnSync(redisCli, ['-p', String(ports[0]), ...args], { encoding: 'utf8' }).stdout;
     for (
       let attempt = 0;
       !ports.every((port) =>
         /cluster_state:ok/.test(
-          spawnSync(REDIS_CLI, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout,
+          spawnSync(redisCli, ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout,
         ),
       );
       attempt += 1
