@@ -5,8 +5,9 @@
  * poll) it makes sure Chromium, Firefox and WebKit exist and are recent enough for our test
  * tooling, installing or upgrading Debian's packages when it runs as root with apt-get (package
  * lists refreshed first: stale lists install an old Firefox ESR), and otherwise stops with one
- * line per engine saying what to do. Debian's WordPress (the plugin test) is installed the same
- * way when it can be; its test skips with the reason otherwise.
+ * line per engine saying what to do. The servers the Node tests run for real (Redis, nginx,
+ * WordPress: scripts/servers.mjs) are installed the same way when they can be; a test whose server
+ * is missing skips with the reason.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -18,7 +19,7 @@ import {
   PATH_VARIABLES,
   selectedEngines,
 } from './browsers.mjs';
-import { findWordPress, WORDPRESS_PACKAGES } from './wordpress.mjs';
+import { SERVERS } from './servers.mjs';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });
@@ -40,6 +41,19 @@ async function runTogether(scripts) {
   return Math.max(...statuses);
 }
 
+const canApt = () =>
+  process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
+
+let listsRefreshed = false;
+
+/** Installs Debian packages, the package lists refreshed first once per run: stale lists install old versions. */
+function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!listsRefreshed) run('apt-get', ['update', '-q'], { env });
+  listsRefreshed = true;
+  return run('apt-get', ['install', '-y', '-q', ...packages], { env });
+}
+
 async function ensureBrowsers() {
   const engines = selectedEngines();
   const missing = () => engines.filter((engine) => !findEngine(engine));
@@ -48,15 +62,11 @@ async function ensureBrowsers() {
     (engine) => !process.env[PATH_VARIABLES[engine]],
   );
   const packages = [...new Set(wanted.flatMap((engine) => DEBIAN_PACKAGES[engine]))];
-  const canApt =
-    process.getuid?.() === 0 && run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) === 0;
-  if (canApt && packages.length > 0) {
+  if (packages.length > 0 && canApt()) {
     console.log(
       `Installing or upgrading Debian's ${packages.join(' ')} with apt-get (package lists refreshed first)…`,
     );
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    run('apt-get', ['update', '-q'], { env });
-    run('apt-get', ['install', '-y', '-q', ...packages], { env });
+    aptInstall(packages);
   }
   const outdated = await outdatedEngines(engines);
   for (const engine of missing()) console.error(installHint(engine));
@@ -65,22 +75,19 @@ async function ensureBrowsers() {
 }
 
 /**
- * Debian's WordPress for the plugin test, once per machine (root with apt-get). Never fails the
- * run: without it test/wordpress.node.test.ts skips, saying why in one line.
+ * The servers the Node tests run for real, once per machine (root with apt-get), each server in
+ * its own install so that one that fails leaves the others. Never fails the run: a test whose
+ * server is missing skips, saying why in one line.
  */
-function ensureWordPress() {
-  if (
-    findWordPress() ||
-    process.getuid?.() !== 0 ||
-    run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' }) !== 0
-  )
-    return 0;
-  console.log(
-    `Installing Debian's ${WORDPRESS_PACKAGES.join(' ')} with apt-get for the WordPress plugin test…`,
-  );
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-q'], { env });
-  run('apt-get', ['install', '-y', '-q', ...WORDPRESS_PACKAGES], { env });
+function ensureServers() {
+  const missing = SERVERS.filter((server) => !server.present());
+  if (missing.length === 0 || !canApt()) return 0;
+  for (const server of missing) {
+    console.log(
+      `Installing Debian's ${server.packages.join(' ')} with apt-get for the ${server.name} tests…`,
+    );
+    aptInstall(server.packages);
+  }
   return 0;
 }
 
@@ -122,7 +129,7 @@ const steps = [
   // Together: the type checker and ESLint each keep one core busy for a few seconds.
   ['typecheck and lint', () => runTogether(['typecheck', 'lint'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
-  ['wordpress', ensureWordPress],
+  ['servers', ensureServers],
   [
     'storybook build, in the background',
     () => {
