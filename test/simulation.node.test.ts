@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { runSeeds } from './simulation/pool.ts';
 import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
 
-/** Seeds 1…12 and the caught ones (29 seeds; 30 runs with seed 141's variant): about 40 s of the Node tests alone on two cores. */
+/** Seeds 1…12 and the caught ones (37 seeds; 38 runs with seed 141's variant). */
 const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
 /**
  * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
