@@ -5,9 +5,12 @@
  * Then one master is killed: its slots answer nobody, the other masters go on.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createCluster } from 'redis';
-import { redisConnection } from '../src/server/tier/redis-tier.ts';
+import { createLogger } from '../src/server/http/handler.ts';
+import { RedisTier, redisConnection } from '../src/server/tier/redis-tier.ts';
 import {
   holdOnEach,
   assertOneFillPerKeyUnderHerd,
@@ -18,7 +21,7 @@ import {
   type Harness,
 } from './helpers/cache-harness.node.ts';
 import { startFakeUpstream } from './helpers/fake-upstream.node.ts';
-import { REDIS_MISSING } from '../scripts/servers.mjs';
+import { REDIS_CLI, REDIS_MISSING } from '../scripts/servers.mjs';
 import { startRedisCluster, type RedisCluster } from './helpers/redis-process.node.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -191,6 +194,73 @@ describe('shared tier on a real Redis Cluster', { skip: REDIS_MISSING }, () => {
         minuteMs,
       ) < 200,
     );
+  });
+});
+
+describe('a tier closed while its cluster client refreshes the topology', { skip: REDIS_MISSING }, () => {
+  // node-redis 6.3 lets a refresh in flight when `destroy()` runs open a client to every master it
+  // finds, and spares a socket still connecting: `npm test` once never ended, three clients per
+  // closed endpoint retrying killed masters every second. Here every `destroy()` of a cluster
+  // client starts a refresh first, so the race is met every time.
+  test('no connection stays open, and no client retries the master that is down', async () => {
+    const slots = Object.getPrototypeOf(
+      (createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] }) as unknown as { _slots: object })
+        ._slots,
+    ) as { destroy(): void; rediscover(): Promise<unknown> };
+    const { destroy } = slots;
+    const refreshes: Promise<unknown>[] = [];
+    slots.destroy = function (this: typeof slots) {
+      refreshes.push(this.rediscover().catch(() => undefined));
+      destroy.call(this);
+    };
+    after(() => {
+      slots.destroy = destroy;
+    });
+    const cluster = await startRedisCluster(3);
+    after(() => cluster.close());
+    const ports = cluster.url
+      .replace('redis+cluster://', '')
+      .split(',')
+      .map((host) => Number(host.split(':')[1]));
+    // Connections on a master other than the one asking (CLIENT LIST names that one too).
+    const clientsOn = (port: number) =>
+      spawnSync(REDIS_CLI!, ['-p', String(port), 'client', 'list'], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n').length - 1;
+    const tier = new RedisTier({
+      url: cluster.url,
+      prefix: 'closing:',
+      timeoutMs: 140,
+      logger: createLogger('error'),
+    });
+    await until(() => tier.online, 'the tier connected to the cluster', 10_000);
+    const [down, ...up] = ports as [number, ...number[]];
+    await cluster.kill(down);
+
+    tier.close();
+    assert.equal(refreshes.length, 1, 'close() destroyed the cluster client once, a refresh in flight');
+    const settled = await Promise.race([
+      Promise.all(refreshes).then(() => true),
+      new Promise<false>((resolve) => setTimeout(resolve, 10_000, false)),
+    ]);
+    assert.ok(settled, 'the refresh in flight settles: no new client retries the master that is down');
+    await until(
+      () => up.every((port) => clientsOn(port) === 0),
+      'no connection left on the masters that are up',
+      5000,
+    );
+    // A client left behind would retry within RECONNECT_MAX_MS (1 s); this waits 2.5 s for one.
+    const retries = await new Promise<number>((resolve, reject) => {
+      let accepted = 0;
+      const listener = createServer((socket) => {
+        accepted += 1;
+        socket.destroy();
+      });
+      listener
+        .on('error', reject)
+        .listen(down, '127.0.0.1', () => setTimeout(() => listener.close(() => resolve(accepted)), 2500));
+    });
+    assert.equal(retries, 0, 'connections to the port of the master that is down, after close()');
   });
 });
 

@@ -170,7 +170,9 @@ export class RedisTier implements SharedTier {
     const connection = redisConnection(options.url);
     const socket = {
       connectTimeout: Math.max(options.timeoutMs, 1000),
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
+      // Never once closed: see the cluster's late clients below.
+      reconnectStrategy: (retries: number) =>
+        this.#closed ? false : Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     };
     const binary = { timeout: options.timeoutMs, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } };
     if (connection.cluster) {
@@ -187,6 +189,13 @@ export class RedisTier implements SharedTier {
       this.#client = client;
       this.#commands = client.withCommandOptions({ timeout: options.timeoutMs });
       this.#binary = client.withCommandOptions(binary);
+      // Closed means no connection outlives the tier. A topology refresh in flight when `destroy()`
+      // runs still opens a client to every master it finds (node-redis 6.3), and `destroy()` spares
+      // a socket still connecting: each is ended as it connects (the cluster's own `destroy()`
+      // would forget the others), and one whose master is down gives up, as the strategy refuses.
+      client.on('node-connect', () => {
+        if (this.#closed) for (const master of client.masters) master.client?.destroy();
+      });
       client.connect().then(
         () => this.#setOnline(true),
         () => undefined,
