@@ -9,6 +9,7 @@ import {
   ROUTE_NAMES,
   type RouteName,
 } from '../src/api/index.ts';
+import { retryAfterMs } from '../src/api/retry-after.ts';
 
 function parse(name: RouteName, query: string) {
   return parseQuery(name, new URLSearchParams(query));
@@ -193,4 +194,26 @@ describe('page links', () => {
       assert.equal(pageUrl(path, 'example.com'), undefined, path);
     }
   });
+});
+
+describe('Retry-After, read by the hub, the cache and the doctor', () => {
+  const now = Date.parse('2026-11-29T04:00:00Z');
+  const table: [value: string | null | undefined, ms: number | undefined][] = [
+    ['20', 20_000],
+    [' 3 ', 3_000],
+    ['0', 0],
+    ['Sun, 29 Nov 2026 04:00:30 GMT', 30_000],
+    // A date already past (a clock behind the server's): retry now, not a negative wait.
+    ['Sun, 29 Nov 2026 03:59:00 GMT', 0],
+    // No advice, or none that can be read: the caller's own backoff decides.
+    [null, undefined],
+    [undefined, undefined],
+    ['', undefined],
+    ['soon', undefined],
+    ['1e3', undefined],
+  ];
+  for (const [value, ms] of table)
+    it(`${JSON.stringify(value)} is ${ms === undefined ? 'no advice' : `${ms} ms`}`, () => {
+      assert.equal(retryAfterMs(value, now), ms);
+    });
 });

@@ -82,11 +82,3 @@ async function serverError(response: Response): Promise<{ message?: string; code
     return {};
   }
 }
-
-/** `Retry-After` in milliseconds from now: delay-seconds or an HTTP date (RFC 9110 10.2.3). */
-export function retryAfterMs(value: string | null, now: number): number {
-  if (!value) return 0;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : 0;
-}

@@ -5,7 +5,8 @@
 import { Failure, readResponse } from '../api/check-response.ts';
 import { findRoute, type RouteName } from '../api/paths.ts';
 import { nextMultiple, systemClock, type Clock } from './clock.ts';
-import { httpError, INVALID_BODY, networkError, retryAfterMs } from './errors.ts';
+import { retryAfterMs } from '../api/retry-after.ts';
+import { httpError, INVALID_BODY, networkError } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
 import { INITIAL_SNAPSHOT, sameSnapshot, type PollError, type PollSnapshot } from './snapshot.ts';
 import { watchNearViewport, type WatchNear } from './viewport.ts';
@@ -242,7 +243,11 @@ export class PollHub {
     if (!response.ok) {
       const error = await httpError(response);
       if (!signal.aborted)
-        this.#fail(resource, error, retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()));
+        this.#fail(
+          resource,
+          error,
+          retryAfterMs(response.headers.get('Retry-After'), this.#clock.now()) ?? 0,
+        );
       return;
     }
     let body: unknown;

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { Agent, errors, request } from 'undici';
 import { readDifferences, readShape, routes, type Difference, type RouteName } from '../api/index.ts';
 import { RESPONSE_SHAPES } from '../api/response-shapes.ts';
+import { retryAfterMs } from '../api/retry-after.ts';
 import { deadline, type Clock, type Deadline } from '../runtime/clock.ts';
 import { ContractDrift } from './contract-drift.ts';
 import { VERSION } from './version.ts';
@@ -277,21 +278,11 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * `Retry-After` in milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 10.2.3);
- * undefined when absent or unreadable. A date already past is 0.
- */
-export function retryAfterMsOf(value: string | undefined | null, now: number): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
-  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
-}
-
 function readLimits(headers: Record<string, string | string[] | undefined>, now: number): RateLimitSignals {
   const limits: RateLimitSignals = {};
   const remaining = header(headers, 'x-ratelimit-remaining');
   if (remaining !== undefined && /^\s*\d+\s*$/.test(remaining)) limits.remaining = Number(remaining);
-  const retryAfterMs = retryAfterMsOf(header(headers, 'retry-after'), now);
-  if (retryAfterMs !== undefined && retryAfterMs > 0) limits.retryAfterMs = retryAfterMs;
+  const wait = retryAfterMs(header(headers, 'retry-after'), now);
+  if (wait !== undefined && wait > 0) limits.retryAfterMs = wait;
   return limits;
 }

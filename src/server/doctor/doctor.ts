@@ -16,7 +16,8 @@ import {
 } from '../../api/index.ts';
 import { RESPONSE_SHAPES } from '../../api/response-shapes.ts';
 import { realClock, type Clock } from '../../runtime/clock.ts';
-import { JSON_TYPE, retryAfterMsOf, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
+import { retryAfterMs } from '../../api/retry-after.ts';
+import { JSON_TYPE, upstreamHeaders, upstreamUrlOf } from '../upstream.ts';
 
 /** The query of each route as the elements send it; `today` is the raw data day (YYYY-MM-DD, UTC). */
 export function doctorQueries(host: string, today: string): Record<RouteName, string> {
@@ -86,7 +87,7 @@ export function notNowWaitMs(
   now: number,
 ): number | undefined {
   if (report.status !== 429 && report.status !== 503) return undefined;
-  const waitMs = retryAfterMsOf(report.rateLimit['retry-after'], now);
+  const waitMs = retryAfterMs(report.rateLimit['retry-after'], now);
   return waitMs !== undefined && waitMs <= LONGEST_WAIT_MS ? waitMs : undefined;
 }
 
