@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
+import { createLogger } from '../src/server/http/handler.ts';
+import { RedisTier } from '../src/server/tier/redis-tier.ts';
 import {
   API_KEY,
   assertOneFillPerKeyUnderHerd,
@@ -248,5 +250,34 @@ describe('shared tier on a real redis-server', { skip: REDIS_MISSING }, () => {
     assert.equal(other.status, 503);
     assert.equal((other.json() as { error: { code: string } }).error.code, 'upstream_rate_limited');
     assert.equal(upstream.calls.length, 2, 'the other instance waited out the cooldown');
+  });
+});
+
+describe('a tier closed while it connects', { skip: REDIS_MISSING }, () => {
+  // node-redis 6.3's `destroy()` spares a socket still connecting: a tier closed as it started
+  // (a server stopped during its start) kept a connection to Redis, and its process alive.
+  test('leaves no connection open once its connect lands', async () => {
+    const redis = await startRedis();
+    const admin = createClient({ url: redis.url });
+    after(async () => {
+      admin.destroy();
+      await redis.close();
+    });
+    await admin.connect();
+    const stat = async (name: string) =>
+      Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(await admin.info())![1]);
+    const received = await stat('total_connections_received');
+
+    new RedisTier({
+      url: redis.url,
+      prefix: 'closing:',
+      timeoutMs: 500,
+      logger: createLogger('error'),
+    }).close();
+    await until(
+      async () => (await stat('total_connections_received')) > received,
+      "the closed tier's connection reaching Redis",
+    );
+    await until(async () => (await stat('connected_clients')) === 1, "no connection but the test's own");
   });
 });

@@ -170,7 +170,7 @@ export class RedisTier implements SharedTier {
     const connection = redisConnection(options.url);
     const socket = {
       connectTimeout: Math.max(options.timeoutMs, 1000),
-      // Never once closed: see the cluster's late clients below.
+      // Never once closed: see the late connections below.
       reconnectStrategy: (retries: number) =>
         this.#closed ? false : Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     };
@@ -207,6 +207,11 @@ export class RedisTier implements SharedTier {
       this.#binary = client.withCommandOptions(binary);
       client.on('ready', () => this.#setOnline(true));
       client.on('end', () => this.#setOnline(false));
+      // Closed means no connection outlives the tier: `destroy()` spares a socket still connecting
+      // (node-redis 6.3), which then connects and stays, so it is ended as it connects.
+      client.on('connect', () => {
+        if (this.#closed) client.destroy();
+      });
       // Resolves once connected, however long Redis takes to appear; until then every call acts alone.
       client.connect().catch(() => undefined);
     }
