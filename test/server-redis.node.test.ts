@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
+import { RedisStore } from '../src/history/redis-store.ts';
 import { createLogger } from '../src/server/http/handler.ts';
 import { RedisTier } from '../src/server/tier/redis-tier.ts';
 import {
@@ -253,31 +254,37 @@ describe('shared tier on a real redis-server', { skip: REDIS_MISSING }, () => {
   });
 });
 
-describe('a tier closed while it connects', { skip: REDIS_MISSING }, () => {
-  // node-redis 6.3's `destroy()` spares a socket still connecting: a tier closed as it started
-  // (a server stopped during its start) kept a connection to Redis, and its process alive.
-  test('leaves no connection open once its connect lands', async () => {
-    const redis = await startRedis();
-    const admin = createClient({ url: redis.url });
-    after(async () => {
-      admin.destroy();
-      await redis.close();
-    });
-    await admin.connect();
-    const stat = async (name: string) =>
-      Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(await admin.info())![1]);
-    const received = await stat('total_connections_received');
+describe('a Redis client closed while it connects', { skip: REDIS_MISSING }, () => {
+  // node-redis 6.3's `destroy()` spares a socket still connecting: a tier or a history store
+  // closed as it started (a server stopped during its start) kept a connection to Redis, and its
+  // process alive (src/runtime/redis-close.ts).
+  const logger = createLogger('error');
+  const closers: [string, (url: string) => void][] = [
+    ['the shared tier', (url) => new RedisTier({ url, prefix: 'closing:', timeoutMs: 500, logger }).close()],
+    [
+      'the history store',
+      (url) =>
+        void new RedisStore({ url, prefix: 'closing:', timeoutMs: 500, logger, now: Date.now }).close(),
+    ],
+  ];
+  for (const [name, openAndClose] of closers)
+    test(`${name}: no connection is left once its connect lands`, async () => {
+      const redis = await startRedis();
+      const admin = createClient({ url: redis.url });
+      after(async () => {
+        admin.destroy();
+        await redis.close();
+      });
+      await admin.connect();
+      const stat = async (field: string) =>
+        Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(await admin.info())![1]);
+      const received = await stat('total_connections_received');
 
-    new RedisTier({
-      url: redis.url,
-      prefix: 'closing:',
-      timeoutMs: 500,
-      logger: createLogger('error'),
-    }).close();
-    await until(
-      async () => (await stat('total_connections_received')) > received,
-      "the closed tier's connection reaching Redis",
-    );
-    await until(async () => (await stat('connected_clients')) === 1, "no connection but the test's own");
-  });
+      openAndClose(redis.url);
+      await until(
+        async () => (await stat('total_connections_received')) > received,
+        'the closed connection reaching Redis',
+      );
+      await until(async () => (await stat('connected_clients')) === 1, "no connection but the test's own");
+    });
 });

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import { runBounded } from '../runtime/bounded.ts';
+import { closeClient } from '../runtime/redis-close.ts';
 import { emptyDay, SampleBook, type DayBlock } from './sample-book.ts';
 import { DAY_MS, KEEP_DAYS, METRIC_COUNT, MINUTE_MS, minuteOf } from './samples.ts';
 import type { HistoryStore } from './store.ts';
@@ -117,7 +118,7 @@ export class RedisStore implements HistoryStore {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#client.destroy();
+    closeClient(this.#client);
   }
 
   async #readDay(host: string, day: number): Promise<DayBlock | undefined> {

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { runBounded } from '../../runtime/bounded.ts';
+import { closeClient, closeCluster } from '../../runtime/redis-close.ts';
 import { createClient, createCluster, RESP_TYPES } from 'redis';
 import type { SlotAnswer } from '../budget/host-budget.ts';
 import { packStored, unpackStored, type StoredResponse } from '../../runtime/stored-response.ts';
@@ -35,7 +36,6 @@ interface Commands {
 interface Connection {
   readonly isReady: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  destroy(): unknown;
 }
 
 type RedisConnection =
@@ -160,6 +160,8 @@ export class RedisTier implements SharedTier {
   readonly #client: Connection;
   readonly #commands: Commands;
   readonly #binary: Commands;
+  /** Closes the client for good (src/runtime/redis-close.ts). */
+  readonly #end: () => void;
   #online = false;
   #closed = false;
 
@@ -170,7 +172,7 @@ export class RedisTier implements SharedTier {
     const connection = redisConnection(options.url);
     const socket = {
       connectTimeout: Math.max(options.timeoutMs, 1000),
-      // Never once closed: see the late connections below.
+      // Never once closed: a late client of a closed cluster whose master is down gives up.
       reconnectStrategy: (retries: number) =>
         this.#closed ? false : Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     };
@@ -189,13 +191,7 @@ export class RedisTier implements SharedTier {
       this.#client = client;
       this.#commands = client.withCommandOptions({ timeout: options.timeoutMs });
       this.#binary = client.withCommandOptions(binary);
-      // Closed means no connection outlives the tier. A topology refresh in flight when `destroy()`
-      // runs still opens a client to every master it finds (node-redis 6.3), and `destroy()` spares
-      // a socket still connecting: each is ended as it connects (the cluster's own `destroy()`
-      // would forget the others), and one whose master is down gives up, as the strategy refuses.
-      client.on('node-connect', () => {
-        if (this.#closed) for (const master of client.masters) master.client?.destroy();
-      });
+      this.#end = () => closeCluster(client);
       client.connect().then(
         () => this.#setOnline(true),
         () => undefined,
@@ -207,11 +203,7 @@ export class RedisTier implements SharedTier {
       this.#binary = client.withCommandOptions(binary);
       client.on('ready', () => this.#setOnline(true));
       client.on('end', () => this.#setOnline(false));
-      // Closed means no connection outlives the tier: `destroy()` spares a socket still connecting
-      // (node-redis 6.3), which then connects and stays, so it is ended as it connects.
-      client.on('connect', () => {
-        if (this.#closed) client.destroy();
-      });
+      this.#end = () => closeClient(client);
       // Resolves once connected, however long Redis takes to appear; until then every call acts alone.
       client.connect().catch(() => undefined);
     }
@@ -328,7 +320,7 @@ export class RedisTier implements SharedTier {
   close(): void {
     this.#closed = true;
     this.#setOnline(false);
-    this.#client.destroy();
+    this.#end();
   }
 
   /**
