@@ -4,8 +4,8 @@
  */
 import { Failure, readResponse } from '../api/check-response.ts';
 import { findRoute, type RouteName } from '../api/paths.ts';
-import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { retryAfterMs } from '../api/retry-after.ts';
+import { nextMultiple, systemClock, type Clock } from './clock.ts';
 import { httpError, INVALID_BODY, networkError } from './errors.ts';
 import { replaceEqualDeep } from './structural-sharing.ts';
 import { INITIAL_SNAPSHOT, sameSnapshot, type PollError, type PollSnapshot } from './snapshot.ts';
