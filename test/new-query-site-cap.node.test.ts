@@ -4,7 +4,8 @@
  * with a new address on every request passes the per-address meter and is refused past the
  * site's cap, while cold dashboards fill at once, an open one is never refused, a tab shown
  * again is answered its copies, and one that opens while the script holds the cap gets its
- * queries at its next poll.
+ * queries at its next poll. A query whose fill is under way, or whose tier copy an instance
+ * answered without keeping it, is not new.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -121,6 +122,57 @@ test('a tab shown again while a sprayer holds the cap is answered its copies: th
   assert.equal(statuses(shown), '200 200 200 200 200 200');
   for (const reply of shown) assert.match(reply.headers.get('cache-status')!, /fwd=(stale|miss)/);
   await closeAll([v]);
+});
+
+test('a query whose fill waits for the budget is not new: a second reader joins it past the cap', async () => {
+  // One call a second: a reader opening 18 queries at once, the site's cap, waits for most.
+  const v = startVirtualCache({ newQuerySiteLimit: 18, budgetFills: 1 });
+  const queries = Array.from({ length: 18 }, (_, n) => `/live/toppages/v3/?host=example.com&author=a${n}`);
+  const opened = Promise.all(queries.map((path) => v.get(path, from('192.0.2.1'))));
+  await v.clock.advance(4000);
+  // A second reader asks the last one more than an interval later, its fill still queued:
+  // answering it starts no call, so it is not refused.
+  const last = queries.at(-1)!;
+  const joined = v.get(last, from('192.0.2.2'));
+  await v.clock.advance(10_000);
+  await opened;
+  assert.equal((await joined).status, 200);
+  assert.equal(v.arrivals.filter((arrival) => arrival.key.includes('author=a17')).length, 1);
+  await closeAll([v]);
+});
+
+test('a tier copy answered while a fill waited is not kept, yet its query is not new while it is servable', async () => {
+  // Two instances, each with a cap share of 21 new queries and a new query a second.
+  const [one, two] = startVirtualCluster(2, { newQuerySiteLimit: 42, budgetFills: 1 });
+  const query = '/live/toppages/v3/?host=example.com&limit=10&section=Tech';
+  // Instance one fills the query: its copy is in the tier.
+  const filled = one!.get(query, from('192.0.2.1'));
+  await one!.clock.advance(1000);
+  assert.equal((await filled).status, 200);
+  // The tier goes away. On instance two a reader opens 20 new queries, and another the query:
+  // two's share of the cap is spent, and the query's fill, alone, waits behind the 20.
+  one!.tier.up = false;
+  const opened = Array.from({ length: 20 }, (_, n) =>
+    two!.get(`/live/toppages/v3/?host=example.com&author=c${n}`, from('192.0.2.3')),
+  );
+  const waited = two!.get(query, from('192.0.2.2'));
+  await one!.clock.advance(1000);
+  one!.tier.up = true;
+  // At the end of its wait two answers the tier's copy, stale. It does not keep it: a set would
+  // abort the fill, which is dropped later, nobody asking for it any more.
+  await one!.clock.advance(9000);
+  const answered = await waited;
+  assert.equal(answered.status, 200);
+  assert.match(answered.headers.get('cache-status')!, /fwd=stale/);
+  await Promise.all(opened);
+  // The reader asks again, 10 s later: the copy it was answered is still servable, so the query
+  // is not new.
+  const again = two!.get(query, from('192.0.2.2'));
+  await one!.clock.advance(2000);
+  assert.equal((await again).status, 200);
+  const fresh = await two!.get('/live/toppages/v3/?host=example.com&author=new', from('192.0.2.4'));
+  assert.equal(fresh.status, 429, "two's share of the cap is spent");
+  await closeAll([one!, two!]);
 });
 
 test('instances sharing a budget each keep their share of the cap', async () => {

@@ -10,7 +10,7 @@ import type { CacheOptions } from '../../src/server/config/options.ts';
 import { Coordinator } from '../../src/server/workers/coordinator.ts';
 import { IpcTier } from '../../src/server/workers/ipc-tier.ts';
 import { Random } from '../simulation/random.ts';
-import { TierChannel } from '../simulation/tier-channel.ts';
+import { TierChannel, type TierState } from '../simulation/tier-channel.ts';
 import {
   API_KEY,
   encodeNow,
@@ -32,6 +32,8 @@ export interface VirtualCache {
   logs: string[];
   /** The upstream's gate, shared by the instances: `hold()` keeps every call waiting. */
   upstreamGate: UpstreamGate;
+  /** The shared tier of a cluster: `up = false` loses it for every instance until set back. */
+  tier: TierState;
   /** One request through the Web handler (the clock must be moved for it to finish if it waits). */
   get(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; text: string }>;
 }
@@ -58,7 +60,7 @@ export function startVirtualCluster(
     upstreamGate.held
       ? upstreamGate.pass(call.signal).then(() => upstream.transport(url, call))
       : upstream.transport(url, call);
-  const tier = { coordinator: new Coordinator(64 << 20, clock), up: true };
+  const tier: TierState = { coordinator: new Coordinator(64 << 20, clock), up: true };
   return Array.from({ length: count }, () => {
     const { logger, logs } = capturedLogger('debug');
     const cache = createCacheHandler({
@@ -81,6 +83,7 @@ export function startVirtualCluster(
       arrivals: upstream.arrivals,
       logs,
       upstreamGate,
+      tier,
       async get(path, init) {
         const response = await cache.handle(new Request(`http://cache.test${path}`, init));
         return { status: response.status, headers: response.headers, text: await response.text() };

@@ -160,19 +160,25 @@ export class FillCache {
   }
 
   /**
-   * Whether answering `key` now would start an upstream call for a query nobody polls: no
-   * servable answer (its own, or a fold group's wide one that covers it, fresh or within the
-   * stale window), and no client (here or, with a shared tier, on another instance) polled it
-   * within the last interval. What the per-client meter counts (new-query-meter.ts). A query with
-   * a servable copy is not new: refused, it was an error answer while a copy existed, and a tab
-   * shown again after a minute hidden was refused its own dashboard's queries.
+   * Whether answering `key` now would start an upstream call for a query nobody polls: no fill
+   * of it under way (a request joins that one), no servable answer (its own, the tier's it last
+   * answered, or a fold group's wide one that covers it, fresh or within the stale window), and
+   * no client (here or, with a shared tier, on another instance) polled it within the last
+   * interval. What the per-client meter counts (new-query-meter.ts). A query with a servable copy
+   * is not new: refused, it was an error answer while a copy existed, and a tab shown again after
+   * a minute hidden was refused its own dashboard's queries. (Seed 11262: a restarted instance
+   * answered the tier's copy at the end of a fill's wait for the budget, did not keep it, and
+   * refused the next poll, the site's cap spent by a sprayer.)
    */
   startsNewQuery(key: string, context: FillContext): boolean {
     const now = this.#now();
     const state = this.#keys.peek(key);
-    if (state && this.#keys.polledRecently(state, now)) return false;
-    const stored = this.#entries.peek(key);
-    if (stored && servable(stored, now, this.#options.staleWindowMs)) return false;
+    if (state && (state.filling || this.#keys.polledRecently(state, now))) return false;
+    const freshUntil = Math.max(
+      this.#entries.peek(key)?.freshUntil ?? -Infinity,
+      state?.unkeptCopyFreshUntil ?? -Infinity,
+    );
+    if (servable({ freshUntil }, now, this.#options.staleWindowMs)) return false;
     if (this.#folding?.groups.coveredOrPolled(key, now)) return false;
     return !context.passive;
   }

@@ -47,6 +47,12 @@ export interface KeyState {
   fillingSince?: number;
   /** With a shared tier: the fill waits for another instance's, whose entry may be there already. */
   waitingForOther?: boolean;
+  /**
+   * With a shared tier: how long the tier's copy last answered while a fill of ours ran stays
+   * fresh. It is not kept (a `set` would abort that fill), yet it may be served for its stale
+   * window, and a query with a servable copy is not new (`FillCache.startsNewQuery`).
+   */
+  unkeptCopyFreshUntil?: number;
   /** The plan stretched the key's freshness to then while its fill was running: that fill's answer is fresh as long. */
   stretchedUntil?: number;
   /** The query a planned refill asks, once a client polled the key live (or another instance did). */

@@ -91,6 +91,7 @@ export class SharedKeys {
     const shared = await read;
     if (!shared || (current && shared.fetchedAt <= current.fetchedAt)) return current;
     if (!state.filling) this.#entries.set(key, shared);
+    else state.unkeptCopyFreshUntil = Math.max(state.unkeptCopyFreshUntil ?? -Infinity, shared.freshUntil);
     return shared;
   }
 
