@@ -244,35 +244,6 @@ describe('planRefills: which keys are refilled before the tick, and in which win
       refills: ['k03@-2000ms', 'k04@-2000ms', 'k00@1-50ms', 'k01@1-50ms', 'k02@1-50ms'],
     },
     {
-      // Seed 13118's plan: k00–k02 are refilled in window 0, the only one whose refill their
-      // page 1.8 s late reads fresh; k07 was filled 5 ms into the tick before (its backoff had
-      // just ended), so the least gap lets it start only in window 0 too. Started there as soon
-      // as allowed, it came first and the budget pushed k02 past the tick: a page read it 3.5 s
-      // old. It starts after them: the budget grants in the order asked, so k07 is the one that
-      // waits for the next window, unless the minute may burst (a cold start).
-      name: 'under the budget, a key the least gap holds into a full window starts after its planned refills',
-      input: input(
-        [
-          [5, -3392, { earliest: 100, latest: 1800 }],
-          [4, -3390, { earliest: 100, latest: 1800 }],
-          [3, -3388, { earliest: 100, latest: 1800 }],
-          [3, -5392, { earliest: 100, latest: 1800 }],
-          [2, -5390, { earliest: 200, latest: 1800 }],
-          [1, -5388, { earliest: 200, latest: 1800 }],
-          [1, -4642, { earliest: 400, latest: 1800 }],
-          [1, -2995, { earliest: 100, latest: 1800 }],
-        ].map(([weight, started, pollers], index) => ({
-          ...keys(8)[index]!,
-          weight: weight as number,
-          startedAt: TICK + (started as number),
-          freshUntil: TICK + (started as number) + INTERVAL,
-          pollers: pollers as PlannedKey['pollers'],
-        })),
-        { lead: 400 },
-      ),
-      refills: ['k03@2', 'k04@2', 'k05@2', 'k06@1-250ms', 'k00@0', 'k01@0', 'k02@0', 'k07@-399ms'],
-    },
-    {
       // Its backoff lasts past the tick: k03 keeps the slot it has without one, so its window
       // stays reserved for when the service answers again (seed 367), and the plan's refills all
       // start before the tick.

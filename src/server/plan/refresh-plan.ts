@@ -384,7 +384,7 @@ export function planRefills({
           .map((index) => startsIn(key, index)),
       ),
   );
-  const placed = chosen.map((key, place) => {
+  const refills = chosen.map((key, place) => {
     const order = rule.windows(key);
     const free = (index: number) =>
       used[index]! < fills && used[takes(key, index)]! < fills && canStart(key, index);
@@ -403,25 +403,11 @@ export function planRefills({
     const windowStart = counted === undefined ? startAt - (startAt % windowMs) : windowStarts[counted]!;
     reserved.set(windowStart, (reserved.get(windowStart) ?? 0) + 1);
     return {
-      refill: { key: key.key, startAt, dueBy: rule.dueBy(key, window === -1 ? order[0]! : window) },
-      slotless: window === -1,
+      key: key.key,
+      startAt,
+      dueBy: rule.dueBy(key, window === -1 ? order[0]! : window),
     };
   });
-  // Under the budget, a refill without a slot that starts in a window whose slots the plan gave
-  // out starts after that window's planned refills: the budget grants in the order asked, so it
-  // is the one left for the next window unless the minute may burst (a cold start). (Started
-  // first, a query back from a 30 s backoff, filled 5 ms into the tick before, took the last
-  // window's slot from its third refill, which landed after the tick, and a page read two
-  // queries 3.5 s old: seed 13118.)
-  const windowOf = (at: number) => windowStarts.indexOf(at - (at % windowMs));
-  for (const { refill, slotless } of placed) {
-    const index = windowOf(refill.startAt);
-    if (!slotless || above || index === -1 || used[index]! < fills) continue;
-    for (const other of placed)
-      if (!other.slotless && windowOf(other.refill.startAt) === index)
-        refill.startAt = Math.max(refill.startAt, other.refill.startAt + 1);
-  }
-  const refills = placed.map(({ refill }) => refill);
   // Stable: keys that start together keep the order they were placed in.
   refills.sort((a, b) => a.startAt - b.startAt);
   const stretch = Math.max(1, keys.length / capacity);
