@@ -162,13 +162,13 @@ export class FillCache {
   /**
    * Whether answering `key` now would start an upstream call for a query nobody polls: no fill
    * of it under way (a request joins that one), no servable answer (its own, the tier's it last
-   * answered, or a fold group's wide one that covers it, fresh or within the stale window), and
-   * no client (here or, with a shared tier, on another instance) polled it within the last
-   * interval. What the per-client meter counts (new-query-meter.ts). A query with a servable copy
-   * is not new: refused, it was an error answer while a copy existed, and a tab shown again after
-   * a minute hidden was refused its own dashboard's queries. (Seed 11262: a restarted instance
-   * answered the tier's copy at the end of a fill's wait for the budget, did not keep it, and
-   * refused the next poll, the site's cap spent by a sprayer.)
+   * read while a fill ran, or a fold group's wide one that covers it, fresh or within the stale
+   * window), and no client (here or, with a shared tier, on another instance) polled it within
+   * the last interval. What the per-client meter counts (new-query-meter.ts). A query with a
+   * servable copy is not new: refused, it was an error answer while a copy existed, and a tab
+   * shown again after a minute hidden was refused its own dashboard's queries. (Seed 11262: a
+   * restarted instance answered the tier's copy at the end of a fill's wait for the budget, did
+   * not keep it, and refused the next poll, the site's cap spent by a sprayer.)
    */
   startsNewQuery(key: string, context: FillContext): boolean {
     const now = this.#now();

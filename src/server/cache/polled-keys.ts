@@ -48,9 +48,10 @@ export interface KeyState {
   /** With a shared tier: the fill waits for another instance's, whose entry may be there already. */
   waitingForOther?: boolean;
   /**
-   * With a shared tier: how long the tier's copy last answered while a fill of ours ran stays
-   * fresh. It is not kept (a `set` would abort that fill), yet it may be served for its stale
-   * window, and a query with a servable copy is not new (`FillCache.startsNewQuery`).
+   * With a shared tier: how long the tier's copy last read while a fill of ours ran stays
+   * fresh. It is not kept (a `set` would abort that fill), yet the tier holds it through its
+   * stale window, where a lookup may serve it, and a query with a servable copy is not new
+   * (`FillCache.startsNewQuery`).
    */
   unkeptCopyFreshUntil?: number;
   /** The plan stretched the key's freshness to then while its fill was running: that fill's answer is fresh as long. */

@@ -76,7 +76,7 @@ export class SharedKeys {
     this.#shared.close();
   }
 
-  /** The shared copy of a key that is not fresh here, if it is newer than ours; kept locally unless a fill of ours is running. */
+  /** The shared copy of a key that is not fresh here, if it is newer than ours; kept locally unless a fill of ours is running, then only its freshness is. */
   async adopt(
     key: string,
     context: KeyContext,
