@@ -17,7 +17,8 @@ import { createUpstreamHandler } from '../src/simulator/index.ts';
 import { DASHBOARD_QUERIES } from './helpers/dashboard-queries.node.ts';
 import { encodeNow } from './simulation/upstream.ts';
 import { UpstreamGate } from './helpers/upstream-gate.node.ts';
-import { moveUntil, moveUntilSettled, VirtualClock } from './helpers/virtual-clock.node.ts';
+import { closeAll, startVirtualCluster } from './helpers/virtual-cache.node.ts';
+import { moveUntil, moveUntilSettled, settle, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const KEY = 'fold-test-key';
 
@@ -205,6 +206,27 @@ describe('query folding through the cache', () => {
     await f.answered(widening);
     // The service did not fail: the fill was still under way when the instance closed.
     assertStaleCopy(reply, first, 'refreshing');
+  });
+
+  test('a member asked as its instance closes, its group syncing with the tier, gets its stale copy, not a 503', async () => {
+    const [one, two] = startVirtualCluster(2);
+    const { clock } = one!;
+    const [first] = await moveUntilSettled(
+      clock,
+      Promise.all([one!.get(NARROW), one!.get(`${TOPPAGES}?host=example.com&limit=10&loyalty=1`)]),
+    );
+    assert.equal(first!.status, 200);
+    await clock.advance(4_000);
+    const asked = one!.get(NARROW);
+    // Closed at once, the clock still: the ask waits for its group's sync with the tier.
+    const closing = one!.cache.close();
+    await settle();
+    const reply = await moveUntilSettled(clock, asked);
+    await moveUntilSettled(clock, closing);
+    await closeAll([two!]);
+    // Closing dropped the entries while the lookup waited (seed 13890): it found no copy, the
+    // fill it then wanted could not start, the budget closed.
+    assertStaleCopy(reply, first!, '[a-z-]+');
   });
 
   test('a member whose new wide query waits for the budget past maxWaitMs gets its copy, marked as waiting for the budget', async () => {

@@ -58,6 +58,8 @@ export class FillCache {
   readonly #sharedKeys?: SharedKeys;
   /** Fold groups and their members' answers; unset with folding off. */
   readonly #folding?: { groups: FoldGroups; answers: FoldedAnswers };
+  /** Lookups under way: closing lets them answer before the entries go. */
+  readonly #lookupsInFlight = new Set<Promise<Lookup>>();
   #closed = false;
 
   constructor({ options, upstream, budget, metrics, logger, shared }: FillCacheParts) {
@@ -193,8 +195,12 @@ export class FillCache {
   async lookup(key: string, context: FillContext): Promise<Lookup> {
     const folding = this.#folding;
     const member = folding?.groups.memberOf(key, context);
-    if (folding && member) return folding.answers.lookup(member, context);
-    return this.#lookups.lookup(key, context);
+    const lookup =
+      folding && member ? folding.answers.lookup(member, context) : this.#lookups.lookup(key, context);
+    this.#lookupsInFlight.add(lookup);
+    const settled = () => this.#lookupsInFlight.delete(lookup);
+    lookup.then(settled, settled);
+    return lookup;
   }
 
   /** What the site's plan leaves of the window around `now` for new queries filled by this instance (budget/host-budget.ts). */
@@ -216,6 +222,12 @@ export class FillCache {
     };
   }
 
+  /**
+   * Stops the plan, the budget, the tier and the fills under way, lets the lookups under way
+   * answer, then drops the entries: a lookup answers the copy it may serve, as when its fill
+   * fails. (Dropped first, the polls in flight at a restart were answered 503 while their copies
+   * were servable: seed 13890.)
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -223,6 +235,7 @@ export class FillCache {
     this.#schedule.close();
     this.#budget.close();
     this.#sharedKeys?.close();
+    await Promise.allSettled(this.#lookupsInFlight);
     this.#entries.clear();
     await this.#upstream.close();
   }

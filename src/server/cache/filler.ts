@@ -56,6 +56,8 @@ export class Filler {
   /** Per host, a moving average of upstream latency: how early a refresh-ahead must start. */
   readonly #latency = new Map<string, number>();
   #closed = false;
+  /** The fills under way, aborted at close: the lookups waiting on them answer the entries, still kept. */
+  readonly #underWay = new Set<AbortController>();
   /** Per key, a read of the tier's copy at the tick of a refill the least gap held (`refreshPlanned`). */
   readonly #rereads = new Map<string, TimerHandle>();
 
@@ -72,9 +74,10 @@ export class Filler {
     this.#now = parts.options.clock.now;
   }
 
-  /** No planned refill starts after this. */
+  /** No planned refill starts after this, and the fills under way end as `closed`. */
   close(): void {
     this.#closed = true;
+    for (const fill of this.#underWay) fill.abort();
     for (const reread of this.#rereads.values()) this.#options.clock.clearTimeout(reread);
     this.#rereads.clear();
   }
@@ -82,9 +85,17 @@ export class Filler {
   async fill(
     key: string,
     context: FillContext,
-    signal: AbortSignal,
+    dropped: AbortSignal,
     stale: StoredResponse | undefined,
   ): Promise<StoredResponse> {
+    // Aborted when lru-cache drops the key (`dropped`) or at close; its own controller, not
+    // `AbortSignal.any`, so nothing of it outlives the fill.
+    const fill = new AbortController();
+    const { signal } = fill;
+    const follow = () => fill.abort(dropped.reason);
+    if (dropped.aborted) follow();
+    else dropped.addEventListener('abort', follow, { once: true });
+    this.#underWay.add(fill);
     const state = this.#keys.state(key);
     state.filling = true;
     state.fillingSince = this.#now();
@@ -109,6 +120,8 @@ export class Filler {
       return stored;
     } finally {
       state.filling = false;
+      this.#underWay.delete(fill);
+      dropped.removeEventListener('abort', follow);
     }
   }
 
