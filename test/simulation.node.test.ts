@@ -1,88 +1,16 @@
 /**
- * The cache's promises in the deterministic simulation (test/simulation/): seeds of 10 simulated
- * minutes each, every invariant judged per seed, run in one child process per core
- * (test/simulation/pool.ts). Here seeds 1…SEEDS and the seeds that caught a bug run;
- * `PULSE_SIM_SEEDS=N` runs seeds 1…N instead, `npm run simulate -- --seeds N` many more. A
- * failing seed names the command that replays it.
+ * The deterministic simulation (test/simulation/) replays a seed exactly. Its seeds run apart
+ * from the Node tests: `npm test` runs seeds 1…60 and every seed that once caught a bug
+ * (test/simulation/caught.ts) in the background, at low priority, while the other tests run
+ * (scripts/test.mjs); `npm run simulate -- --seeds N` runs more. A failing seed prints the
+ * command that replays it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
+import { CAUGHT, CAUGHT_VARIANTS, seedRuns } from './simulation/caught.ts';
 import { runSeeds } from './simulation/pool.ts';
-import { describeScenario, replayCommand, simulate } from './simulation/simulate.ts';
-
-/** Seeds 1…12 and the caught ones (38 seeds; 39 runs with seed 141's variant). */
-const SEEDS = Number(process.env.PULSE_SIM_SEEDS ?? 12);
-/**
- * Seeds that caught a bug, run every time: 10 (three instances above capacity: each ranked keys
- * by its own copies, and a fold member came back as two objects; queries refreshed every 6 s
- * and others every 16), 16 (a cold burst, then the tier lost: 202 calls reached the service in
- * a minute), 19 (two instances and a script asking new queries: each new one re-planned the
- * site, and the widest fold group was refreshed twice as often as the rest), 88 (above capacity,
- * a page polling 358 ms after the tick refilled two wide queries off the plan just before each
- * plan, which left them out: every 3 s while the others waited 7 s), 72 (two instances, polls
- * answered by the hit path first as `listen` does: while one instance waited for the other's
- * refill, its hit path answered its own copy, a tick older than the one the other had written),
- * 300 (three instances: a folded query polled on one of them after 12 s away was folded with
- * what that instance alone still knew, filled alone past the plan, and read data 20 s old),
- * 302 (three instances, the tier lost and back: a folded query filled alone during the loss was
- * answered 503 after it, its own copy forgotten by the group whose wide query it no longer was),
- * 367 (a dashboard opened while the service was down, so its site had no plan, and a rotating
- * sprayer's failing new queries filled the minute the dashboard needed once the service was back),
- * 588 (two instances, the tier lost while the service rate-limited: a fill begun alone in the
- * outage waited 40 s for the budget and called 1.9 s before the other instance's planned refill
- * of the same query, whose lease it never asked for), 23 (a query polled on time and by a page
- * 1.7 s late: keys on time took the one window both read fresh, and the late page read it stale
- * every tick), 122 (a page 1.7 s late: its key came 24 ms short of its window every tick and
- * stayed where the page read it stale), 465 (three instances: one kept a page's first poll, made
- * off its grid, as the key's lateness for minutes, and planned it in another window than the
- * others), 641 (a page 382 ms late, its polls 7 ms after the plan: refilled off the plan every
- * tick, its planned refill skipped for the least gap, its answers stale for ten minutes), 523
- * (three instances under capacity: one learned of keys late and re-planned the site 0.6 s
- * before the tick, stretched the keys whose windows had passed, and served its own 3.7 s old
- * copies of them as fresh while another instance had refilled them), 1051 (a page 376 ms late,
- * 1 ms after the plan: as 641, its refill off the plan ran its copy out at its next poll, every
- * tick), 1077 (two instances: the plan counted a running fill from when it began, the copy from
- * its call after the lease, and the next refill, armed 4 ms inside the least gap, was dropped),
- * 1405 (two instances: a page's six polls all went to one of them for a tick, and the other,
- * which had planned the page's key, read the polls only when polled itself, took the key for
- * left alone and skipped its refill), 1762 (a page 1.962 s late, counted as 2 s: the refills for
- * its poll started 362 ms before it, and a 363 ms answer landed after it), 1875 (two instances, one restarted while the tier was
- * down: its first poll waited for the budget, the tier came back, the next poll was answered the
- * tier's copy, and the first one 503), 2314 (three instances: one had folded a summary query
- * alone and answered it from its own copy on the hit path, so it stayed polled and the plan
- * refilled it beside its group's wide query for 20 s), 2756 (a late page's lateness flapped
- * between 1.8 and 1.9 s, a key moved, and another, held back by the least gap, was counted in
- * one window and started in the next, its fourth: the budget pushed that window's last refill
- * past the tick), 986 (with 2756's fix but a plan blind to backoff: a refill moved 10 ms inside
- * its key's backoff after a slow upstream and was dropped, and the page read a copy 147 s old),
- * 4113 (a sprayer of new queries: a refill the least gap held back into a full window was
- * reserved there, not in the next window where the budget granted it; that window was left to
- * two new queries, and the refill planned in it was made at the tick, its poll read data 3 s old),
- * 4929 (three instances: one filled a key off the plan after its backoff; another, whose plan
- * had not known of that fill, dropped its planned refill for the least gap and answered its
- * page's next poll from the copy it adopted, fresh 7 ms longer, while the tier held the newer
- * refill), 5867 (two instances: one restarted, with no copy, while the tier was away; its fill,
- * waiting for the other instance's, took the tier's 63 s old entry for it, and two polls were
- * answered that entry as a miss with `max-age=0`), 6620 (three instances: a dashboard back from
- * a hidden tab refolded member by member, 56 calls in 12 s where 35 do; a minute later the budget
- * lacked a refill's slot and a page read data 3 s old), 11262 (three instances and a sprayer with
- * a new address per request: a restarted instance answered the tier's copy at the end of a
- * fill's wait for the budget, did not keep it, since a set would abort the fill, and took the
- * query for new at the next poll: 429, the site's cap spent, while that copy was servable).
- */
-const CAUGHT = [
-  10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262,
-];
-/**
- * And seed 141 with its sprayer taking a new address for every request (as drawn it keeps one):
- * the per-address meter never saw it twice; while the dashboard was hidden it took 134 of
- * example.com's 183 grants in a minute, and the dashboard came back to a full minute and read
- * data 4 s old. The site's cap of new queries (new-query-site-cap.ts) holds it to 60.
- */
-const CAUGHT_ROTATING = { seed: 141, variant: { sprayer: 'rotating' } } as const;
+import { simulate } from './simulation/simulate.ts';
 
 describe('the cache in the deterministic simulation', () => {
   test('a seed replays exactly: the same polls, answers, grants and arrivals', async () => {
@@ -95,30 +23,45 @@ describe('the cache in the deterministic simulation', () => {
     assert.equal(await digest(), await digest());
   });
 
-  const seeds = [...new Set([...Array.from({ length: SEEDS }, (_, index) => index + 1), ...CAUGHT])];
-  const runs = runSeeds(seeds, 10, availableParallelism());
-  for (const [index, seed] of seeds.entries()) {
-    test(`seed ${seed}`, async () => {
-      const result = await runs[index]!.catch((error: Error) => ({
-        scenario: 'its process died',
-        violations: [error.message],
-      }));
-      assert.deepEqual(
-        result.violations,
-        [],
-        `seed ${seed}: ${result.scenario}\n  replay: ${replayCommand(seed)}`,
-      );
-    });
-  }
-
-  // Last, here: the pool's processes are done by then.
-  const { seed, variant } = CAUGHT_ROTATING;
-  test(`seed ${seed} with its sprayer taking a new address for every request`, async () => {
-    const { scenario, verdict } = await simulate(seed, 10, variant);
+  test("a seed run in a pool's child process is judged as in this one", async () => {
+    const { verdict, record } = await simulate(3, 2);
+    const runs = runSeeds(
+      [
+        { seed: 3, variant: {} },
+        { seed: 3, variant: { sprayer: 'rotating' } },
+      ],
+      2,
+      2,
+    );
+    const [child, rotating] = await Promise.all(runs);
     assert.deepEqual(
-      verdict.violations,
-      [],
-      `seed ${seed}: ${describeScenario(scenario)}\n  replay: ${replayCommand(seed, 10, variant)}`,
+      [child!.violations, child!.polls, child!.grants],
+      [verdict.violations, record.polls.length, record.grants.length],
+    );
+    assert.equal(rotating!.seed, 3, 'the same seed twice, each run answered apart');
+  });
+
+  test("npm test's runs: the first seeds, then each caught seed and variant not among them, once", () => {
+    const runs = seedRuns(60, 1, {}, true);
+    const first = Array.from({ length: 60 }, (_, index) => index + 1);
+    const above = CAUGHT.filter((seed) => seed > 60);
+    assert.deepEqual(
+      runs.map((run) => run.seed),
+      [...first, ...above, ...CAUGHT_VARIANTS.map((run) => run.seed)],
+    );
+    assert.deepEqual(runs.at(-1), CAUGHT_VARIANTS.at(-1));
+    // A variant of the first seeds runs its caught seeds as they caught their bug.
+    const rotating = seedRuns(200, 1, { sprayer: 'rotating' }, true);
+    assert.deepEqual(
+      rotating.filter((run) => run.seed === 10),
+      [
+        { seed: 10, variant: { sprayer: 'rotating' } },
+        { seed: 10, variant: {} },
+      ],
+    );
+    assert.deepEqual(
+      seedRuns(3, 10),
+      [10, 11, 12].map((seed) => ({ seed, variant: {} })),
     );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `npm run simulate -- --seeds 1000` runs seeds 1…1000 (`--from N` to start elsewhere), on every
- * core (`--jobs J` child processes; default one per core);
+ * core (`--jobs J` child processes; default one per core); `--caught` adds every seed that once
+ * caught a bug (caught.ts), as `npm test` runs them with `--seeds 60 --caught`;
  * `npm run simulate -- --seed 42` replays one seed and prints its scenario and record summary.
  * `--minutes M` sets the simulated length (default 10); `--sprayer rotating` (or `one-address`)
  * makes every seed's sprayer take a new address per request (or keep one) instead of as drawn.
@@ -8,6 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { seedRuns } from './caught.ts';
 import { runSeeds } from './pool.ts';
 import type { Variant } from './scenario.ts';
 import { replayCommand } from './simulate.ts';
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     seeds: { type: 'string' },
     from: { type: 'string' },
+    caught: { type: 'boolean' },
     minutes: { type: 'string' },
     jobs: { type: 'string' },
     sprayer: { type: 'string' },
@@ -30,17 +33,17 @@ const variant: Variant = values.sprayer === undefined ? {} : { sprayer: values.s
 const minutes = Number(values.minutes ?? 10);
 const seeds =
   values.seed !== undefined
-    ? [Number(values.seed)]
-    : Array.from({ length: Number(values.seeds ?? 200) }, (_, index) => Number(values.from ?? 1) + index);
+    ? [{ seed: Number(values.seed), variant }]
+    : seedRuns(Number(values.seeds ?? 200), Number(values.from ?? 1), variant, values.caught);
 const jobs = Math.min(seeds.length, Number(values.jobs ?? availableParallelism()));
 
 const started = performance.now();
 let failed = 0;
 let cpu = 0;
 const ages = new Map<number, number>();
-const runs = runSeeds(seeds, minutes, jobs, variant);
+const runs = runSeeds(seeds, minutes, jobs);
 for (const [index, run] of runs.entries()) {
-  const seed = seeds[index]!;
+  const { seed, variant } = seeds[index]!;
   const result = await run.catch((error: Error) => ({
     seed,
     scenario: 'its process died',

@@ -26,10 +26,16 @@ export interface SeedResult {
   cpuSeconds: number;
 }
 
-interface Ask {
+/** One run: a seed, and the variant of its scenario. */
+export interface SeedRun {
   seed: number;
-  minutes: number;
   variant: Variant;
+}
+
+interface Ask extends SeedRun {
+  /** The run's place in the list given to `runSeeds`: a seed may run twice, with two variants. */
+  index: number;
+  minutes: number;
 }
 
 export async function runSeed(seed: number, minutes: number, variant: Variant = {}): Promise<SeedResult> {
@@ -59,27 +65,25 @@ const RUNNER = fileURLToPath(import.meta.url);
 const YOUNG_GENERATION = '--max-semi-space-size=32';
 
 /**
- * Starts every seed and answers one promise per seed (in the order given), each settled as soon
- * as its seed is judged; a process that dies rejects the seed it was running, and a new one
+ * Starts every run and answers one promise per run (in the order given), each settled as soon
+ * as its seed is judged; a process that dies rejects the run it was running, and a new one
  * takes the rest. Child processes run this file (`forkable`: through tsx, or its bundle).
  */
-export function runSeeds(
-  seeds: readonly number[],
-  minutes: number,
-  jobs: number,
-  variant: Variant = {},
-): Promise<SeedResult>[] {
-  const settlers = new Map<number, { resolve(result: SeedResult): void; reject(error: Error): void }>();
-  const promises = seeds.map(
-    (seed) => new Promise<SeedResult>((resolve, reject) => settlers.set(seed, { resolve, reject })),
+export function runSeeds(runs: readonly SeedRun[], minutes: number, jobs: number): Promise<SeedResult>[] {
+  const settlers: { resolve(result: SeedResult): void; reject(error: Error): void }[] = [];
+  const promises = runs.map(
+    (_, index) => new Promise<SeedResult>((resolve, reject) => (settlers[index] = { resolve, reject })),
   );
-  // A seed whose process died is reported by whoever awaits it, however late.
+  // A run whose process died is reported by whoever awaits it, however late.
   for (const promise of promises) promise.catch(() => undefined);
-  const queue = [...seeds];
+  const queue: Ask[] = runs.map((run, index) => ({ ...run, index, minutes }));
   if (jobs <= 1) {
     void (async () => {
-      for (const seed of queue)
-        await runSeed(seed, minutes, variant).then(settlers.get(seed)!.resolve, settlers.get(seed)!.reject);
+      for (const ask of queue)
+        await runSeed(ask.seed, minutes, ask.variant).then(
+          settlers[ask.index]!.resolve,
+          settlers[ask.index]!.reject,
+        );
     })();
     return promises;
   }
@@ -89,27 +93,27 @@ export function runSeeds(
       execArgv: [YOUNG_GENERATION, ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    let running: number | undefined;
+    let running: Ask | undefined;
     const next = () => {
       running = queue.shift();
       if (running === undefined) child.disconnect();
-      else child.send({ seed: running, minutes, variant } satisfies Ask);
+      else child.send(running);
     };
     child.on('message', (result: SeedResult) => {
-      settlers.get(result.seed)!.resolve(result);
+      settlers[running!.index]!.resolve(result);
       next();
     });
     child.on('exit', (code, signal) => {
       if (running === undefined) return;
-      settlers
-        .get(running)!
-        .reject(new Error(`the process running seed ${running} exited (${signal ?? code})`));
+      settlers[running.index]!.reject(
+        new Error(`the process running seed ${running.seed} exited (${signal ?? code})`),
+      );
       running = undefined;
       if (queue.length > 0) start();
     });
     next();
   };
-  for (let index = 0; index < Math.min(jobs, seeds.length); index += 1) start();
+  for (let index = 0; index < Math.min(jobs, runs.length); index += 1) start();
   return promises;
 }
 
