@@ -1,7 +1,7 @@
 /**
  * `npm run simulate -- --seeds 1000` runs seeds 1…1000 (`--from N` to start elsewhere), on every
  * core (`--jobs J` child processes; default one per core); `--caught` adds every seed that once
- * caught a bug (caught.ts), as `npm test` runs them with `--seeds 60 --caught`;
+ * caught a bug (caught.ts), as `npm test` runs them with `--seeds 40 --caught`;
  * `npm run simulate -- --seed 42` replays one seed and prints its scenario and record summary.
  * `--minutes M` sets the simulated length (default 10); `--sprayer rotating` (or `one-address`)
  * makes every seed's sprayer take a new address per request (or keep one) instead of as drawn.
