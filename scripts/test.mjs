@@ -93,27 +93,46 @@ function ensureServers() {
 }
 
 /**
- * The Storybook build, started at low priority before the Node tests: they leave part of the two
- * cores idle while they wait on real processes, sockets and browsers, and the build takes that
- * part instead of 15 s of its own before the story smoke. Its errors are printed if it fails.
+ * `npm run <script> -- <args>` in the background at `niceness` (what it starts inherits it);
+ * resolves with its exit status and what it wrote to stderr, and to stdout too with `stdout`.
+ * A step that fails, or a signal, ends the run, and the whole process group of the script with
+ * it. (Killing npm alone left the seeds' processes running once the run had ended: npm exits on
+ * SIGTERM without passing it on.)
  */
-function buildStorybookMeanwhile() {
-  const child = spawn('npm', ['run', '--silent', 'build-storybook', '--', '--quiet'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: '1' },
+function runMeanwhile(script, args, niceness, { stdout = false, env = process.env } = {}) {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+    stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'],
+    env,
+    detached: true,
   });
-  // Niceness 10: the tests keep the cores they ask for; what the build spawns inherits it.
-  setPriority(child.pid, 10);
-  // A step that fails ends the run: the build must not go on writing storybook-static after it.
-  const stop = () => child.kill();
+  setPriority(child.pid, niceness);
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group has ended already.
+    }
+  };
   process.on('exit', stop);
-  const errors = [];
-  child.stderr.on('data', (chunk) => errors.push(chunk));
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
   return exitOf(child).then((status) => {
     process.off('exit', stop);
-    return { status, errors: Buffer.concat(errors).toString() };
+    return { status, output: Buffer.concat(output).toString() };
   });
 }
+
+/**
+ * The Storybook build, started at niceness 10 before the Node tests: they leave part of the two
+ * cores idle while they wait on real processes, sockets and browsers, and the build takes that
+ * part instead of 15 s of its own before the story smoke, while the tests keep the cores they
+ * ask for. Its errors are printed if it fails.
+ */
+const buildStorybookMeanwhile = () =>
+  runMeanwhile('build-storybook', ['--quiet'], 10, {
+    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: '1' },
+  });
 
 let storybookBuild;
 
@@ -127,28 +146,12 @@ let storybookBuild;
 const SIMULATION_SEEDS = 40;
 
 /**
- * The simulation's seeds (test/simulation/caught.ts), on every core. Started first at the lowest
- * priority: they take what the other steps leave of the cores, and add only the rest at the end.
+ * The simulation's seeds (test/simulation/caught.ts), on every core. Started first at niceness
+ * 19: they take what the other steps leave of the cores, and add only the rest at the end.
  * Their lines are printed then.
  */
-function simulateMeanwhile() {
-  const args = ['--seeds', String(SIMULATION_SEEDS), '--caught'];
-  const child = spawn('npm', ['run', '--silent', 'simulate', '--', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Niceness 19, inherited by the processes it starts.
-  setPriority(child.pid, 19);
-  // A step that fails ends the run: npm and tsx pass the signal on, and the seeds' processes end with their parent.
-  const stop = () => child.kill();
-  process.on('exit', stop);
-  const output = [];
-  child.stdout.on('data', (chunk) => output.push(chunk));
-  child.stderr.on('data', (chunk) => output.push(chunk));
-  return exitOf(child).then((status) => {
-    process.off('exit', stop);
-    return { status, output: Buffer.concat(output).toString() };
-  });
-}
+const simulateMeanwhile = () =>
+  runMeanwhile('simulate', ['--seeds', String(SIMULATION_SEEDS), '--caught'], 19, { stdout: true });
 
 let simulation;
 
@@ -161,11 +164,14 @@ async function simulationSeeds() {
 async function smokeStorybook() {
   const built = await storybookBuild;
   if (built.status !== 0) {
-    console.error(`${built.errors}\nstorybook build failed`);
+    console.error(`${built.output}\nstorybook build failed`);
     return built.status;
   }
   return run('npm', ['run', '--silent', 'smoke-storybook', '--', '--no-build']);
 }
+
+// Ended by a signal, the run still stops what it started in the background (`runMeanwhile`).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => process.exit(1));
 
 const steps = [
   [
