@@ -134,6 +134,21 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       );
     });
 
+    test("a backoff ends when the key's site answers again, and its count starts again; a fill's lease stays", async () => {
+      fresh();
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 30_000), 1000);
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 30_000), 2000);
+      assert.equal((await t.tier.claim(`${ns}key`, 30_000)).kind, 'backoff');
+      await t.tier.endBackoff(`${ns}key`);
+      const after = await t.tier.claim(`${ns}key`, 30_000);
+      assert.equal(after.kind, 'won', 'the backoff ended');
+      await t.tier.endBackoff(`${ns}key`);
+      assert.equal((await t.tier.claim(`${ns}key`, 30_000)).kind, 'held', "a fill's lease stays");
+      assert.equal(await t.tier.fail(`${ns}key`, 1000, 30_000), 1000, 'counted from the start');
+      await t.tier.endBackoff(`${ns}never-failed`);
+      assert.equal((await t.tier.claim(`${ns}never-failed`, 30_000)).kind, 'won', 'nothing to end');
+    });
+
     test('budget: `fills` slots a window, then a refusal that says when the window ends', async () => {
       fresh();
       const { inLastWindow, lastWindowEnd, lastGrantAt, refusal } = await takeUntilRefused(
@@ -222,8 +237,12 @@ contract("in process (the simulation's tier)", async () => {
     await clock.advance(10);
     return answer;
   };
+  // Every async method of the tier (a new one is wrapped too), not `close` or the `online` getter.
+  const methods = Object.entries(Object.getOwnPropertyDescriptors(IpcTier.prototype))
+    .filter(([name, { value }]) => typeof value === 'function' && !['constructor', 'close'].includes(name))
+    .map(([name]) => name);
   const wrapped = Object.fromEntries(
-    ['read', 'write', 'claim', 'confirm', 'fail', 'takeSlot', 'cooldown', 'join', 'members'].map((method) => [
+    methods.map((method) => [
       method,
       (...args: unknown[]) =>
         moving(() =>

@@ -80,6 +80,11 @@ local delay = math.floor(math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) * 2 ^ (fa
 redis.call('SET', KEYS[1], 'backoff', 'PX', delay)
 return delay`;
 
+const END_BACKOFF = `
+if redis.call('GET', KEYS[1]) == 'backoff' then redis.call('DEL', KEYS[1]) end
+redis.call('DEL', KEYS[2])
+return 1`;
+
 const WRITE_ENTRY = `
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[2])
@@ -265,6 +270,16 @@ export class RedisTier implements SharedTier {
       }),
     );
     return reply === undefined ? undefined : Number(reply);
+  }
+
+  /** The key's site answers again: a backoff lease ends (a fill's lease stays) and the count restarts. */
+  async endBackoff(key: string): Promise<void> {
+    await this.#run(() =>
+      this.#commands.eval(END_BACKOFF, {
+        keys: [this.#key('lease', key), this.#key('failures', key)],
+        arguments: [],
+      }),
+    );
   }
 
   async takeSlot(

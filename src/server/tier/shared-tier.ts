@@ -11,7 +11,7 @@
  *   expire, and once the budget grants the call it is set to expire when the key may be filled
  *   again (the refresh plan's least gap between two fills of a key; raw data: its TTL), so no
  *   other instance can start a fill for that key sooner. A failed fill turns it into a shared
- *   backoff.
+ *   backoff, which ends early once the key's site answers again.
  * - The budget: 3 fills per window per host counted on the tier's own clock, so instance clocks
  *   cannot disagree about which window it is; cooldowns are shared as keys that expire.
  * - Fold groups' members (scored by when each stops counting): every instance folds the queries
@@ -42,6 +42,11 @@ export interface SharedTier {
   claim(key: string, ms: number): Promise<LeaseClaim>;
   confirm(key: string, token: string, ttlMs: number): Promise<boolean | 'offline'>;
   fail(key: string, baseMs: number, maxMs: number): Promise<number | undefined>;
+  /**
+   * The key's site answers again: its shared backoff (if the lease is one) ends, and its
+   * failure count starts again. A lease held by a fill stays.
+   */
+  endBackoff(key: string): Promise<void>;
   /**
    * One of `fills` slots of the host's current window of `windowMs` (up to `burst` while the last
    * minute used less than half its calls: `WindowSlots`' rule), counted across instances, and

@@ -16,6 +16,7 @@ export type TierRequest = { pulseTier: number } & (
   | { op: 'claim'; key: string; token: string; ms: number }
   | { op: 'confirm'; key: string; token: string; ttlMs: number }
   | { op: 'fail'; key: string; baseMs: number; maxMs: number }
+  | { op: 'endBackoff'; key: string }
   | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number }
   | { op: 'cooldown'; host: string; ms: number }
   | { op: 'join'; group: string; member: string; keepMs: number }
@@ -90,6 +91,10 @@ export class Coordinator {
         this.#marks.set(`lease:${request.key}`, 'backoff', { ttl: Math.max(1, delay) });
         return delay;
       }
+      case 'endBackoff':
+        if (this.#marks.get(`lease:${request.key}`) === 'backoff') this.#marks.delete(`lease:${request.key}`);
+        this.#marks.delete(`failures:${request.key}`);
+        return true;
       case 'takeSlot':
         return this.#takeSlot(request.host, request.fills, request.windowMs, request.burst);
       case 'cooldown': {

@@ -74,6 +74,10 @@ export class IpcTier implements SharedTier {
     return typeof reply === 'number' ? reply : undefined;
   }
 
+  async endBackoff(key: string): Promise<void> {
+    await this.#call({ op: 'endBackoff', key });
+  }
+
   async takeSlot(
     host: string,
     fills: number,
