@@ -17,6 +17,7 @@ import {
   SIMULATED_SITES,
   simulatedUpstream,
   type Arrival,
+  type SimulatedUpstreamOptions,
 } from '../simulation/upstream.ts';
 import type { UpstreamTransport } from '../../src/server/upstream.ts';
 import { capturedLogger } from './cache-harness.node.ts';
@@ -38,22 +39,33 @@ export interface VirtualCache {
   get(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; text: string }>;
 }
 
-export function startVirtualCache(options: Partial<CacheOptions> = {}, seed = 1): VirtualCache {
-  return startVirtualCluster(1, options, seed)[0]!;
+export function startVirtualCache(
+  options: Partial<CacheOptions> = {},
+  seed = 1,
+  faultAt?: SimulatedUpstreamOptions['faultAt'],
+): VirtualCache {
+  return startVirtualCluster(1, options, seed, faultAt)[0]!;
 }
 
 /**
  * `count` instances on one virtual clock and one simulated upstream; with more than one, they
  * share a tier as `--workers` does (IpcTier to one Coordinator over an in-process channel).
- * Each keeps its own log lines; `arrivals` is the upstream's, shared.
+ * Each keeps its own log lines; `arrivals` is the upstream's, shared. `faultAt` says which calls
+ * meet a fault (the service down, slow, cut…).
  */
 export function startVirtualCluster(
   count: number,
   options: Partial<CacheOptions> = {},
   seed = 1,
+  faultAt?: SimulatedUpstreamOptions['faultAt'],
 ): VirtualCache[] {
   const clock = new VirtualClock();
-  const upstream = simulatedUpstream({ clock, latency: { min: 20, max: 150 }, random: new Random(seed) });
+  const upstream = simulatedUpstream({
+    clock,
+    latency: { min: 20, max: 150 },
+    random: new Random(seed),
+    faultAt,
+  });
   const upstreamGate = new UpstreamGate();
   // An open gate adds no step to a call: the runs of tests that never hold stay as they were.
   const upstreamTransport: UpstreamTransport = (url, call) =>

@@ -64,11 +64,14 @@ import type { Variant } from './scenario.ts';
  * query for new at the next poll: 429, the site's cap spent, while that copy was servable),
  * 13890 (two instances: one stopped for a restart 1 ms after a page's polls, whose lookups waited
  * on the tier; the close dropped the entries meanwhile, and five were answered 503 while copies
- * fetched 4 s before were servable).
+ * fetched 4 s before were servable), 13118 (two instances after a 107 s outage: a query whose
+ * last try failed just before the service came back waited out its 30 s backoff, came back 5 ms
+ * into a tick with no slot of its own, and pushed a window's last refill past the next tick: a
+ * page read two queries 3.5 s old).
  */
 export const CAUGHT: readonly number[] = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262, 13890,
+  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890,
 ];
 /**
  * And the seeds that caught a bug with a variant of their scenario: seed 141 with its sprayer

@@ -61,8 +61,8 @@ export interface SimulatedUpstreamOptions {
   clock: VirtualClock;
   latency: { min: number; max: number };
   random: Random;
-  /** The fault a call arriving at `at` meets, if any. */
-  faultAt?: (at: number) => FaultKind | undefined;
+  /** The fault a call arriving at `at` (for `url`) meets, if any. */
+  faultAt?: (at: number, url: URL) => FaultKind | undefined;
   /** The upstream's limit per site and minute (default 200, spec 8). */
   rateLimitPerMinute?: number;
 }
@@ -83,7 +83,7 @@ export function simulatedUpstream(options: SimulatedUpstreamOptions): {
   });
   const transport: UpstreamTransport = async (url, call) => {
     const at = clock.now();
-    const fault = options.faultAt?.(at);
+    const fault = options.faultAt?.(at, url);
     const latency = random.int(options.latency.min, options.latency.max);
     const reply = answer({ method: 'GET', url, keyHeader: call.headers['x-svc-ak'] ?? null });
     const rateLimited = reply.status === 429 || fault === 'rate_limited';

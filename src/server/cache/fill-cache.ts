@@ -8,6 +8,7 @@
  * - polled-keys.ts: each key's state, who polls it, and the keys the refresh plan works on
  *   (plan/refresh-plan.ts, armed on the clock by plan/refresh-schedule.ts);
  * - filler.ts: one fill (budget slot, lease, upstream call, stored body; backoff and cooldown);
+ * - site-recovery.ts: the backoffs an outage started, ended by the site's first answer after it;
  * - shared-keys.ts: with a shared tier, its entries, leases and polled keys;
  * - fold-groups.ts and folded-answers.ts: queries answered from their fold group's wide fill.
  *
@@ -34,6 +35,7 @@ import { FoldedAnswers } from './folded-answers.ts';
 import { KeyLookup } from './key-lookup.ts';
 import { PolledKeys, type Entries, type FillContext } from './polled-keys.ts';
 import { SharedKeys } from './shared-keys.ts';
+import { SiteRecovery } from './site-recovery.ts';
 
 export interface FillCacheParts {
   options: ResolvedOptions;
@@ -99,8 +101,13 @@ export class FillCache {
       entries,
       pollersOf: (state, now) => this.#folding?.groups.pollersOf(state, now) ?? 1,
     }));
+    const recovery = new SiteRecovery({
+      keys,
+      now: options.clock.now,
+      endShared: (key, context) => this.#sharedKeys?.endBackoff(key, context),
+    });
     const sharedKeys = (this.#sharedKeys =
-      shared && new SharedKeys({ shared, options, entries, keys, schedule, metrics }));
+      shared && new SharedKeys({ shared, options, entries, keys, schedule, metrics, recovery }));
     const filler = (this.#filler = new Filler({
       options,
       upstream,
@@ -110,6 +117,7 @@ export class FillCache {
       entries,
       keys,
       schedule,
+      recovery,
       sharedKeys,
     }));
     const lookups = (this.#lookups = new KeyLookup({

@@ -16,6 +16,7 @@ import { plannedRefill } from './decision.ts';
 import { forClients } from './personal-fields.ts';
 import { ttlMs, type Entries, type FillContext, type KeyState, type PolledKeys } from './polled-keys.ts';
 import type { Lease, SharedKeys } from './shared-keys.ts';
+import { failedForWantOfAnswer, type SiteRecovery } from './site-recovery.ts';
 
 export class FillError extends Error {
   override name = 'FillError';
@@ -38,6 +39,7 @@ export interface FillerParts {
   entries: Entries;
   keys: PolledKeys;
   schedule: RefreshSchedule;
+  recovery: SiteRecovery;
   /** The shared tier's lease; without it this process fills alone. */
   sharedKeys?: SharedKeys;
 }
@@ -51,6 +53,7 @@ export class Filler {
   readonly #entries: Entries;
   readonly #keys: PolledKeys;
   readonly #schedule: RefreshSchedule;
+  readonly #recovery: SiteRecovery;
   readonly #sharedKeys?: SharedKeys;
   readonly #now: () => number;
   /** Per host, a moving average of upstream latency: how early a refresh-ahead must start. */
@@ -70,6 +73,7 @@ export class Filler {
     this.#entries = parts.entries;
     this.#keys = parts.keys;
     this.#schedule = parts.schedule;
+    this.#recovery = parts.recovery;
     this.#sharedKeys = parts.sharedKeys;
     this.#now = parts.options.clock.now;
   }
@@ -110,6 +114,7 @@ export class Filler {
       // it replaces would have (else its pollers found it stale a tick later and refilled it).
       if (state.stretchedUntil !== undefined && stored.freshUntil < state.stretchedUntil)
         stored.freshUntil = state.stretchedUntil;
+      this.#recovery.answered(siteOf(context.host), stored.fetchedAt);
       // An established key's first fill has no slot yet: plan it for the coming tick. (A new
       // query is planned only once polled again, when its touch re-plans: re-planning on each new
       // query's fill, five a second from a script, dealt the tick's slots again and again.)
@@ -230,6 +235,8 @@ export class Filler {
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
     state.invalid = !outcome.ok && outcome.reason === 'invalid';
     if (!outcome.ok) {
+      state.outage = failedForWantOfAnswer(outcome.reason, outcome.status);
+      if (state.outage) this.#recovery.failed(siteOf(context.host));
       if (outcome.reason !== 'closed') await this.#backOff(state, lease);
       throw new FillError(outcome.reason);
     }

@@ -38,6 +38,11 @@ export interface KeyState {
   retryAt: number;
   /** The last fill's upstream answer could not be read (not an outage): said as such to clients. */
   invalid?: boolean;
+  /**
+   * The backoff is for want of an answer (the service down, slow, overloaded), here or on
+   * another instance: it ends when the site answers again (site-recovery.ts).
+   */
+  outage?: boolean;
   waitingForBudget: boolean;
   /**
    * A fill (or, with a shared tier, the wait for another instance's fill) is running, and since

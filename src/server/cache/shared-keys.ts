@@ -18,6 +18,7 @@ import type { LeaseClaim, SharedTier } from '../tier/shared-tier.ts';
 import { awaitedEntry } from './decision.ts';
 import { FillError } from './filler.ts';
 import type { Entries, FillContext, KeyContext, KeyState, PolledKeys } from './polled-keys.ts';
+import type { SiteRecovery } from './site-recovery.ts';
 
 /** The fill lease this instance holds on a key: confirmed once the budget grants the call, then the entry or the shared backoff is written. */
 export interface Lease {
@@ -42,6 +43,7 @@ export interface SharedKeysParts {
   keys: PolledKeys;
   schedule: RefreshSchedule;
   metrics: CacheMetrics;
+  recovery: SiteRecovery;
 }
 
 export class SharedKeys {
@@ -51,6 +53,7 @@ export class SharedKeys {
   readonly #keys: PolledKeys;
   readonly #schedule: RefreshSchedule;
   readonly #metrics: CacheMetrics;
+  readonly #recovery: SiteRecovery;
   readonly #now: () => number;
   /** How often a waiter looks for the entry another instance is filling. */
   readonly #pollMs: number;
@@ -67,6 +70,7 @@ export class SharedKeys {
     this.#keys = parts.keys;
     this.#schedule = parts.schedule;
     this.#metrics = parts.metrics;
+    this.#recovery = parts.recovery;
     this.#now = parts.options.clock.now;
     this.#pollMs = Math.min(50, Math.max(5, parts.options.liveTtlMs / 60));
   }
@@ -90,6 +94,7 @@ export class SharedKeys {
     }
     const shared = await read;
     if (!shared || (current && shared.fetchedAt <= current.fetchedAt)) return current;
+    this.#recovery.answered(siteOf(context.host), shared.fetchedAt);
     if (!state.filling) this.#entries.set(key, shared);
     else state.unkeptCopyFreshUntil = Math.max(state.unkeptCopyFreshUntil ?? -Infinity, shared.freshUntil);
     return shared;
@@ -158,6 +163,9 @@ export class SharedKeys {
           }
         }
         if (claim.kind === 'backoff') {
+          // Its cause is not said: taken for an outage, it ends here at the site's next answer,
+          // and a backoff of the key's own is learned again from the tier at its next claim.
+          state.outage = true;
           state.retryAt = Math.max(state.retryAt, this.#now() + claim.ms);
           throw new FillError('shared_backoff');
         }
@@ -267,6 +275,11 @@ export class SharedKeys {
     const state = this.#keys.state(key);
     state.context = { host, route, query: resolved.context.query };
     return state;
+  }
+
+  /** The key's site answers again: its backoff on the tier ends (site-recovery.ts). */
+  endBackoff(key: string, context: KeyContext): void {
+    void this.#shared.endBackoff(this.#sharedKey(key, context));
   }
 
   #lease(sharedKey: string, token: string): Lease {
