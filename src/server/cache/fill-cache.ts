@@ -104,6 +104,7 @@ export class FillCache {
     const recovery = new SiteRecovery({
       keys,
       now: options.clock.now,
+      quietMs: options.liveTtlMs,
       endShared: (key, context) => this.#sharedKeys?.endBackoff(key, context),
     });
     const sharedKeys = (this.#sharedKeys =
