@@ -34,6 +34,9 @@ function losableTier(now: () => number): { tier: SharedTier; link: { up: boolean
       link.up
         ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
         : undefined,
+    calm: async (host: string, ms: number) => {
+      if (link.up) coordinator.answer({ pulseTier: 1, op: 'calm', host, ms });
+    },
   } as unknown as SharedTier;
   return { tier, link };
 }
@@ -175,6 +178,28 @@ describe('host budget', () => {
     link.up = true;
     const back = await take(60_100);
     assert.equal(back.granted, true, `granted at once, 40 s after the last ask: ${JSON.stringify(back)}`);
+  });
+
+  test('back on the tier after granting alone, an instance calms it: one that joined meanwhile does not burst either', async () => {
+    const { logger } = capturedLogger('silent');
+    let now = T0;
+    const { tier, link } = losableTier(() => now);
+    const veteran = new SharedSlots(tier, 3, 1000, 9, 2, logger);
+    link.up = false;
+    assert.equal((await veteran.take('example.com', now)).granted, false, 'going alone holds');
+    now = T0 + 5050;
+    assert.equal((await veteran.take('example.com', now)).granted, true, 'alone');
+    // The tier back (empty, as after a restart), and an instance started meanwhile: the tier's
+    // minute lacks the call made alone, so neither bursts on it.
+    link.up = true;
+    now = T0 + 10_000;
+    assert.equal((await veteran.take('example.com', now)).granted, true, 'shared again');
+    const newcomer = new SharedSlots(tier, 3, 1000, 9, 2, logger);
+    now = T0 + 12_000;
+    let granted = 0;
+    while ((await newcomer.take('example.com', now)).granted) granted += 1;
+    // Without the calm on the tier: 9, the newcomer's burst.
+    assert.equal(granted, 3);
   });
 
   test('closing while the shared tier is asked for a slot: no slot is counted alone and no call is made', async () => {

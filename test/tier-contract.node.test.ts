@@ -174,6 +174,24 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       assert.equal(taken.inLastWindow, 9, 'a cold dashboard gets a burst of 9 at once');
     });
 
+    test("budget: a calm holds the host to the windows' rate until it ends; a shorter one does not shorten it", async () => {
+      fresh();
+      const windowMs = LONG_WINDOW_MS / 60;
+      const host = `${ns}example.com`;
+      await t.tier.calm(host, 30_000);
+      await t.tier.calm(host, 100);
+      assert.equal((await takeUntilRefused(t.tier, host, 3, windowMs, 9)).inLastWindow, 3, 'no burst');
+      assert.equal(
+        (await takeUntilRefused(t.tier, `${ns}other.example`, 3, windowMs, 9)).inLastWindow,
+        9,
+        'another host bursts',
+      );
+      const short = `${ns}short.example`;
+      await t.tier.calm(short, 100);
+      await t.pass(200);
+      assert.equal((await takeUntilRefused(t.tier, short, 3, windowMs, 9)).inLastWindow, 9, 'the calm ended');
+    });
+
     test('budget: each answer says how long instances that lose the tier wait before going alone', async () => {
       fresh();
       const host = `${ns}example.com`;

@@ -29,8 +29,9 @@ const TRY_BACK_WINDOWS = 5;
  * A switch between the two waits out one whole window after the window it happens in, so no
  * window holds calls counted by both sides (each side keeps its windows to 3 calls, and a
  * sliding minute overlaps 61 windows): switched at once, a minute across a loss of the tier
- * held 184. Back on the tier, for a minute no burst: the tier's minute log lacks the calls
- * made alone (all of them, when it came back empty), and a burst on top of them held 204.
+ * held 184. Back on the tier, for a minute no burst, by any instance (`SharedTier.calm`): the
+ * tier's minute log lacks the calls made alone (all of them, when it came back empty), and a
+ * burst on top of them held 204.
  * While the tier says it is up but cannot answer for this host (a Redis Cluster whose master
  * for the host's budget is down), the way back is tried every few windows, not on every call.
  */
@@ -79,6 +80,10 @@ export class SharedSlots implements SlotSource {
     if (now < mode.holdUntil) return this.#wait(mode, now);
     if (mode.state === 'alone' && this.#tier.online && now >= mode.tryBackAt) {
       mode.state = 'returning';
+      // The tier's minute lacks this instance's calls made alone: no instance may burst on it
+      // until they leave the minute. Kept here only, a calm held this instance back while an
+      // instance started meanwhile burst, and a minute held 186 (seed 19200).
+      if (now < mode.calmUntil) void this.#tier.calm(host, mode.calmUntil - now);
       // Held while a window this instance granted in alone may still be open: the tier did not
       // count those slots. Not after that: held on every return, an instance that had granted
       // nothing alone for 30 s (polled elsewhere since the tier came back) still made its first

@@ -92,8 +92,8 @@ return 1`;
 
 /**
  * `WindowSlots.take` (host-budget.ts) on Redis's clock: aligned windows of ARGV[1] fills, up to
- * ARGV[3] while the last minute's log (KEYS[3]) holds less than half of fills × 61; a cooldown
- * blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}.
+ * ARGV[3] while the last minute's log (KEYS[3]) holds less than half of fills × 61 and no calm
+ * (KEYS[4]) is set; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}.
  */
 const TAKE_SLOT = `
 -- aloneHoldMs of host-budget.ts, over the minute's calls, newest first.
@@ -120,7 +120,7 @@ local minuteAgo = now - 60 * windowMs
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. minuteAgo)
 local sent = redis.call('ZCARD', KEYS[3])
 local perMinute = fills * 61
-local limit = sent < perMinute / 2 and tonumber(ARGV[3]) or fills
+local limit = (sent < perMinute / 2 and redis.call('EXISTS', KEYS[4]) == 0) and tonumber(ARGV[3]) or fills
 local used = tonumber(redis.call('HGET', KEYS[1], 'used'))
 if used >= limit or sent >= perMinute then
   local wait = windowMs - now % windowMs
@@ -154,7 +154,8 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 /** Keeps the longer of two cooldowns. */
-const COOL_DOWN = `
+/** Sets a mark (a cooldown, a calm) for ARGV[1] ms unless it already lasts longer. */
+const EXTEND_MARK = `
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
 return 1`;
 
@@ -290,7 +291,12 @@ export class RedisTier implements SharedTier {
   ): Promise<SlotAnswer | undefined> {
     const reply = await this.#run(() =>
       this.#commands.eval(TAKE_SLOT, {
-        keys: [this.#key('budget', host), this.#key('cooldown', host), this.#key('sent', host)],
+        keys: [
+          this.#key('budget', host),
+          this.#key('cooldown', host),
+          this.#key('sent', host),
+          this.#key('calm', host),
+        ],
         arguments: [String(fills), String(windowMs), String(burst)],
       }),
     );
@@ -308,11 +314,16 @@ export class RedisTier implements SharedTier {
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
+    await this.#extendMark(this.#key('cooldown', host), ms);
+  }
+
+  async calm(host: string, ms: number): Promise<void> {
+    await this.#extendMark(this.#key('calm', host), ms);
+  }
+
+  async #extendMark(key: string, ms: number): Promise<void> {
     await this.#run(() =>
-      this.#commands.eval(COOL_DOWN, {
-        keys: [this.#key('cooldown', host)],
-        arguments: [String(Math.ceil(ms))],
-      }),
+      this.#commands.eval(EXTEND_MARK, { keys: [key], arguments: [String(Math.ceil(ms))] }),
     );
   }
 

@@ -13,7 +13,8 @@
  *   other instance can start a fill for that key sooner. A failed fill turns it into a shared
  *   backoff, which ends early once the key's site answers again.
  * - The budget: 3 fills per window per host counted on the tier's own clock, so instance clocks
- *   cannot disagree about which window it is; cooldowns are shared as keys that expire.
+ *   cannot disagree about which window it is; cooldowns, and calms (no burst while the tier's
+ *   minute lacks calls made alone), are shared as keys that expire.
  * - Fold groups' members (scored by when each stops counting): every instance folds the queries
  *   polled on all of them into the same wide query, which its lease then fills once.
  */
@@ -55,6 +56,11 @@ export interface SharedTier {
   takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined>;
   /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
   cooldown(host: string, ms: number): Promise<void>;
+  /**
+   * No burst of `host` by any instance for `ms` (every slot at the windows' rate): the tier's
+   * minute lacks calls an instance made alone. A longer calm already set wins.
+   */
+  calm(host: string, ms: number): Promise<void>;
   /** `member` of fold group `group` is polled here; it counts as polled for `keepMs`. */
   join(group: string, member: string, keepMs: number): Promise<void>;
   /** The members of `group` polled on any instance, or `undefined` when the tier cannot say. */

@@ -19,6 +19,7 @@ export type TierRequest = { pulseTier: number } & (
   | { op: 'endBackoff'; key: string }
   | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number }
   | { op: 'cooldown'; host: string; ms: number }
+  | { op: 'calm'; host: string; ms: number }
   | { op: 'join'; group: string; member: string; keepMs: number }
   | { op: 'members'; group: string }
 );
@@ -97,12 +98,10 @@ export class Coordinator {
         return true;
       case 'takeSlot':
         return this.#takeSlot(request.host, request.fills, request.windowMs, request.burst);
-      case 'cooldown': {
-        const key = `cooldown:${request.host}`;
-        if (this.#remaining(key) < request.ms)
-          this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(request.ms)) });
+      case 'cooldown':
+      case 'calm':
+        this.#extend(`${request.op}:${request.host}`, request.ms);
         return true;
-      }
       case 'join': {
         let members = this.#groups.get(request.group);
         if (!members) this.#groups.set(request.group, (members = new Map()));
@@ -139,7 +138,13 @@ export class Coordinator {
     let slots = this.#slots.get(setting);
     if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs)));
     const now = this.#clock.now();
-    return { ...slots.take(host, now, burst), aloneHoldMs: slots.aloneHoldMs(host, now) };
+    const calm = this.#remaining(`calm:${host}`) > 0;
+    return { ...slots.take(host, now, calm ? fills : burst), aloneHoldMs: slots.aloneHoldMs(host, now) };
+  }
+
+  /** Sets the mark for `ms` unless it already lasts longer. */
+  #extend(key: string, ms: number): void {
+    if (this.#remaining(key) < ms) this.#marks.set(key, 1, { ttl: Math.max(1, Math.ceil(ms)) });
   }
 
   #remaining(key: string): number {

@@ -91,6 +91,10 @@ export class IpcTier implements SharedTier {
     await this.#call({ op: 'cooldown', host, ms });
   }
 
+  async calm(host: string, ms: number): Promise<void> {
+    await this.#call({ op: 'calm', host, ms });
+  }
+
   async join(group: string, member: string, keepMs: number): Promise<void> {
     await this.#call({ op: 'join', group, member, keepMs });
   }
