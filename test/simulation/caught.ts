@@ -67,11 +67,17 @@ import type { Variant } from './scenario.ts';
  * fetched 4 s before were servable), 13118 (two instances after a 107 s outage: a query whose
  * last try failed just before the service came back waited out its 30 s backoff, came back 5 ms
  * into a tick with no slot of its own, and pushed a window's last refill past the next tick: a
- * page read two queries 3.5 s old).
+ * page read two queries 3.5 s old), 18657 and 19050 (one and two instances in a partial outage:
+ * with 13118's backoffs ended at each answer after the last failure, the failing queries came
+ * back at once, off the plan, again and again, and 60 s later the sliding minute was full when
+ * the plan's refills came: a page read data 3 s old), 19200 (three instances, the tier lost and
+ * back empty while one restarted: back on the tier, the instances that had granted alone held
+ * their own bursts for a minute, the restarted one burst on a minute that lacked their calls,
+ * and a sliding minute held 186 grants).
  */
 export const CAUGHT: readonly number[] = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890,
+  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200,
 ];
 /**
  * And the seeds that caught a bug with a variant of their scenario: seed 141 with its sprayer
