@@ -73,11 +73,13 @@ import type { Variant } from './scenario.ts';
  * the plan's refills came: a page read data 3 s old), 19200 (three instances, the tier lost and
  * back empty while one restarted: back on the tier, the instances that had granted alone held
  * their own bursts for a minute, the restarted one burst on a minute that lacked their calls,
- * and a sliding minute held 186 grants).
+ * and a sliding minute held 186 grants), 19272 (the simulation's own bug: at the end it closed the
+ * instances with the clock stopped, and a lookup under way, which ends at a deadline on that
+ * clock, kept the close and the run waiting forever).
  */
 export const CAUGHT: readonly number[] = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200,
+  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200, 19272,
 ];
 /**
  * And the seeds that caught a bug with a variant of their scenario: seed 141 with its sprayer
