@@ -39,12 +39,8 @@ export interface VirtualCache {
   get(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; text: string }>;
 }
 
-export function startVirtualCache(
-  options: Partial<CacheOptions> = {},
-  seed = 1,
-  faultAt?: SimulatedUpstreamOptions['faultAt'],
-): VirtualCache {
-  return startVirtualCluster(1, options, seed, faultAt)[0]!;
+export function startVirtualCache(options: Partial<CacheOptions> = {}, seed = 1): VirtualCache {
+  return startVirtualCluster(1, options, seed)[0]!;
 }
 
 /**

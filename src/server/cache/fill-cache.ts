@@ -8,7 +8,7 @@
  * - polled-keys.ts: each key's state, who polls it, and the keys the refresh plan works on
  *   (plan/refresh-plan.ts, armed on the clock by plan/refresh-schedule.ts);
  * - filler.ts: one fill (budget slot, lease, upstream call, stored body; backoff and cooldown);
- * - site-recovery.ts: the backoffs an outage started, ended by the site's first answer after it;
+ * - site-recovery.ts: the backoffs an outage started, ended once the site answers again;
  * - shared-keys.ts: with a shared tier, its entries, leases and polled keys;
  * - fold-groups.ts and folded-answers.ts: queries answered from their fold group's wide fill.
  *

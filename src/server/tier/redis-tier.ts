@@ -153,7 +153,6 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
-/** Keeps the longer of two cooldowns. */
 /** Sets a mark (a cooldown, a calm) for ARGV[1] ms unless it already lasts longer. */
 const EXTEND_MARK = `
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
