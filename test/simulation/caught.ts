@@ -75,11 +75,15 @@ import type { Variant } from './scenario.ts';
  * their own bursts for a minute, the restarted one burst on a minute that lacked their calls,
  * and a sliding minute held 186 grants), 19272 (the simulation's own bug: at the end it closed the
  * instances with the clock stopped, and a lookup under way, which ends at a deadline on that
- * clock, kept the close and the run waiting forever).
+ * clock, kept the close and the run waiting forever), 20053 (three instances, one restarted while
+ * the tier was lost: back on the tier, it answered a folded query from the tier's copy of the
+ * group's wide query, read while its own fill of that query ran and so not kept; 3 s later the
+ * group's wide query was the member itself, nothing here covered it, and the poll was answered
+ * 503 while that copy was servable).
  */
 export const CAUGHT: readonly number[] = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200, 19272,
+  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200, 19272, 20053,
 ];
 /**
  * And the seeds that caught a bug with a variant of their scenario: seed 141 with its sprayer

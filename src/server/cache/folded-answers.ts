@@ -4,7 +4,7 @@
  * a Cache-Status that names the wide key (fold-groups.ts keeps the groups).
  */
 import { storeBody, type CacheStatus, type StoredResponse } from '../../runtime/stored-response.ts';
-import { deriveAnswer } from './folding.ts';
+import { covers, deriveAnswer } from './folding.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import type { ResolvedOptions } from '../config/options.ts';
 import { type Lookup, servable } from './decision.ts';
@@ -14,6 +14,13 @@ import type { Entries, FillContext, PolledKeys } from './polled-keys.ts';
 
 /** A stored wide answer of a member's group. */
 type Copy = { key: string; stored: StoredResponse };
+
+/** The copy fetched last. */
+const newest = (copies: readonly (Copy | undefined)[]): Copy | undefined =>
+  copies.reduce<Copy | undefined>(
+    (last, next) => (next && (!last || next.stored.fetchedAt > last.stored.fetchedAt) ? next : last),
+    undefined,
+  );
 
 export interface FoldedAnswersParts {
   groups: FoldGroups;
@@ -123,20 +130,42 @@ export class FoldedAnswers {
     const orNone = (copy: Copy | undefined) =>
       copy && servable(copy.stored, this.#now(), this.#options.staleWindowMs) ? copy : undefined;
     const own = this.#entries.peek(member.key);
-    const copy = [
+    const copy = newest([
       this.#groups.covering(member.group, member, true),
       orNone(own && { key: member.key, stored: own }),
       orNone(held),
-    ].reduce<Copy | undefined>(
-      (newest, next) =>
-        next && (!newest || next.stored.fetchedAt > newest.stored.fetchedAt) ? next : newest,
-      undefined,
-    );
-    if (!copy) return lookup;
+    ]);
+    if (!copy) return this.#tierCopy(member, lookup);
     return this.#foldedAnswer(member, copy.key, copy.stored, {
       kind: 'stale',
       detail: lookup.detail,
     });
+  }
+
+  /**
+   * Nothing servable here: the newest servable copy the shared tier holds of a recent wide query
+   * of the group that covers the member. A tier copy read while its key's own fill ran answers
+   * that lookup but is not kept (a `set` aborts the fill), so the member's next lookup found no
+   * copy here: 503, 3 s after the same instance had answered the member from it (seed 20053).
+   */
+  async #tierCopy(member: Member, lookup: Extract<Lookup, { kind: 'unavailable' }>): Promise<Lookup> {
+    const { group } = member;
+    const copies = await Promise.all(
+      [...group.recent]
+        .filter(([, shape]) => covers(shape, member.shape))
+        .map(async ([key]): Promise<Copy | undefined> => {
+          const query = key.slice(key.indexOf('?') + 1);
+          const stored = await this.#lookups.servableCopy(key, {
+            route: group.route,
+            host: group.host,
+            query,
+          });
+          return stored && { key, stored };
+        }),
+    );
+    const copy = newest(copies);
+    if (!copy) return lookup;
+    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.detail });
   }
 
   /** The member's own body (and ETag), the wide answer's timing, and a Cache-Status naming the wide key. */

@@ -104,7 +104,7 @@ export class KeyLookup {
     // No error while a copy exists: one may have come while this request waited. (A restarted
     // instance's first poll waited for the budget while the tier was down; the tier came back,
     // the next poll was answered the tier's copy, and this one 503: seed 1875.)
-    const copy = await this.#servableCopy(key, context, state);
+    const copy = await this.servableCopy(key, context, state);
     if (copy) {
       const detail = staleDetail(this.#entryState(key, context, state, copy), this.#now());
       return { kind: 'stored', stored: copy, status: { kind: 'stale', detail } };
@@ -168,10 +168,10 @@ export class KeyLookup {
   }
 
   /** The key's newest copy still inside the stale window: this instance's, or the shared tier's. */
-  async #servableCopy(
+  async servableCopy(
     key: string,
     context: KeyContext,
-    state: KeyState,
+    state = this.#keys.state(key),
   ): Promise<StoredResponse | undefined> {
     let copy = this.#entries.peek(key);
     if (this.#sharedKeys) copy = await this.#sharedKeys.adopt(key, context, state, copy);
