@@ -8,9 +8,11 @@ import { request } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
 import { startHarness, until, type Harness } from './helpers/cache-harness.node.ts';
-import { VirtualClock } from './helpers/virtual-clock.node.ts';
+import { settleWhileMoving, VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const TOPPAGES = '/live/toppages/v3/?host=example.com&limit=25';
+/** Folded into TOPPAGES's group: answered from its wide fill. */
+const NARROW = '/live/toppages/v3/?host=example.com&limit=5';
 /** Headers node:http adds itself per connection or per second. */
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
@@ -57,15 +59,16 @@ async function webGet(h: Harness, target: string, init: RequestInit_ = {}): Prom
   return { status: response.status, headers: answered, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** The hit path's answer to TOPPAGES and the Web handler's: the same status, headers and bytes, with this Cache-Status. */
+/** The hit path's answer to `target` (TOPPAGES) and the Web handler's: the same status, headers and bytes, with this Cache-Status. */
 async function assertSameAnswer(
   h: Harness,
   name: string,
   init: RequestInit_,
   cacheStatus: RegExp,
+  target = TOPPAGES,
 ): Promise<void> {
-  const fast = await rawGet(h.url, TOPPAGES, init);
-  const web = await webGet(h, TOPPAGES, init);
+  const fast = await rawGet(h.url, target, init);
+  const web = await webGet(h, target, init);
   assert.equal(fast.status, web.status, name);
   assert.deepEqual(fast.headers, web.headers, name);
   assert.ok(fast.body.equals(web.body), `${name}: same bytes`);
@@ -121,6 +124,49 @@ describe('node:http hit path', () => {
       new RegExp(`^pulse_cache_hits_total\\{route="toppages"\\} ${cases.length * 4 + 1}$`, 'm'),
       'hits on both paths are counted',
     );
+  });
+
+  test("a fold member's fresh hit, derived from its group's wide answer, byte for byte as the Web handler's", async () => {
+    const { h, clock } = await harness({ fold: true });
+    // A dashboard's first poll: both queries gather into one fill of the group's wide query.
+    const first = await settleWhileMoving(
+      clock,
+      Promise.all([rawGet(h.url, TOPPAGES), rawGet(h.url, NARROW)]),
+      1000,
+    );
+    assert.deepEqual(
+      first.map((reply) => reply.status),
+      [200, 200],
+    );
+    await clock.advance(1200);
+    const etag = (await webGet(h, NARROW)).headers.etag!;
+    const cases: [string, RequestInit_][] = [
+      ['gzip', { headers: { 'accept-encoding': 'gzip' } }],
+      ['br', { headers: { 'accept-encoding': 'gzip, deflate, br' } }],
+      ['identity', { headers: {} }],
+      ['HEAD', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } }],
+      ['If-None-Match', { headers: { 'if-none-match': etag } }],
+    ];
+    const folded =
+      /^pulse-widgets; hit; detail=folded; key="\/live\/toppages\/v3\/\?host=example\.com&limit=25"/;
+    const before = h.received();
+    for (const [name, init] of cases) await assertSameAnswer(h, name, init, folded, NARROW);
+    await clock.advance(1000);
+    for (const [name, init] of cases)
+      await assertSameAnswer(h, `${name}, a second later`, init, folded, NARROW);
+    assert.equal(h.received(), before, 'no folded hit reached the Web handler');
+    assert.equal(h.upstream.calls.length, 1, 'one fill, of the wide query');
+    const metrics = (await rawGet(h.url, '/metrics')).body.toString();
+    assert.match(
+      metrics,
+      new RegExp(`^pulse_cache_folded_total\\{route="toppages"\\} ${cases.length * 4 + 2}$`, 'm'),
+      'folded answers on both paths are counted',
+    );
+    // Past the wide answer's freshness the member is the Web handler's again.
+    await clock.advance(1000);
+    const beforeStale = h.received();
+    assert.match((await rawGet(h.url, NARROW)).headers['cache-status']!, /^pulse-widgets; fwd=stale/);
+    assert.equal(h.received(), beforeStale + 1, 'a stale folded answer comes from the Web handler');
   });
 
   test('the same query written differently is one key; its first sight is parsed, later ones are not', async () => {

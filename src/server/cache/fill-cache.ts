@@ -1,7 +1,7 @@
 /**
  * The cache: one upstream fill per key per TTL, whatever the crowd. This class keeps the public
- * API (`lookup`, the hit path's `freshEntry`, `refillingEntry` and `countHit`, `close`) and wires
- * the parts that do the work:
+ * API (`lookup`; the hit path's `freshEntry`, `refillingEntry`, `foldedHit` and their `countHit`
+ * and `countFoldedHit`; `close`) and wires the parts that do the work:
  *
  * - decision.ts: what a lookup does with a key (hit, stale, refill, first-paint wait, fill,
  *   unavailable), a pure function of the key's state and the time; key-lookup.ts acts on it;
@@ -31,7 +31,7 @@ import type { UpstreamClient } from '../upstream.ts';
 import { type Lookup, servable } from './decision.ts';
 import { Filler } from './filler.ts';
 import { FoldGroups } from './fold-groups.ts';
-import { FoldedAnswers } from './folded-answers.ts';
+import { FoldedAnswers, type FoldedHit } from './folded-answers.ts';
 import { KeyLookup } from './key-lookup.ts';
 import { PolledKeys, type Entries, type FillContext } from './polled-keys.ts';
 import { SharedKeys } from './shared-keys.ts';
@@ -192,6 +192,21 @@ export class FillCache {
     if (servable({ freshUntil }, now, this.#options.staleWindowMs)) return false;
     if (this.#folding?.groups.coveredOrPolled(key, now)) return false;
     return !context.passive;
+  }
+
+  /**
+   * A fold member's fresh answer, derived from its group's fresh wide answer, when its lookup
+   * would be just that (`FoldedAnswers.freshHit`): the fast hit path sends it.
+   */
+  foldedHit(key: string, context: FillContext): FoldedHit | undefined {
+    const member = this.#folding?.groups.memberOf(key, context);
+    return member && this.#folding!.answers.freshHit(member, context);
+  }
+
+  /** The bookkeeping `lookup` does for the wide query of a folded fresh hit answered by the fast path. */
+  countFoldedHit(hit: FoldedHit): void {
+    this.#lookups.touch(hit.wideKey, hit.wideContext, this.#keys.state(hit.wideKey));
+    this.#entries.get(hit.wideKey);
   }
 
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */

@@ -26,7 +26,17 @@ export interface Member {
   /** When this instance last told the shared tier it polls this member. */
   sharedAt?: number;
   /** Its answer derived from one wide answer, made once per wide fill. */
-  derived?: { source: StoredResponse; made: Promise<StoredResponse> };
+  derived?: Derived;
+}
+
+/** A member's own body derived from one wide answer (folded-answers.ts). */
+export interface Derived {
+  source: StoredResponse;
+  made: Promise<StoredResponse>;
+  /** What `made` resolved to, once it has: the fast hit path answers only from this. */
+  ready?: StoredResponse;
+  /** The answer last sent: `ready` with the source's freshness then (a stretch moves it). */
+  answer?: StoredResponse;
 }
 
 /** Queries that differ only in what folds (docs/upstream-assumptions.md, "Query folding"). */
@@ -184,6 +194,22 @@ export class FoldGroups {
     if (joined) member.group.members.set(member.key, member);
     this.#share(member);
     return joined;
+  }
+
+  /**
+   * Whether a lookup of the member would ask for it with nothing to wait for first: it is in its
+   * group already (joining changes the wide query), the group is not idle here (`resume`), and no
+   * sync with the shared tier is under way or due (the lookup waits for one).
+   */
+  steady(member: Member): boolean {
+    const { group } = member;
+    const now = this.#now();
+    return (
+      group.members.get(member.key) === member &&
+      group.syncing === undefined &&
+      (!this.#shared || now - group.syncedAt < this.#options.liveTtlMs / 2) &&
+      !this.#idleHere(group, now)
+    );
   }
 
   /**

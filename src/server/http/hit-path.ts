@@ -6,7 +6,8 @@
  *
  * Only GET/HEAD of a route path written exactly as the route table has it, with a valid query on
  * an allowed host, whose entry is fresh (or stale while its refill is in flight, which the fill
- * cache decides: `refillingEntry`), is answered here. Everything else (other stale answers, miss,
+ * cache decides: `refillingEntry`), or a fold member whose answer derived from its group's fresh
+ * wide answer is ready (`foldedHit`), is answered here. Everything else (other stale answers, miss,
  * errors, OPTIONS, unusual targets) is left to the Web handler, so every rule is written once
  * there; the hit-path test checks that both paths give the same status, headers and bytes.
  */
@@ -16,6 +17,7 @@ import { clientAddress, trustsAnyProxy, type TrustProxy } from './client-address
 import type { ClientLimit } from './client-limit.ts';
 import { EXPOSED_HEADERS, type Cors } from './cors.ts';
 import type { FillCache } from '../cache/fill-cache.ts';
+import type { FoldedHit } from '../cache/folded-answers.ts';
 import type { FillContext } from '../cache/polled-keys.ts';
 import type { CacheMetrics } from '../metrics.ts';
 import { sendWebResponse, type NodeShortcut } from '../../runtime/node-http.ts';
@@ -74,6 +76,8 @@ const MAX_TARGETS = 10_000;
 const MAX_ENCODINGS = 256;
 const HIT = { kind: 'hit' } as const;
 const REFRESHING = { kind: 'stale', detail: 'refreshing' } as const;
+/** A fresh hit (a fold member's names the wide key it was derived from), or a stale entry whose refill is in flight. */
+type HitStatus = { kind: 'hit'; folded?: string } | typeof REFRESHING;
 /**
  * How often a hit tells the fill cache its key is polled (the LRU's recency, the refresh plan's
  * "polled lately", the shared tier's poll lists): all count in seconds, and per hit it was a
@@ -151,7 +155,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
     return encoding;
   };
 
-  const countHit = (target: Target, status: typeof HIT | typeof REFRESHING, at: number) => {
+  const countHit = (target: Target, status: HitStatus, at: number, folded: FoldedHit | undefined) => {
     const { route } = target.context;
     const byRoute = counters[status.kind];
     let counter = byRoute.get(route);
@@ -165,7 +169,8 @@ export function createHitPath(parts: HitPathParts): HitPath {
     counter.inc();
     if (at - target.touchedAt < TOUCH_EVERY_MS) return;
     target.touchedAt = at;
-    fills.countHit(target.key, target.context);
+    if (folded) fills.countFoldedHit(folded);
+    else fills.countHit(target.key, target.context);
   };
 
   /**
@@ -174,7 +179,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
    */
   const prepare = (
     stored: StoredResponse,
-    status: typeof HIT | typeof REFRESHING,
+    status: HitStatus,
     encoding: Encoding,
     notModified: boolean,
     origin: string | undefined,
@@ -184,7 +189,8 @@ export function createHitPath(parts: HitPathParts): HitPath {
     let answers = prepared.get(stored);
     if (!answers) prepared.set(stored, (answers = []));
     // One slot per encoding, for 200 and 304 answers, fresh or refreshing.
-    const slot = (ENCODINGS.indexOf(encoding) * 2 + (notModified ? 1 : 0)) * 2 + (status === HIT ? 0 : 1);
+    const slot =
+      (ENCODINGS.indexOf(encoding) * 2 + (notModified ? 1 : 0)) * 2 + (status.kind === 'hit' ? 0 : 1);
     const known = answers[slot];
     if (
       known &&
@@ -228,10 +234,11 @@ export function createHitPath(parts: HitPathParts): HitPath {
     res: ServerResponse,
     target: Target,
     stored: StoredResponse,
-    status: typeof HIT | typeof REFRESHING,
+    status: HitStatus,
+    folded: FoldedHit | undefined,
   ) => {
     const at = now();
-    countHit(target, status, at);
+    countHit(target, status, at, folded);
     const raw = req.rawHeaders;
     const origin = cors.enabled ? cors.allowOrigin(requestHeader(raw, 'origin') ?? null) : undefined;
     const ifNoneMatch = requestHeader(raw, 'if-none-match');
@@ -255,17 +262,19 @@ export function createHitPath(parts: HitPathParts): HitPath {
     const target = targetOf(raw);
     if (!target) return false;
     let stored = fills.freshEntry(target.key, target.context);
-    const status = stored ? HIT : REFRESHING;
+    let status: HitStatus = stored ? HIT : REFRESHING;
     stored ??= fills.refillingEntry(target.key, target.context);
+    const folded = stored ? undefined : fills.foldedHit(target.key, target.context);
+    if (folded) ({ stored, status } = folded);
     if (!stored) return false;
     const ip = clientLimit && clientOf(req);
     if (!clientLimit || !ip) {
-      send(req, res, target, stored, status);
+      send(req, res, target, stored, status, folded);
       return true;
     }
     clientLimit.refusal(ip).then(
       (waitMs) => {
-        if (waitMs === undefined) send(req, res, target, stored, status);
+        if (waitMs === undefined) send(req, res, target, stored, status, folded);
         else void sendWebResponse(parts.tooManyRequests(waitMs, req.headers.origin ?? null), res, req.method);
       },
       () => res.destroy(),
