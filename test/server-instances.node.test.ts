@@ -11,7 +11,7 @@ import { CLIENT_IP_HEADER } from '../src/runtime/node-http.ts';
 import { maxInSlidingWindow, upstreamLogLines } from './helpers/cache-harness.node.ts';
 import { closeAll, startVirtualCluster, type VirtualCache } from './helpers/virtual-cache.node.ts';
 import { moveUntil, moveUntilSettled } from './helpers/virtual-clock.node.ts';
-import { pollAsNodeHttp, type PollAnswer } from './simulation/node-poll.ts';
+import { pollAsNodeHttp, textOf, type PollAnswer } from './simulation/node-poll.ts';
 
 const TICK = 3000;
 
@@ -174,7 +174,7 @@ test("a poll on an instance waiting for another's refill gets the entry that ref
   let before = '';
   for (let tick = 0; tick < 4; tick += 1) {
     await clock.runUntil(first + tick * TICK + 30);
-    for (const instance of pair) before = (await poll(instance)).text;
+    for (const instance of pair) before = textOf(await poll(instance));
   }
   const calls = pair.map((instance) => upstreamLogLines(instance.logs).length);
   // The next planned refill: one instance's call is held, the other waits for its entry. Held
@@ -200,7 +200,7 @@ test("a poll on an instance waiting for another's refill gets the entry that ref
   let after = '';
   await moveUntil(
     clock,
-    async () => (after = (await poll(holder)).text) !== before,
+    async () => (after = textOf(await poll(holder))) !== before,
     'the holder to store',
     100,
     1,
@@ -218,7 +218,7 @@ test("a poll on an instance waiting for another's refill gets the entry that ref
   for (const [ms, answer] of answers.entries()) {
     assert.equal(answer.status, 200);
     assert.ok(
-      answer.text === after,
+      textOf(answer) === after,
       `${ms} ms after the holder stored: ${answer.headers.get('cache-status')}`,
     );
   }

@@ -12,8 +12,15 @@ export interface PollAnswer {
   status: number;
   /** Header names in lower case. */
   headers: ReadonlyMap<string, string>;
-  text: string;
+  /** The bytes sent: on the hit path, the stored answer's own, the same object for every poll of it. */
+  body: Uint8Array;
 }
+
+const EMPTY = new Uint8Array(0);
+
+/** The body as text. */
+export const textOf = (answer: PollAnswer): string =>
+  Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString();
 
 /**
  * `path` asked of `cache` by a reader at `address`. `request` is the same poll as a Web Request
@@ -37,7 +44,7 @@ export async function pollAsNodeHttp(
         headers.set(String(lines[index]).toLowerCase(), String(lines[index + 1]));
     },
     end(body?: Uint8Array) {
-      answer = { status, headers, text: body ? Buffer.from(body).toString() : '' };
+      answer = { status, headers, body: body ?? EMPTY };
     },
   };
   if (cache.serveHit(req as unknown as IncomingMessage, res as unknown as ServerResponse)) {
@@ -46,5 +53,9 @@ export async function pollAsNodeHttp(
     return answer;
   }
   const response = await cache.handle(request);
-  return { status: response.status, headers: new Map(response.headers), text: await response.text() };
+  return {
+    status: response.status,
+    headers: new Map(response.headers),
+    body: new Uint8Array(await response.arrayBuffer()),
+  };
 }
