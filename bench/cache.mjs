@@ -8,6 +8,7 @@
  *              core per server: ours, nginx caching the gzipped body (bench/nginx/gzip-cache.conf),
  *              the examples/nginx recipe and bare node:http (its own headers, and ours); with connections opened during the
  *              run and open first (bench/wrk/open-connections.lua); rounds alternated (--rounds, --seconds)
+ *   folded     ours alone: hits on a folded query against hits on its group's wide query (wrk)
  *   memory     bytes per cached entry (in this process)
  *   herd       upstream calls per key per 3 s: 1,000 clients polling on the 3 s grid, 1.5 s upstream
  *   budget     most upstream calls in any sliding minute: 15 keys of one site, real clock, 70 s
@@ -20,7 +21,7 @@
  *
  *   node --import tsx bench/cache.mjs <command> [--minutes N] [--no-write]
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -374,6 +375,79 @@ Answers (status, bytes, encoding): ${names.map((name) => `${name}: ${answers[nam
   );
 }
 
+/**
+ * Ours alone: hits on a folded query (toppages limit=5, answered from its group's wide limit=25)
+ * against hits on that wide query itself, on one server, rounds alternated. The wide query is
+ * polled every second meanwhile, as a dashboard's other cards poll it: alone for two intervals,
+ * the member would become its group's wide query and take the plain path.
+ */
+async function foldedBench() {
+  const seconds = Number(flag('seconds') ?? 10);
+  const rounds = Number(flag('rounds') ?? 3);
+  const c = 50;
+  const wide = `/live/toppages/v3/?host=${HOST}&limit=25`;
+  const paths = {
+    'a folded query (limit=5)': `/live/toppages/v3/?host=${HOST}&limit=5`,
+    'its wide query (limit=25)': wide,
+  };
+  const upstreams = await startUpstreams(1, { apiKey: API_KEY, rateLimitPerMinute: 1_000_000, gzip: true });
+  const ours = await startOurs(upstreams.urls[0], CPU.server);
+  // A connection of its own each time: one kept idle through a wrk run is closed by the server.
+  const answer = async (path) => {
+    const response = await request(`${ours.url}${path}`, {
+      headers: { 'accept-encoding': 'gzip' },
+      reset: true,
+    });
+    await response.body.dump();
+    return response.headers['cache-status'];
+  };
+  await Promise.all(Object.values(paths).map(answer)); // one dashboard's first poll: one fill of the wide query
+  // In a process of its own: wrk runs synchronously here, and this loop's timers wait for it.
+  const poller = spawn(
+    process.execPath,
+    [
+      '-e',
+      `setInterval(() => fetch(${JSON.stringify(ours.url + wide)}).then((r) => r.arrayBuffer(), () => {}), 1000)`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const statuses = {};
+  for (const [name, path] of Object.entries(paths)) {
+    await answer(path);
+    statuses[name] = await answer(path);
+    wrk(`${ours.url}${path}`, c, 2); // warm-up
+  }
+  const runs = Object.fromEntries(Object.keys(paths).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round += 1)
+    for (const [name, path] of round % 2 ? Object.entries(paths).reverse() : Object.entries(paths)) {
+      const run = wrk(`${ours.url}${path}`, c, seconds);
+      runs[name].push(run);
+      // Still what it was at the start: a folded query left alone would take the plain path.
+      const after = await answer(path);
+      console.log(
+        `round ${round + 1}, ${name}: ${Math.round(run.rps)} req/s, p99 ${run.p99} ms; then ${after}`,
+      );
+    }
+  poller.kill();
+  await ours.close();
+  await upstreams.report();
+  const rows = Object.entries(runs).map(([name, list]) => {
+    const rps = list.map((run) => run.rps);
+    return `| ${name} | ${Math.round(median(rps))} (${Math.round(Math.min(...rps))}–${Math.round(Math.max(...rps))}) | ${median(list.map((run) => run.p50)).toFixed(2)} ms | ${median(list.map((run) => run.p99)).toFixed(2)} ms | \`${statuses[name]}\` |`;
+  });
+  const [folded, plain] = Object.keys(paths).map((name) => median(runs[name].map((run) => run.rps)));
+  await report(
+    'folded',
+    `Measured by \`node --import tsx bench/cache.mjs folded\` on ${startedOn}, ${WRK_VERSION}. Ours alone (\`pulse-widgets serve --workers 1\`, per-IP limit off), ${pinned ? `pinned to CPU ${CPU.server}, wrk to CPU ${CPU.load}` : 'wrk on the same CPU'}; \`${wrkArgs(CONNECTIONS[0], c, seconds, '<url>').join(' ')}\`, ${rounds} rounds alternated; the wide query polled every second meanwhile. Requests/s: median (lowest–highest); p50, p99: medians.
+
+| Target | Requests/s | p50 | p99 | Cache-Status |
+|---|---|---|---|---|
+${rows.join('\n')}
+
+Folded / wide: ${(folded / plain).toFixed(2)}×.`,
+  );
+}
+
 /** Upstream calls per key per 3 s over the measured ticks, counting each call in the tick interval around it. */
 function callsPerKeyPerTick(calls, tickTimes, keys) {
   const from = tickTimes[0] - GRID_MS / 2;
@@ -622,6 +696,7 @@ ${clients} clients polling our endpoint (\`pulse-widgets serve\`, own process) o
 
 const commands = {
   hit: hitBench,
+  folded: foldedBench,
   memory: memoryBench,
   herd: herdBench,
   budget: budgetBench,

@@ -82,7 +82,7 @@ export class FoldedAnswers {
    * that covers it fresh, and the member's body derived from that answer already. It asks for
    * the member and reads the wide query as the lookup does, in the same order; undefined leaves
    * the rest to `lookup`, whose repeat of those steps at the same instant changes nothing. (Left
-   * to the Web handler, a folded hit cost five times what it costs here: BENCHMARKS.md.)
+   * to the Web handler, a folded hit had a sixth of a plain hit's throughput: BENCHMARKS.md.)
    */
   freshHit(member: Member, context: FillContext): FoldedHit | undefined {
     if (!this.#groups.steady(member)) return undefined;
