@@ -263,6 +263,31 @@ describe('node:http hit path', () => {
     assert.equal(h.received(), before, 'the hits and the refusal came from the hit path');
   });
 
+  test('a folded hit refused by the per-IP limit is not counted as a folded answer', async () => {
+    const { h, clock } = await harness({ fold: true, clientLimit: 4 });
+    const first = settleWhileMoving(
+      clock,
+      Promise.all([rawGet(h.url, TOPPAGES), rawGet(h.url, NARROW)]),
+      1000,
+    );
+    assert.deepEqual(
+      (await first).map((reply) => reply.status),
+      [200, 200],
+    );
+    await clock.advance(1200);
+    const before = h.received();
+    const statuses: number[] = [];
+    for (let poll = 0; poll < 4; poll += 1) statuses.push((await rawGet(h.url, NARROW)).status);
+    assert.deepEqual(statuses, [200, 200, 429, 429], 'two folded hits, then two past the limit');
+    assert.equal(h.received(), before, 'all four on the hit path');
+    const folded = (await h.cache.registry.getSingleMetric('pulse_cache_folded_total')?.get())?.values;
+    assert.deepEqual(
+      folded?.map(({ labels, value }) => [labels.route, value]),
+      [['toppages', 3]],
+      'the first answer and the two folded hits sent',
+    );
+  });
+
   test('a custom clientIp with a limit sends every request to the Web handler, which can read it', async () => {
     const { h } = await harness({
       clientLimit: 2,

@@ -93,7 +93,6 @@ export class FoldedAnswers {
     const derived = member.derived;
     if (!source || this.#now() >= source.freshUntil || derived?.source !== source || !derived.ready)
       return undefined;
-    this.#metrics.folded.inc({ route: member.group.route });
     return {
       stored: this.#answerOf(derived, derived.ready),
       status: { kind: 'hit', folded: wide.key },

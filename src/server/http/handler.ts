@@ -173,6 +173,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     limited: clientLimit !== undefined && cacheOptions.clientIp !== undefined,
     hits: metrics.hits,
     staleServes: metrics.staleServes,
+    folded: metrics.folded,
     now: options.now,
     tooManyRequests: (waitMs, origin) => router.tooManyRequests(waitMs, cors.headers(origin)),
   });

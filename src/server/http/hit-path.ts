@@ -49,6 +49,8 @@ export interface HitPathParts {
   limited: boolean;
   hits: CacheMetrics['hits'];
   staleServes: CacheMetrics['staleServes'];
+  /** Answers derived from a fold group's wide answer, by route. */
+  folded: CacheMetrics['folded'];
   now: () => number;
   tooManyRequests(waitMs: number, origin: string | null): Response;
 }
@@ -107,6 +109,7 @@ export function createHitPath(parts: HitPathParts): HitPath {
   const counters = {
     hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
     stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
+    folded: new Map<RouteName, ReturnType<CacheMetrics['folded']['labels']>>(),
   };
 
   // Headers are read only when a proxy is trusted: hits stay one socket lookup without.
@@ -167,6 +170,11 @@ export function createHitPath(parts: HitPathParts): HitPath {
       byRoute.set(route, counter);
     }
     counter.inc();
+    if (folded) {
+      let derived = counters.folded.get(route);
+      if (!derived) counters.folded.set(route, (derived = parts.folded.labels({ route })));
+      derived.inc();
+    }
     if (at - target.touchedAt < TOUCH_EVERY_MS) return;
     target.touchedAt = at;
     if (folded) fills.countFoldedHit(folded);
