@@ -158,19 +158,20 @@ export class FoldedAnswers {
    * own (filled alone while the group was another, its key since gone from the group's recent
    * wide queries: 503 after a tier loss, seed 302), or the copy held before the wait if none is
    * left in the store (the instance closing cleared it: a poll waiting for a fill during a
-   * restart was answered 503, seed 198; or it was evicted).
+   * restart was answered 503, seed 198; or it was evicted), or with none here, the tier's.
    */
-  #orCoveringCopy(member: Member, lookup: Lookup, held?: Copy): Lookup | Promise<Lookup> {
+  async #orCoveringCopy(member: Member, lookup: Lookup, held?: Copy): Promise<Lookup> {
     if (lookup.kind === 'stored') return lookup;
     const orNone = (copy: Copy | undefined) =>
       copy && servable(copy.stored, this.#now(), this.#options.staleWindowMs) ? copy : undefined;
     const own = this.#entries.peek(member.key);
-    const copy = newest([
-      this.#groups.covering(member.group, member, true),
-      orNone(own && { key: member.key, stored: own }),
-      orNone(held),
-    ]);
-    if (!copy) return this.#tierCopy(member, lookup);
+    const copy =
+      newest([
+        this.#groups.covering(member.group, member, true),
+        orNone(own && { key: member.key, stored: own }),
+        orNone(held),
+      ]) ?? (await this.#tierCopy(member));
+    if (!copy) return lookup;
     return this.#foldedAnswer(member, copy.key, copy.stored, {
       kind: 'stale',
       detail: lookup.detail,
@@ -183,7 +184,7 @@ export class FoldedAnswers {
    * that lookup but is not kept (a `set` aborts the fill), so the member's next lookup found no
    * copy here: 503, 3 s after the same instance had answered the member from it (seed 20053).
    */
-  async #tierCopy(member: Member, lookup: Extract<Lookup, { kind: 'unavailable' }>): Promise<Lookup> {
+  async #tierCopy(member: Member): Promise<Copy | undefined> {
     const { group } = member;
     const copies = await Promise.all(
       [...group.recent]
@@ -198,9 +199,7 @@ export class FoldedAnswers {
           return stored && { key, stored };
         }),
     );
-    const copy = newest(copies);
-    if (!copy) return lookup;
-    return this.#foldedAnswer(member, copy.key, copy.stored, { kind: 'stale', detail: lookup.detail });
+    return newest(copies);
   }
 
   /** The member's own body (and ETag), the wide answer's timing, and a Cache-Status naming the wide key. */
