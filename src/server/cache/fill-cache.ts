@@ -205,13 +205,17 @@ export class FillCache {
 
   /** The bookkeeping `lookup` does for the wide query of a folded fresh hit answered by the fast path. */
   countFoldedHit(hit: FoldedHit): void {
-    this.#lookups.touch(hit.wideKey, hit.wideContext, this.#keys.state(hit.wideKey));
-    this.#entries.get(hit.wideKey);
+    this.#polled(hit.wideKey, hit.wideContext);
   }
 
   /** The bookkeeping `lookup` does for a fresh hit, for a hit answered by the fast path. */
   countHit(key: string, context: FillContext): void {
     this.#folding?.groups.countHit(key, context);
+    this.#polled(key, context);
+  }
+
+  /** A hit on `key`: polled (here and on the tier), and recent in the store. */
+  #polled(key: string, context: FillContext): void {
     this.#lookups.touch(key, context, this.#keys.state(key));
     this.#entries.get(key);
   }

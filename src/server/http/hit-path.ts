@@ -78,6 +78,7 @@ const MAX_TARGETS = 10_000;
 const MAX_ENCODINGS = 256;
 const HIT = { kind: 'hit' } as const;
 const REFRESHING = { kind: 'stale', detail: 'refreshing' } as const;
+type LabelledCounter = ReturnType<CacheMetrics['hits']['labels']>;
 /** A fresh hit (a fold member's names the wide key it was derived from), or a stale entry whose refill is in flight. */
 type HitStatus = { kind: 'hit'; folded?: string } | typeof REFRESHING;
 /**
@@ -105,11 +106,22 @@ export function createHitPath(parts: HitPathParts): HitPath {
   const encodings = new Map<string, Encoding>();
   /** Per stored entry (kept no longer than it is), the last header lines of each way of answering it. */
   const prepared = new WeakMap<StoredResponse, (PreparedAnswer | undefined)[]>();
-  /** Labelled counters by route: fresh hits, and stale answers while refilling. */
+  /** Labelled counters by route: fresh hits, stale answers while refilling, folded answers. */
   const counters = {
-    hit: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
-    stale: new Map<RouteName, ReturnType<CacheMetrics['hits']['labels']>>(),
-    folded: new Map<RouteName, ReturnType<CacheMetrics['folded']['labels']>>(),
+    hit: new Map<RouteName, LabelledCounter>(),
+    stale: new Map<RouteName, LabelledCounter>(),
+    folded: new Map<RouteName, LabelledCounter>(),
+  };
+  const labelled = {
+    hit: (route: RouteName) => parts.hits.labels({ route }),
+    stale: (route: RouteName) => parts.staleServes.labels({ route, detail: REFRESHING.detail }),
+    folded: (route: RouteName) => parts.folded.labels({ route }),
+  };
+  /** Counts one on the route's counter of `kind`, labelled once and kept. */
+  const inc = (kind: keyof typeof counters, route: RouteName) => {
+    let counter = counters[kind].get(route);
+    if (!counter) counters[kind].set(route, (counter = labelled[kind](route)));
+    counter.inc();
   };
 
   // Headers are read only when a proxy is trusted: hits stay one socket lookup without.
@@ -160,21 +172,8 @@ export function createHitPath(parts: HitPathParts): HitPath {
 
   const countHit = (target: Target, status: HitStatus, at: number, folded: FoldedHit | undefined) => {
     const { route } = target.context;
-    const byRoute = counters[status.kind];
-    let counter = byRoute.get(route);
-    if (!counter) {
-      counter =
-        status.kind === 'hit'
-          ? parts.hits.labels({ route })
-          : parts.staleServes.labels({ route, detail: status.detail });
-      byRoute.set(route, counter);
-    }
-    counter.inc();
-    if (folded) {
-      let derived = counters.folded.get(route);
-      if (!derived) counters.folded.set(route, (derived = parts.folded.labels({ route })));
-      derived.inc();
-    }
+    inc(status.kind, route);
+    if (folded) inc('folded', route);
     if (at - target.touchedAt < TOUCH_EVERY_MS) return;
     target.touchedAt = at;
     if (folded) fills.countFoldedHit(folded);
