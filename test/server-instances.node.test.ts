@@ -224,3 +224,48 @@ test("a poll on an instance waiting for another's refill gets the entry that ref
   }
   await closeAll(pair);
 });
+
+test("a folded query filled alone, waiting for the budget, is answered from the tier's copy of a wide query that covers it", async () => {
+  // One fill per host every 20 s between the two: an instance that loses the tier holds its
+  // fills until the window after next, past every poll's 5 s wait.
+  const pair = startVirtualCluster(2, { budgetFills: 1, budgetWindowMs: 20_000 });
+  const [filler, fresh] = pair as [VirtualCache, VirtualCache];
+  const { clock, tier, arrivals } = filler;
+  const start = clock.now();
+  const member = '/live/summary/v3/?host=example.com&keys=new,read,time_spent';
+  const other = '/live/summary/v3/?host=example.com&keys=domain,title';
+  const wide = '/live/summary/v3/?host=example.com&keys=domain%2Cnew%2Cread%2Ctime_spent%2Ctitle';
+  const poll = (instance: VirtualCache, paths: readonly string[]) =>
+    moveUntilSettled(clock, Promise.all(paths.map((path) => instance.get(path))), 10_000);
+  /** Status, how the cache answered (`fwd`), and the key the answer came from. */
+  const source = ({ status, headers }: { status: number; headers: Headers }) => {
+    const cacheStatus = headers.get('cache-status') ?? '';
+    return `${status} ${/fwd=(\w+)/.exec(cacheStatus)?.[1]} ${/key="([^"]+)"/.exec(cacheStatus)?.[1]}`;
+  };
+
+  // The first instance fills the group's wide query: the tier keeps its answer.
+  for (const reply of await poll(filler, [member, other])) assert.equal(source(reply), `200 miss ${wide}`);
+  // The other asks for the group while the tier is lost: its fill of the wide query is held for
+  // the budget, and at the end of the wait, the tier back, the poll is answered from the tier's
+  // copy. That copy is not kept here: kept while the key's own fill runs, it would abort the fill.
+  await clock.runUntil(start + 1000);
+  tier.up = false;
+  await clock.runUntil(start + 4000);
+  const answered = poll(fresh, [member, other]);
+  await clock.runUntil(start + 6000);
+  tier.up = true;
+  for (const reply of await answered) assert.equal(source(reply), `200 stale ${wide}`);
+  // Asked alone two intervals later, the member is its group's wide query here, and its own fill
+  // waits for the budget too. Nothing here covers it; the tier's copy of the wide query does.
+  // (Answered 503 before c5975be, as in seed 20053.)
+  await clock.runUntil(start + 16_500);
+  const [alone] = await poll(fresh, [member]);
+  assert.equal(source(alone!), `200 stale ${wide}`);
+  assert.deepEqual(Object.keys(JSON.parse(alone!.text) as object), ['new', 'read', 'time_spent']);
+  assert.deepEqual(
+    arrivals.map((call) => call.key),
+    [wide],
+    'one upstream call: every wait was for the budget',
+  );
+  await closeAll(pair);
+});
