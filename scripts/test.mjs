@@ -11,6 +11,7 @@
  * is missing skips with the reason.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import {
   DEBIAN_PACKAGES,
@@ -93,6 +94,21 @@ function ensureServers() {
 }
 
 /**
+ * Gives the session `pid` leads the niceness of its processes. Linux's autogroup (on in Debian's
+ * kernels) schedules each session as one, against the others: a niceness counts only among the
+ * processes of its own session. Detached at niceness 19 without this, the seeds' session took
+ * as much of the cores as all of `npm test`'s steps together, where it should take what they
+ * leave. Nothing to do where there is no autogroup.
+ */
+function lowerSession(pid, niceness) {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
+  } catch {
+    // Not Linux, or a kernel without autogroup: the niceness alone does it.
+  }
+}
+
+/**
  * `npm run <script> -- <args>` in the background at `niceness` (what it starts inherits it);
  * resolves with its exit status and what it wrote to stderr, and to stdout too with `stdout`.
  * A step that fails, or a signal, ends the run, and the whole process group of the script with
@@ -106,6 +122,7 @@ function runMeanwhile(script, args, niceness, { stdout = false, env = process.en
     detached: true,
   });
   setPriority(child.pid, niceness);
+  lowerSession(child.pid, niceness);
   const stop = () => {
     try {
       process.kill(-child.pid, 'SIGTERM');
