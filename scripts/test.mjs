@@ -28,10 +28,14 @@ function run(command, args, options = {}) {
   return result.status ?? 1;
 }
 
-/** The exit status of a child started with `spawn`: 1 when it could not start. */
+/**
+ * The exit status of a child started with `spawn` (1 when it could not start), once its output
+ * has been read to the end: its 'exit' can come before the last of it, and the seeds' summary
+ * (or a failing seed's replay command) was lost whenever they ended during a synchronous step.
+ */
 function exitOf(child) {
   return new Promise((resolve) =>
-    child.on('error', () => resolve(1)).on('exit', (code) => resolve(code ?? 1)),
+    child.on('error', () => resolve(1)).on('close', (code) => resolve(code ?? 1)),
   );
 }
 
@@ -131,6 +135,8 @@ function runMeanwhile(script, args, niceness, { stdout = false, env = process.en
     }
   };
   process.on('exit', stop);
+  // What the script left running would hold its output open, and the run would wait for it.
+  child.on('exit', stop);
   const output = [];
   child.stdout?.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
