@@ -10,6 +10,7 @@ import { clockWithNow } from '../src/runtime/clock.ts';
 import {
   aloneHoldMs,
   BudgetClosedError,
+  crossedWindowWaitMs,
   HostBudget,
   WindowSlots,
   type SlotAnswer,
@@ -22,18 +23,23 @@ import { VirtualClock } from './helpers/virtual-clock.node.ts';
 
 const T0 = 1_800_000_000_000;
 
+/** `SharedTier.takeSlot` answered by `coordinator` at once, as the primary answers a worker's `IpcTier`. */
+const takeSlotOf =
+  (coordinator: Coordinator): SharedTier['takeSlot'] =>
+  async (host, fills, windowMs, burst, newQueryWindow) =>
+    coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst, newQueryWindow })
+      .result as SlotAnswer;
+
 /** A shared tier's budget: a `Coordinator` on `now`'s clock answers while `link.up`, nothing otherwise. */
 function losableTier(now: () => number): { tier: SharedTier; link: { up: boolean } } {
   const link = { up: true };
   const coordinator = new Coordinator(1 << 20, clockWithNow(now));
+  const takeSlot = takeSlotOf(coordinator);
   const tier = {
     get online() {
       return link.up;
     },
-    takeSlot: async (host: string, fills: number, windowMs: number, burst: number) =>
-      link.up
-        ? coordinator.answer({ pulseTier: 1, op: 'takeSlot', host, fills, windowMs, burst }).result
-        : undefined,
+    takeSlot: async (...ask: Parameters<SharedTier['takeSlot']>) => (link.up ? takeSlot(...ask) : undefined),
     calm: async (host: string, ms: number) => {
       if (link.up) coordinator.answer({ pulseTier: 1, op: 'calm', host, ms });
     },
@@ -74,6 +80,67 @@ describe('window slots', () => {
     const slots = new WindowSlots(3, 1000, 9);
     for (let second = 0; second < 40; second += 1) grantsAt(slots, T0 + second * 1000, 3);
     assert.equal(grantsAt(slots, T0 + 40_000, 20), 3);
+  });
+});
+
+describe("a new query's ask that crossed into another window", () => {
+  // [its share's window start, the counter's now, the wait]; windows of 1000 ms.
+  const cases: [string, number, number, number][] = [
+    ['in its own window', 1000, 1999, 0],
+    ['just across the next window start', 1000, 2000, 500],
+    ['1 ms across', 1000, 2001, 499],
+    ['half a window into the next one: the clocks disagree', 1000, 2500, 0],
+    ['two windows on, early', 1000, 3100, 400],
+    ['the counter behind, late in its window', 1000, 999, 0],
+    ['the counter behind, early in its window', 1000, 200, 300],
+  ];
+  for (const [name, shareWindow, now, wait] of cases)
+    test(name, () => assert.equal(crossedWindowWaitMs(shareWindow, now, 1000), wait));
+
+  test('a new query asked as its window ends waits for a window that has room, and the refills reserved in the next one get their slots (seed 25994)', async () => {
+    const clock = new VirtualClock(T0);
+    const takeSlot = takeSlotOf(new Coordinator(1 << 20, clock));
+    // The tier answers 1 ms after an ask, on the same clock: one made at 999 ms is counted in the next window.
+    const tier = {
+      online: true,
+      takeSlot: async (...ask: Parameters<SharedTier['takeSlot']>) => {
+        await clock.sleep(1);
+        return takeSlot(...ask);
+      },
+    } as unknown as SharedTier;
+    const slots = new SharedSlots(tier, 3, 1000, 3, 2, capturedLogger('silent').logger);
+    // The plan left one slot for new queries in every other window; the others it reserved whole.
+    const budget = new HostBudget(slots, clock, (_site, now) => {
+      const windowStart = now - (now % 1000);
+      return {
+        slots: ((windowStart - T0) / 1000) % 2 === 0 ? 1 : 0,
+        windowStart,
+        windowEnd: windowStart + 1000,
+      };
+    });
+    const grants: { kind: string; at: number }[] = [];
+    const ask = (kind: 'new' | 'refill') =>
+      void budget
+        .acquire(
+          'example.com',
+          () => true,
+          undefined,
+          () => kind === 'refill',
+        )
+        .then((at) => grants.push({ kind, at: at! - T0 }));
+    await clock.runUntil(T0 + 999);
+    ask('new');
+    // While the new query waits for half a window: the refills need not wait with it.
+    await clock.runUntil(T0 + 1200);
+    for (let refill = 0; refill < 3; refill += 1) ask('refill');
+    await clock.runUntil(T0 + 2500);
+    assert.deepEqual(grants, [
+      { kind: 'refill', at: 1201 },
+      { kind: 'refill', at: 1202 },
+      { kind: 'refill', at: 1203 },
+      { kind: 'new', at: 2001 },
+    ]);
+    budget.close();
   });
 });
 

@@ -204,6 +204,33 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       assert.ok(owed > 1.9 * windowMs && owed <= 2 * windowMs, JSON.stringify(answers[8]));
     });
 
+    test("budget: a new query's slot asked for in the window before waits, uncounted, until half a window in", async () => {
+      fresh();
+      const probe = await t.tier.takeSlot(`${ns}clock.example`, 3, LONG_WINDOW_MS, 3);
+      assert.ok(probe?.granted, 'the tier says what time it is');
+      // Windows longer than the tier's clock: the one it is in began at 0, and its half is known.
+      const early = 4 * probe.at;
+      const host = `${ns}example.com`;
+      const crossed = await t.tier.takeSlot(host, 3, early, 3, -early);
+      assert.ok(crossed && !crossed.granted && !crossed.coolingDown, JSON.stringify(crossed));
+      assert.ok(
+        crossed.waitMs <= early / 2 - probe.at && crossed.waitMs > early / 2 - probe.at - 60_000,
+        'until half a window in',
+      );
+      assert.equal((await t.tier.takeSlot(host, 3, early, 3, 0))?.granted, true, 'asked for its own window');
+      assert.equal(
+        (await takeUntilRefused(t.tier, host, 3, early, 3)).inLastWindow,
+        2,
+        'three in the window with that one: the refusal took no slot',
+      );
+      const late = Math.floor(1.5 * probe.at);
+      assert.equal(
+        (await t.tier.takeSlot(`${ns}late.example`, 3, late, 3, -late))?.granted,
+        true,
+        'past half a window: the clocks disagree, and the slot is taken',
+      );
+    });
+
     test('a cooldown blocks every slot of the host until it ends; a shorter one does not shorten it', async () => {
       fresh();
       const host = `${ns}example.com`;

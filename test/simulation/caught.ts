@@ -79,11 +79,14 @@ import type { Variant } from './scenario.ts';
  * the tier was lost: back on the tier, it answered a folded query from the tier's copy of the
  * group's wide query, read while its own fill of that query ran and so not kept; 3 s later the
  * group's wide query was the member itself, nothing here covered it, and the poll was answered
- * 503 while that copy was servable).
+ * 503 while that copy was servable), 25994 (two instances and a sprayer: a new query's ask, sent
+ * 1 ms before its window ended, reached the tier in the next window and took a slot the plan had
+ * given a dashboard's refill there; the refill waited for the window after, and a poll read data
+ * 3 s old).
  */
 export const CAUGHT: readonly number[] = [
   10, 16, 19, 23, 72, 88, 122, 300, 302, 367, 465, 523, 588, 641, 986, 1051, 1077, 1405, 1762, 1875, 2314,
-  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200, 19272, 20053,
+  2756, 4113, 4929, 5867, 6620, 11262, 13118, 13890, 18657, 19050, 19200, 19272, 20053, 25994,
 ];
 /**
  * And the seeds that caught a bug with a variant of their scenario: seed 141 with its sprayer

@@ -62,8 +62,27 @@ export function aloneHoldMs(sent: readonly number[], now: number, fills: number,
   return Math.ceil(hold * windowMs);
 }
 
+/**
+ * How long a new query's slot must wait where the slots are counted (`now`, the counter's
+ * clock), when its share was counted in the window starting at `shareWindow` (the caller's
+ * clock); 0 when it may take one. An ask sent at the end of its window can reach a shared
+ * tier in the next one, whose slots the plan gave established refills: it waits until half a
+ * window in (seed 25994: a sprayer's query took a slot of the window where a dashboard's
+ * refill was due, and the refill reached its pollers late). Later in a window it may take one,
+ * as before: where the two clocks disagree by more than the way there, a wait to the next
+ * window would meet the same disagreement there, and new queries would wait for good.
+ */
+export function crossedWindowWaitMs(shareWindow: number, now: number, windowMs: number): number {
+  const into = now % windowMs;
+  return now - into !== shareWindow && into < windowMs / 2 ? windowMs / 2 - into : 0;
+}
+
 export interface SlotSource {
-  take(host: string, now: number): SlotAnswer | Promise<SlotAnswer>;
+  /**
+   * A slot now. `newQueryWindow`: a new query's, whose share of the slots was counted in the
+   * window starting then on the caller's clock ({@link crossedWindowWaitMs}).
+   */
+  take(host: string, now: number, newQueryWindow?: number): SlotAnswer | Promise<SlotAnswer>;
   /** Tells the other instances about a cooldown, if there are any. */
   cooldown?(host: string, ms: number): void;
   /** The budget is closing: a `take` still under way grants nothing. */
@@ -92,7 +111,10 @@ export class WindowSlots implements SlotSource {
   }
 
   /** `burst`: this call's, where the caller decides it per call (as the shared tier's callers do). */
-  take(host: string, now: number, burst = this.#burst): SlotAnswer {
+  take(host: string, now: number, newQueryWindow?: number, burst = this.#burst): SlotAnswer {
+    const crossed =
+      newQueryWindow === undefined ? 0 : crossedWindowWaitMs(newQueryWindow, now, this.#windowMs);
+    if (crossed > 0) return { granted: false, waitMs: Math.max(1, crossed), coolingDown: false };
     const start = now - (now % this.#windowMs);
     let window = this.#windows.get(host);
     if (!window) this.#windows.set(host, (window = { start, used: 0, sent: [] }));
@@ -257,12 +279,14 @@ export class HostBudget {
         const answer: SlotAnswer =
           now < state.cooldownUntil
             ? { granted: false, waitMs: state.cooldownUntil - now, coolingDown: true }
-            : await this.#slots.take(host, now);
+            : await this.#slots.take(host, now, share?.windowStart);
         // Closed while the shared tier was asked: the waiters are gone, and no call is made.
         if (this.#closed) return;
         if (!answer.granted) {
           if (answer.coolingDown) state.cooldownUntil = Math.max(state.cooldownUntil, now + answer.waitMs);
           this.#wake(host, state, answer.waitMs);
+          // Refused a new query: an established waiter that comes asks for itself.
+          state.heldForEstablished = share !== undefined;
           return;
         }
         // Others may have queued, or been dropped, while the slot was asked for.

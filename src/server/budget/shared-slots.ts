@@ -63,7 +63,7 @@ export class SharedSlots implements SlotSource {
     this.#logger = logger;
   }
 
-  async take(host: string, now: number): Promise<SlotAnswer> {
+  async take(host: string, now: number, newQueryWindow?: number): Promise<SlotAnswer> {
     let mode = this.#modes.get(host);
     if (!mode)
       this.#modes.set(
@@ -97,6 +97,7 @@ export class SharedSlots implements SlotSource {
         this.#fills,
         this.#windowMs,
         now < mode.calmUntil ? this.#fills : this.#burst,
+        newQueryWindow,
       );
       // Closing cuts the tier's answer short: that is no outage to act alone through, and no call follows.
       if (shared === undefined && this.#closed)
@@ -115,6 +116,7 @@ export class SharedSlots implements SlotSource {
         if (shared.aloneHoldMs !== undefined) mode.aloneFrom = now + shared.aloneHoldMs * this.#instances;
       }
     }
+    // Alone, the windows are this instance's own, counted here: no ask crosses one on its way.
     const answer = shared ?? this.#alone.take(host, now);
     if (shared === undefined && answer.granted) {
       mode.calmUntil = now + 60 * this.#windowMs;

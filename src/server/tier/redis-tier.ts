@@ -93,7 +93,8 @@ return 1`;
 /**
  * `WindowSlots.take` (host-budget.ts) on Redis's clock: aligned windows of ARGV[1] fills, up to
  * ARGV[3] while the last minute's log (KEYS[3]) holds less than half of fills × 61 and no calm
- * (KEYS[4]) is set; a cooldown blocks everything. Answers {granted, waitMs, coolingDown, grantedAt}.
+ * (KEYS[4]) is set; a cooldown blocks everything; a new query's share window (ARGV[4], or '')
+ * is checked. Answers {granted, waitMs, coolingDown, grantedAt}.
  */
 const TAKE_SLOT = `
 -- aloneHoldMs of host-budget.ts, over the minute's calls, newest first.
@@ -112,6 +113,12 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local fills = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
 local window = math.floor(now / windowMs)
+-- crossedWindowWaitMs (host-budget.ts): a new query's ask that crossed into the next window waits.
+local newQueryWindow = tonumber(ARGV[4])
+local into = now % windowMs
+if newQueryWindow and window * windowMs ~= newQueryWindow and into < windowMs / 2 then
+  return {0, windowMs / 2 - into, 0, now, aloneHold(now, fills, windowMs)}
+end
 if tonumber(redis.call('HGET', KEYS[1], 'window')) ~= window then
   redis.call('HSET', KEYS[1], 'window', window, 'used', 0)
   redis.call('PEXPIRE', KEYS[1], windowMs * 2)
@@ -287,6 +294,7 @@ export class RedisTier implements SharedTier {
     fills: number,
     windowMs: number,
     burst: number,
+    newQueryWindow?: number,
   ): Promise<SlotAnswer | undefined> {
     const reply = await this.#run(() =>
       this.#commands.eval(TAKE_SLOT, {
@@ -296,7 +304,7 @@ export class RedisTier implements SharedTier {
           this.#key('sent', host),
           this.#key('calm', host),
         ],
-        arguments: [String(fills), String(windowMs), String(burst)],
+        arguments: [String(fills), String(windowMs), String(burst), String(newQueryWindow ?? '')],
       }),
     );
     if (!Array.isArray(reply)) return undefined;

@@ -51,9 +51,16 @@ export interface SharedTier {
   /**
    * One of `fills` slots of the host's current window of `windowMs` (up to `burst` while the last
    * minute used less than half its calls: `WindowSlots`' rule), counted across instances, and
-   * when the tier granted it (its clock).
+   * when the tier granted it (its clock). `newQueryWindow`: a new query's slot, its share counted
+   * in the window starting then on the instance's clock (`crossedWindowWaitMs`).
    */
-  takeSlot(host: string, fills: number, windowMs: number, burst: number): Promise<SlotAnswer | undefined>;
+  takeSlot(
+    host: string,
+    fills: number,
+    windowMs: number,
+    burst: number,
+    newQueryWindow?: number,
+  ): Promise<SlotAnswer | undefined>;
   /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
   cooldown(host: string, ms: number): Promise<void>;
   /**

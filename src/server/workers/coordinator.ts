@@ -17,7 +17,7 @@ export type TierRequest = { pulseTier: number } & (
   | { op: 'confirm'; key: string; token: string; ttlMs: number }
   | { op: 'fail'; key: string; baseMs: number; maxMs: number }
   | { op: 'endBackoff'; key: string }
-  | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number }
+  | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number; newQueryWindow?: number }
   | { op: 'cooldown'; host: string; ms: number }
   | { op: 'calm'; host: string; ms: number }
   | { op: 'join'; group: string; member: string; keepMs: number }
@@ -97,7 +97,13 @@ export class Coordinator {
         this.#marks.delete(`failures:${request.key}`);
         return true;
       case 'takeSlot':
-        return this.#takeSlot(request.host, request.fills, request.windowMs, request.burst);
+        return this.#takeSlot(
+          request.host,
+          request.fills,
+          request.windowMs,
+          request.burst,
+          request.newQueryWindow,
+        );
       case 'cooldown':
       case 'calm':
         this.#extend(`${request.op}:${request.host}`, request.ms);
@@ -131,7 +137,13 @@ export class Coordinator {
   }
 
   /** `WindowSlots` on the primary's clock; a cooldown blocks everything. */
-  #takeSlot(host: string, fills: number, windowMs: number, burst: number): SlotAnswer {
+  #takeSlot(
+    host: string,
+    fills: number,
+    windowMs: number,
+    burst: number,
+    newQueryWindow?: number,
+  ): SlotAnswer {
     const cooling = this.#remaining(`cooldown:${host}`);
     if (cooling > 0) return { granted: false, waitMs: cooling, coolingDown: true };
     const setting = `${fills}/${windowMs}`;
@@ -139,7 +151,10 @@ export class Coordinator {
     if (!slots) this.#slots.set(setting, (slots = new WindowSlots(fills, windowMs)));
     const now = this.#clock.now();
     const calm = this.#remaining(`calm:${host}`) > 0;
-    return { ...slots.take(host, now, calm ? fills : burst), aloneHoldMs: slots.aloneHoldMs(host, now) };
+    return {
+      ...slots.take(host, now, newQueryWindow, calm ? fills : burst),
+      aloneHoldMs: slots.aloneHoldMs(host, now),
+    };
   }
 
   /** Sets the mark for `ms` unless it already lasts longer. */

@@ -83,8 +83,11 @@ export class IpcTier implements SharedTier {
     fills: number,
     windowMs: number,
     burst: number,
+    newQueryWindow?: number,
   ): Promise<SlotAnswer | undefined> {
-    return (await this.#call({ op: 'takeSlot', host, fills, windowMs, burst })) as SlotAnswer | undefined;
+    return (await this.#call({ op: 'takeSlot', host, fills, windowMs, burst, newQueryWindow })) as
+      | SlotAnswer
+      | undefined;
   }
 
   async cooldown(host: string, ms: number): Promise<void> {
