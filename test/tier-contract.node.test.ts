@@ -231,6 +231,16 @@ function contract(name: string, start: () => Promise<TierUnderTest>, skip: strin
       );
     });
 
+    test("time: the clock the host's budget is counted on, as the tier reads it", async () => {
+      fresh();
+      const host = `${ns}example.com`;
+      const before = await t.tier.time(host);
+      const slot = await t.tier.takeSlot(host, 3, 1000, 3);
+      const after = await t.tier.time(host);
+      assert.ok(slot?.granted && before !== undefined && after !== undefined, 'the tier answered');
+      assert.ok(before <= slot.at && slot.at <= after, `${before} ≤ ${slot.at} ≤ ${after}`);
+    });
+
     test('a cooldown blocks every slot of the host until it ends; a shorter one does not shorten it', async () => {
       fresh();
       const host = `${ns}example.com`;

@@ -160,6 +160,11 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
+/** Redis's clock in ms, on the node holding KEYS[1] (a host's budget). */
+const TIME_OF = `
+local time = redis.call('TIME')
+return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
+
 /** Sets a mark (a cooldown, a calm) for ARGV[1] ms unless it already lasts longer. */
 const EXTEND_MARK = `
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
@@ -318,6 +323,13 @@ export class RedisTier implements SharedTier {
     return granted === 1
       ? { granted: true, at: grantedAt, aloneHoldMs }
       : { granted: false, waitMs: Math.max(1, waitMs), coolingDown: coolingDown === 1, aloneHoldMs };
+  }
+
+  async time(host: string): Promise<number | undefined> {
+    const reply = await this.#run(() =>
+      this.#commands.eval(TIME_OF, { keys: [this.#key('budget', host)], arguments: [] }),
+    );
+    return typeof reply === 'number' ? reply : undefined;
   }
 
   async cooldown(host: string, ms: number): Promise<void> {

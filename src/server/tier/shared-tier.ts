@@ -61,6 +61,11 @@ export interface SharedTier {
     burst: number,
     newQueryWindow?: number,
   ): Promise<SlotAnswer | undefined>;
+  /**
+   * The tier's clock as it counts `host`'s budget (on a Redis Cluster, the clock of the master
+   * holding it), read between the ask and its answer; `undefined` when the tier cannot say.
+   */
+  time(host: string): Promise<number | undefined>;
   /** No calls to `host` by any instance for `ms`; a longer cooldown already set wins. */
   cooldown(host: string, ms: number): Promise<void>;
   /**

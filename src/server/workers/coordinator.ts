@@ -18,6 +18,7 @@ export type TierRequest = { pulseTier: number } & (
   | { op: 'fail'; key: string; baseMs: number; maxMs: number }
   | { op: 'endBackoff'; key: string }
   | { op: 'takeSlot'; host: string; fills: number; windowMs: number; burst: number; newQueryWindow?: number }
+  | { op: 'time'; host: string }
   | { op: 'cooldown'; host: string; ms: number }
   | { op: 'calm'; host: string; ms: number }
   | { op: 'join'; group: string; member: string; keepMs: number }
@@ -104,6 +105,8 @@ export class Coordinator {
           request.burst,
           request.newQueryWindow,
         );
+      case 'time':
+        return this.#clock.now();
       case 'cooldown':
       case 'calm':
         this.#extend(`${request.op}:${request.host}`, request.ms);

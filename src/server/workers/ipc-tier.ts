@@ -90,6 +90,11 @@ export class IpcTier implements SharedTier {
       | undefined;
   }
 
+  async time(host: string): Promise<number | undefined> {
+    const reply = await this.#call({ op: 'time', host });
+    return typeof reply === 'number' ? reply : undefined;
+  }
+
   async cooldown(host: string, ms: number): Promise<void> {
     await this.#call({ op: 'cooldown', host, ms });
   }
