@@ -50,7 +50,9 @@ describe('history on a real redis-server', { skip: REDIS_MISSING }, () => {
             redisPrefix: 'history-test:',
             instances: count,
             clientLimit: 0,
+            // Redis's expiries move with the virtual clock (`elapse`); its TIME does not.
             clock,
+            followTierClock: false,
             fold: false,
             history: { record: false },
           },

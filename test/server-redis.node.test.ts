@@ -12,6 +12,7 @@ import { createClient } from 'redis';
 import { RedisStore } from '../src/history/redis-store.ts';
 import { createLogger } from '../src/server/http/handler.ts';
 import { RedisTier } from '../src/server/tier/redis-tier.ts';
+import { realClock } from '../src/runtime/clock.ts';
 import {
   API_KEY,
   assertOneFillPerKeyUnderHerd,
@@ -251,6 +252,33 @@ describe('shared tier on a real redis-server', { skip: REDIS_MISSING }, () => {
     assert.equal(other.status, 503);
     assert.equal((other.json() as { error: { code: string } }).error.code, 'upstream_rate_limited');
     assert.equal(upstream.calls.length, 2, 'the other instance waited out the cooldown');
+  });
+
+  test("an instance whose clock is a minute ahead of Redis's keeps Redis's time: in its answers, its log and /metrics", async () => {
+    // Redis counts the budget's windows on its own clock (TIME); every instance plans in them.
+    const aheadMs = 60_000;
+    const [instance] = await instances(1, { clock: { ...realClock, now: () => realClock.now() + aheadMs } });
+    const answer = await instance!.get('/live/quickstats/v4/?host=example.com');
+    assert.equal(answer.status, 200);
+    // Filled once Redis granted the call's slot: stamped on Redis's clock, not a minute ahead.
+    const fetchedAt = Date.parse(answer.headers.get('last-modified') ?? '');
+    assert.ok(
+      Math.abs(fetchedAt - Date.now()) < 10_000,
+      `Last-Modified ${answer.headers.get('last-modified')}`,
+    );
+
+    const offset = (
+      await instance!.cache.registry.getSingleMetric('pulse_shared_tier_clock_offset_ms')?.get()
+    )?.values[0]?.value;
+    assert.ok(offset !== undefined && Math.abs(offset + aheadMs) < 1000, `offset ${offset} ms`);
+    const said = instance!.logs
+      .map((line) => JSON.parse(line) as { msg: string; offsetMs?: number })
+      .filter((line) => line.offsetMs !== undefined);
+    assert.equal(said.length, 1, instance!.logs.join(''));
+    assert.match(
+      said[0]!.msg,
+      /keeps time on the shared tier's clock \(Redis's\), which is \d+ ms behind its own/,
+    );
   });
 });
 

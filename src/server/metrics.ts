@@ -129,6 +129,12 @@ export function createMetrics(sizes: { bytes: () => number; entries: () => numbe
       registers,
       aggregator: 'min',
     }),
+    tierClockOffset: new Gauge({
+      name: 'pulse_shared_tier_clock_offset_ms',
+      help: "How far the shared tier's clock (Redis's) is ahead of this instance's (negative: behind): the instance keeps time on the tier's.",
+      registers,
+      aggregator: 'average',
+    }),
     cacheBytes: new Gauge({
       name: 'pulse_cache_bytes',
       help: 'Bytes held by the cache, all stored encodings.',

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SharedTier } from '../tier/shared-tier.ts';
+import type { TierTime } from '../tier/tier-time.ts';
 import { WindowSlots, type SlotAnswer, type SlotSource } from './host-budget.ts';
 
 /** How a host's slots are taken: from the tier, alone, or (held) on the way back to the tier. */
@@ -43,6 +44,7 @@ export class SharedSlots implements SlotSource {
   readonly #alone: WindowSlots;
   readonly #instances: number;
   readonly #logger: Logger;
+  readonly #time?: Pick<TierTime, 'ask'>;
   readonly #modes = new Map<string, SlotMode>();
   #closed = false;
 
@@ -53,6 +55,7 @@ export class SharedSlots implements SlotSource {
     burst: number,
     instances: number,
     logger: Logger,
+    time?: Pick<TierTime, 'ask'>,
   ) {
     this.#tier = tier;
     this.#fills = fills;
@@ -61,6 +64,7 @@ export class SharedSlots implements SlotSource {
     this.#alone = new WindowSlots(1, (windowMs * instances) / fills);
     this.#instances = instances;
     this.#logger = logger;
+    this.#time = time;
   }
 
   async take(host: string, now: number, newQueryWindow?: number): Promise<SlotAnswer> {
@@ -92,6 +96,7 @@ export class SharedSlots implements SlotSource {
     }
     let shared: SlotAnswer | undefined;
     if (mode.state !== 'alone') {
+      const answered = this.#time?.ask();
       shared = await this.#tier.takeSlot(
         host,
         this.#fills,
@@ -110,6 +115,8 @@ export class SharedSlots implements SlotSource {
         if (!returning) return this.#hold(mode, now);
       } else {
         mode.state = 'shared';
+        // Each slot the tier grants reads its clock: this instance keeps time on it (tier-time.ts).
+        if (shared.granted) answered?.(shared.at);
         // Alone, this instance keeps 1/instances of the windows' rate: to leave out what the
         // minute owes by itself (only instances that took a slot heard the tier), it waits that
         // many times the hold.

@@ -144,6 +144,12 @@ export interface CacheOptions {
    * virtual one (test/simulation/virtual-clock.ts).
    */
   clock?: Clock;
+  /**
+   * Sharing a tier (Redis, `--workers`), keep time on the tier's clock, as every instance does
+   * (default true; tier/tier-time.ts). False keeps `clock` as given: a test moving a virtual
+   * clock beside a real Redis.
+   */
+  followTierClock?: boolean;
   /** Wall clock in ms alone, with real timers (the older form of `clock`). */
   now?: () => number;
 }
@@ -255,6 +261,7 @@ export function resolveOptions(options: CacheOptions): ResolvedOptions {
     trustProxy: options.trustProxy === undefined ? TRUST_NO_PROXY : checkTrustProxy(options.trustProxy),
     rawDataPersonalFields: options.rawDataPersonalFields ?? false,
     fold: options.fold ?? true,
+    followTierClock: options.followTierClock ?? true,
     redisUrl: options.redisUrl === undefined ? undefined : checkRedisUrl(options.redisUrl),
     queries: options.queries === undefined ? undefined : checkQueries(options.queries),
     redisPrefix: options.redisPrefix ?? 'pulse-widgets:',

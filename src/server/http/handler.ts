@@ -13,6 +13,7 @@ import { FillCache } from '../cache/fill-cache.ts';
 import { resolveOptions, type CacheOptions } from '../config/options.ts';
 import { createMetrics } from '../metrics.ts';
 import { RedisTier } from '../tier/redis-tier.ts';
+import { TierTime } from '../tier/tier-time.ts';
 import { UpstreamClient } from '../upstream.ts';
 import { ClientLimit } from './client-limit.ts';
 import { Cors } from './cors.ts';
@@ -60,8 +61,16 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
 }
 
 export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
-  const options = resolveOptions(cacheOptions);
-  const logger = options.logger ?? createLogger();
+  const resolved = resolveOptions(cacheOptions);
+  const logger = resolved.logger ?? createLogger();
+  // Read at scrape time only, once `fills` exists.
+  const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
+  // Sharing a tier, every part keeps time on the tier's clock, as every other instance does.
+  const tierTime =
+    resolved.followTierClock && (resolved.redisUrl !== undefined || resolved.sharedTier !== undefined)
+      ? new TierTime(resolved.clock, logger, (offsetMs) => metrics.tierClockOffset.set(offsetMs))
+      : undefined;
+  const options = tierTime ? { ...resolved, clock: tierTime, now: tierTime.now } : resolved;
   const cors = new Cors(options.allowedOrigins);
   const clientLimit =
     options.clientLimit > 0 ? new ClientLimit(options.clientLimit, options.clientLimitWindowMs) : undefined;
@@ -69,8 +78,6 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     options.newQueryLimit > 0
       ? new NewQueryMeter(options.newQueryLimit, options.newQueryBurst, options.clock)
       : undefined;
-  // Read at scrape time only, once `fills` exists.
-  const metrics = createMetrics({ bytes: () => fills.bytes, entries: () => fills.size });
   const upstream = new UpstreamClient({
     base: options.upstream,
     apiKey: options.apiKey,
@@ -102,10 +109,19 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
           onOnline: (online) => metrics.sharedTierUp.set(online ? 1 : 0),
         });
   if (shared) metrics.sharedTierUp.set(shared.online ? 1 : 0);
+  if (shared) tierTime?.follow(shared, [...options.hosts][0]!);
   // A cold dashboard may take a second's burst of what a tick's windows carry (host-budget.ts).
   const burst = options.budgetFills * Math.max(1, Math.floor(options.liveTtlMs / options.budgetWindowMs));
   const slots = shared
-    ? new SharedSlots(shared, options.budgetFills, options.budgetWindowMs, burst, options.instances, logger)
+    ? new SharedSlots(
+        shared,
+        options.budgetFills,
+        options.budgetWindowMs,
+        burst,
+        options.instances,
+        logger,
+        tierTime,
+      )
     : new WindowSlots(options.budgetFills, options.budgetWindowMs, burst);
   // New queries take only what the refresh plan leaves of each window (read once `fills` exists).
   const budget = new HostBudget(slots, options.clock, (site, now) => fills.newQueryShare(site, now));
@@ -187,6 +203,7 @@ export function createCacheHandler(cacheOptions: CacheOptions): CacheHandler {
     registry: metrics.registry,
     history,
     close: async () => {
+      tierTime?.close();
       router.close();
       await history.close();
       await fills.close();
