@@ -3,7 +3,7 @@
  * `npm test` runs `npm run simulate -- --seeds 40 --caught` (scripts/test.mjs).
  */
 import type { SeedRun } from './pool.ts';
-import type { Variant } from './scenario.ts';
+import { scenarioOf, type Variant } from './scenario.ts';
 
 /**
  * Seeds that caught a bug: 10 (three instances above capacity: each ranked keys by its own
@@ -93,15 +93,35 @@ export const CAUGHT: readonly number[] = [
  * taking a new address for every request (as drawn it keeps one): the per-address meter never
  * saw it twice; while the dashboard was hidden it took 134 of example.com's 183 grants in a
  * minute, and the dashboard came back to a full minute and read data 4 s old. The site's cap of
- * new queries (new-query-site-cap.ts) holds it to 60.
+ * new queries (new-query-site-cap.ts) holds it to 60. And seed 145 as drawn, its three instances'
+ * clocks 9.6 s behind, 9.3 s ahead and 8.4 s behind the tier's: with their time moved onto the
+ * tier's only by the slots they took, two took none for 112 s, and served the third's copies,
+ * 10 s old on the tier's clock, as fresh (tier-time.ts now reads the tier's clock at start).
  */
-export const CAUGHT_VARIANTS: readonly SeedRun[] = [{ seed: 141, variant: { sprayer: 'rotating' } }];
+export const CAUGHT_VARIANTS: readonly SeedRun[] = [
+  { seed: 141, variant: { sprayer: 'rotating', clocks: 'together' } },
+  { seed: 145, variant: {} },
+];
 
-/** Seeds 1…`count` from `from` with `variant`, then, with `caught`, the caught runs not among them. */
+/**
+ * The caught seeds run with their instances' clocks on the tier's: as they ran when they caught
+ * their bug, before the simulation drew clocks apart (a few milliseconds moved, most would no
+ * longer meet the moment their bug needed).
+ */
+const caughtRuns = (): SeedRun[] => [
+  ...CAUGHT.map((seed): SeedRun => ({ seed, variant: { clocks: 'together' } })),
+  ...CAUGHT_VARIANTS,
+];
+
+/**
+ * Seeds 1…`count` from `from` with `variant`, then, with `caught`, the caught runs not among
+ * them: a run whose variant leaves the scenario as drawn (one instance, clocks together) is one
+ * already made.
+ */
 export function seedRuns(count: number, from = 1, variant: Variant = {}, caught = false): SeedRun[] {
   const runs: SeedRun[] = Array.from({ length: count }, (_, index) => ({ seed: from + index, variant }));
   if (!caught) return runs;
-  const ran = new Set(runs.map((run) => `${run.seed} ${run.variant.sprayer}`));
-  const more: SeedRun[] = [...CAUGHT.map((seed) => ({ seed, variant: {} })), ...CAUGHT_VARIANTS];
-  return [...runs, ...more.filter((run) => !ran.has(`${run.seed} ${run.variant.sprayer}`))];
+  const scenario = (run: SeedRun) => JSON.stringify(scenarioOf(run.seed, 10, run.variant));
+  const ran = new Set(runs.map(scenario));
+  return [...runs, ...caughtRuns().filter((run) => !ran.has(scenario(run)))];
 }

@@ -4,7 +4,8 @@
  * caught a bug (caught.ts), as `npm test` runs them with `--seeds 40 --caught`;
  * `npm run simulate -- --seed 42` replays one seed and prints its scenario and record summary.
  * `--minutes M` sets the simulated length (default 10); `--sprayer rotating` (or `one-address`)
- * makes every seed's sprayer take a new address per request (or keep one) instead of as drawn.
+ * makes every seed's sprayer take a new address per request (or keep one) instead of as drawn;
+ * `--clocks together` puts every instance's clock on the tier's instead of apart as drawn.
  * Exits 1 when any seed breaks an invariant.
  */
 import { availableParallelism } from 'node:os';
@@ -23,13 +24,21 @@ const { values } = parseArgs({
     minutes: { type: 'string' },
     jobs: { type: 'string' },
     sprayer: { type: 'string' },
+    clocks: { type: 'string' },
   },
 });
 if (values.sprayer !== undefined && values.sprayer !== 'rotating' && values.sprayer !== 'one-address') {
   console.error(`--sprayer is rotating or one-address, not ${JSON.stringify(values.sprayer)}`);
   process.exit(2);
 }
-const variant: Variant = values.sprayer === undefined ? {} : { sprayer: values.sprayer };
+if (values.clocks !== undefined && values.clocks !== 'together') {
+  console.error(`--clocks is together, not ${JSON.stringify(values.clocks)}`);
+  process.exit(2);
+}
+const variant: Variant = {
+  ...(values.sprayer === undefined ? {} : { sprayer: values.sprayer }),
+  ...(values.clocks === undefined ? {} : { clocks: values.clocks }),
+};
 const minutes = Number(values.minutes ?? 10);
 const seeds =
   values.seed !== undefined

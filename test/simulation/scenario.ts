@@ -19,6 +19,9 @@ export interface Span {
   to: number;
 }
 
+/** Instances' clocks are up to this far from the tier's, either way (`Scenario.clockSkews`). */
+export const INSTANCE_SKEW_MS = 10_000;
+
 /** A page whose clock runs at least this far behind the server's is late (`Dashboard.skewMs`). */
 export const LATE_SKEW_MS = 1000;
 
@@ -63,6 +66,8 @@ export interface Scenario {
   /** Upstream latency range, ms. */
   latency: { min: number; max: number };
   sprayers: readonly Sprayer[];
+  /** Per instance, how far its clock runs ahead of the shared tier's, ms (negative: behind). */
+  clockSkews: readonly number[];
 }
 
 /** Queries that fold into few groups, as dashboards ask them; per site. */
@@ -86,10 +91,12 @@ function span(random: Random, within: number, shortest: number, longest: number)
 
 /**
  * What a replay may force, the rest drawn from the seed: `sprayer` makes every sprayer of the
- * seed take a new address per request (`rotating`) or keep one (`one-address`).
+ * seed take a new address per request (`rotating`) or keep one (`one-address`); `clocks`
+ * `together` puts every instance's clock on the tier's (as every seed ran before clocks apart).
  */
 export interface Variant {
   sprayer?: 'rotating' | 'one-address';
+  clocks?: 'together';
 }
 
 export function scenarioOf(seed: number, minutes = 10, variant: Variant = {}): Scenario {
@@ -152,6 +159,14 @@ export function scenarioOf(seed: number, minutes = 10, variant: Variant = {}): S
   const clocks = random.fork(8);
   for (const dashboard of dashboards)
     if (clocks.chance(0.2)) dashboard.skewMs = clocks.int(LATE_SKEW_MS, 2500);
+  // Each instance's clock is its own way from the tier's (Redis's), which the instances keep
+  // time on (tier-time.ts). Drawn last, from a fork, as the readers' clocks.
+  const instanceClocks = random.fork(9);
+  const clockSkews = Array.from({ length: instances }, () =>
+    instances > 1 && variant.clocks !== 'together'
+      ? instanceClocks.int(-INSTANCE_SKEW_MS, INSTANCE_SKEW_MS)
+      : 0,
+  );
   return {
     seed,
     minutes,
@@ -162,6 +177,7 @@ export function scenarioOf(seed: number, minutes = 10, variant: Variant = {}): S
     tierOutages,
     latency: { min: 20, max: slowest },
     sprayers,
+    clockSkews,
   };
 }
 

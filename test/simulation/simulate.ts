@@ -20,11 +20,11 @@ export async function simulate(seed: number, minutes = 10, variant: Variant = {}
 
 /** The one command that replays a seed exactly. */
 export const replayCommand = (seed: number, minutes = 10, variant: Variant = {}) =>
-  `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}${variant.sprayer ? ` --sprayer ${variant.sprayer}` : ''}`;
+  `npm run simulate -- --seed ${seed}${minutes === 10 ? '' : ` --minutes ${minutes}`}${variant.sprayer ? ` --sprayer ${variant.sprayer}` : ''}${variant.clocks ? ` --clocks ${variant.clocks}` : ''}`;
 
 /** One line about a scenario, for reports. */
 export function describeScenario(scenario: Scenario): string {
   const queries = scenario.dashboards.reduce((sum, d) => sum + d.queries.length, 0);
   const faults = scenario.faults.map((f) => `${f.kind} ${f.from}-${f.to} ms`).join(', ') || 'none';
-  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}${scenario.sprayers.map((s) => `, a sprayer every ${s.everyMs} ms ${s.from}-${s.to} ms${s.rotatesAddress ? ' from a new address each time' : ''}`).join('')}`;
+  return `${scenario.instances} instance(s), ${scenario.dashboards.length} dashboard(s) of ${queries} queries, faults: ${faults}, restarts: ${scenario.restarts.length}, tier outages: ${scenario.tierOutages.length}${scenario.clockSkews.some((skew) => skew !== 0) ? `, instance clocks ${scenario.clockSkews.map((skew) => `${skew > 0 ? '+' : ''}${skew}`).join('/')} ms from the tier's` : ''}${scenario.sprayers.map((s) => `, a sprayer every ${s.everyMs} ms ${s.from}-${s.to} ms${s.rotatesAddress ? ' from a new address each time' : ''}`).join('')}`;
 }

@@ -49,7 +49,9 @@ export interface Poll {
 
 /** One upstream call as an instance logged it. */
 export interface Grant {
+  /** On the clock that counted the slot: the tier's (the simulation's), or the instance's own while alone. */
   grantedAt: number;
+  /** On the instance's clock: the tier's (the simulation's) once the tier answered it (tier-time.ts). */
   sentAt: number;
   site: string;
   key: string;
@@ -143,18 +145,21 @@ export async function runScenario(scenario: Scenario): Promise<Record> {
         }
       },
     });
+    // The instance's own clock: the tier's, which is the simulation's, shifted by its skew.
+    const skew = scenario.clockSkews[index]!;
+    const own = skew === 0 ? clock : { ...clock, now: () => clock.now() + skew };
     instances[index] = createCacheHandler({
       upstream: 'http://127.0.0.1:9',
       apiKey: API_KEY,
       hosts: [...SITES],
       logger,
-      clock,
+      clock: own,
       upstreamTransport: transport,
       encodeBody: encodeNow,
       clientLimit: 0,
       ...(scenario.instances > 1
         ? {
-            sharedTier: new IpcTier(new TierChannel(clock, tier), TIER_TIMEOUT_MS, clock),
+            sharedTier: new IpcTier(new TierChannel(clock, tier), TIER_TIMEOUT_MS, own),
             instances: scenario.instances,
           }
         : {}),
