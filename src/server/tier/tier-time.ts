@@ -4,7 +4,8 @@
  * every instance plans its refills in them and judges by its own clock which tick a copy was
  * fetched for. Each on its own clock, instances 60 and 100 ms apart from the tier's split a
  * tick's refills across windows the plan had not counted them in, refilled one key twice, and a
- * page read data 4 s old (simulation seed 533). On the tier's time they all plan the same windows.
+ * page read data 4 s old (simulation seed 533, its clocks drawn up to 100 ms apart). On the
+ * tier's time they all plan the same windows.
  *
  * Every slot the tier grants carries its clock's reading, made between the ask and the answer:
  * the tier's clock is then ahead of ours by between `tierAt − receivedAt` and `tierAt −
@@ -12,7 +13,9 @@
  * span, so the trip's jitter moves nothing and the time never wanders within it. The tier's
  * clock is also read at once and every minute: an instance whose polls the others' refills
  * serve takes no slot for minutes, and on its own clock 9 s behind it served their 10 s old
- * copies as fresh (seed 145 with clocks 10 s apart).
+ * copies as fresh (seed 145 with clocks 10 s apart). A move steps the time, as NTP steps a
+ * clock: by the whole skew at the first reading (at start, when the tier answers then, before
+ * anything is planned); later by what the clocks drifted in a minute.
  */
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../runtime/clock.ts';
@@ -20,7 +23,7 @@ import type { SharedTier } from './shared-tier.ts';
 
 /** Between two readings of the tier's clock: clocks drift apart slowly. */
 const FOLLOW_EVERY_MS = 60_000;
-/** Until the tier first answers (Redis still connecting), it is asked again this soon. */
+/** While the tier cannot say (Redis still connecting, or lost), it is asked again this soon. */
 const FOLLOW_RETRY_MS = 1000;
 
 /** A move of the offset this large is said in the log: the machine's clock is that far from the tier's. */
