@@ -24,6 +24,7 @@ const HOST = DEMO_HOSTS[0]!;
  */
 const movedBySleeps = (clock: VirtualClock): Clock => ({
   now: clock.now,
+  monotonic: clock.monotonic,
   setTimeout: clock.setTimeout,
   clearTimeout: clock.clearTimeout,
   timeout: clock.timeout,

@@ -6,9 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Clock } from '../src/runtime/clock.ts';
+import { createCacheHandler } from '../src/server/http/handler.ts';
 import { nextOffset, TierTime } from '../src/server/tier/tier-time.ts';
 import { capturedLogger } from './helpers/cache-harness.node.ts';
 import { VirtualClock } from './helpers/virtual-clock.node.ts';
+import { Random } from './simulation/random.ts';
+import { API_KEY, encodeNow, SIMULATED_SITES, simulatedUpstream } from './simulation/upstream.ts';
 
 describe("an instance's time on the shared tier's clock", () => {
   test('nextOffset: kept while the answer allows it, else the middle of what the answer allows', () => {
@@ -97,5 +101,39 @@ describe("an instance's time on the shared tier's clock", () => {
     time.close();
     await clock.advance(10 * 60_000);
     assert.equal(asked.length, 5, 'closed: never asked again');
+  });
+
+  test('a fill whose call a step of the time splits is stored fresh, its times all on the new time', async () => {
+    // Seed 29169: an instance started while the tier was lost stepped 6.3 s forward when the
+    // tier answered, during a fill's call; the copy's freshness, counted from before the step,
+    // had run out when it was stored, and the poll was answered `max-age=0`.
+    const clock = new VirtualClock();
+    let stepMs = 0;
+    const instanceTime: Clock = { ...clock, now: () => clock.now() + stepMs };
+    const upstream = simulatedUpstream({ clock, latency: { min: 100, max: 100 }, random: new Random(1) });
+    const cache = createCacheHandler({
+      upstream: 'http://127.0.0.1:9',
+      apiKey: API_KEY,
+      hosts: [...SIMULATED_SITES],
+      logger: capturedLogger('silent').logger,
+      clock: instanceTime,
+      upstreamTransport: (url, call) => {
+        stepMs = 6300;
+        return upstream.transport(url, call);
+      },
+      encodeBody: encodeNow,
+      clientLimit: 0,
+    });
+    const answered = cache.handle(new Request('http://cache.test/live/quickstats/v4/?host=example.com'));
+    await clock.advance(200);
+    const response = await answered;
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('cache-status') ?? '', /; fwd=miss; fwd-status=200; stored; ttl=2$/);
+    assert.match(response.headers.get('cache-control') ?? '', /max-age=2\b/);
+    assert.equal(
+      Date.parse(response.headers.get('last-modified')!),
+      Math.floor((clock.now() + 6300) / 1000) * 1000,
+    );
+    await cache.close();
   });
 });

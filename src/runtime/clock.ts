@@ -10,8 +10,14 @@
 export type TimerHandle = object;
 
 export interface Clock {
-  /** Wall-clock time in ms since the epoch. */
+  /** Wall-clock time in ms since the epoch. It may step (`TierTime` moves onto a shared tier's clock). */
   now(): number;
+  /**
+   * Ms on a clock that never steps, whose differences alone mean anything: how long something
+   * took. A fill whose call a step of `now()` split had its start on one time and its end on the
+   * other, and was answered already stale (simulation seed 29169).
+   */
+  monotonic(): number;
   /** Runs `callback` once after `ms`. Real timers never keep the process alive on their own. */
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle | undefined): void;
@@ -24,6 +30,7 @@ export interface Clock {
 /** The one place where real time and real timers are read. */
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimeout: (callback, ms) => {
     const timer = globalThis.setTimeout(callback, ms);
     timer.unref();
@@ -107,7 +114,7 @@ export function deadline(
 
 /** A clock whose `now` is given and whose timers are real: what `now` alone in the options meant. */
 export function clockWithNow(now: () => number): Clock {
-  return { ...realClock, now };
+  return { ...realClock, now, monotonic: now };
 }
 
 /**

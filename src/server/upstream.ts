@@ -139,6 +139,7 @@ export class UpstreamClient {
       fillSignal,
     );
     const sentAt = clock.now();
+    const began = clock.monotonic();
     let limits: RateLimitSignals = {};
     let status: number | undefined;
     let outcome: UpstreamOutcome;
@@ -164,7 +165,7 @@ export class UpstreamClient {
     } finally {
       limit.clear();
     }
-    outcome.ms = Math.round(clock.now() - sentAt);
+    outcome.ms = Math.round(clock.monotonic() - began);
     this.#report(name, query, { grantedAt, sentAt }, outcome);
     return outcome;
   }

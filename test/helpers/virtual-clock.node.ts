@@ -33,6 +33,8 @@ export class VirtualClock implements Clock {
   }
 
   readonly now = (): number => this.#now;
+  /** Virtual time never steps. */
+  readonly monotonic = (): number => this.#now;
 
   readonly setTimeout = (callback: () => void, ms: number): TimerHandle => {
     const timer: Timer = {

@@ -226,11 +226,11 @@ export class Filler {
     if (grantedAt === undefined) throw new FillError('unwanted');
     if (lease && (await lease.confirm(this.#leaseAfterGrantMs(context.route))) === false)
       throw new FillError('lease_lost');
-    const startedAt = this.#now();
+    const began = this.#options.clock.monotonic();
     // The plan counts the running fill from here on, as the copy will: counted from when the fill
     // began, before the grant and the lease, the key's next refill was armed 4 ms inside the least
     // gap after the copy's start, and dropped (seed 1077).
-    state.fillingSince = startedAt;
+    state.fillingSince = this.#now();
     const outcome = await this.#upstream.get(context.route, context.query, signal, grantedAt);
     this.#obeyRateLimit(context.host, outcome.limits, outcome.ok ? undefined : outcome.reason);
     state.invalid = !outcome.ok && outcome.reason === 'invalid';
@@ -245,12 +245,11 @@ export class Filler {
     const previous = this.#latency.get(context.host);
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(forClients(context.route, outcome.data, this.#options.rawDataPersonalFields));
+    // The copy's times are read now, on one time: `now()` may have stepped during the call.
+    const fetchedAt = this.#now();
+    const startedAt = fetchedAt - Math.round(this.#options.clock.monotonic() - began);
     const freshUntil = startedAt + ttlMs(context.route, this.#options);
-    const stored = await storeBody(
-      body,
-      { startedAt, fetchedAt: this.#now(), freshUntil },
-      this.#options.encodeBody,
-    );
+    const stored = await storeBody(body, { startedAt, fetchedAt, freshUntil }, this.#options.encodeBody);
     if (lease) await lease.write(stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
     return stored;
   }

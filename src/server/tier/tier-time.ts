@@ -55,6 +55,7 @@ export class TierTime implements Clock {
   }
 
   readonly now = (): number => this.#base.now() + this.#offset;
+  readonly monotonic = (): number => this.#base.monotonic();
   readonly setTimeout = (callback: () => void, ms: number): TimerHandle =>
     this.#base.setTimeout(callback, ms);
   readonly clearTimeout = (handle: TimerHandle | undefined): void => this.#base.clearTimeout(handle);
