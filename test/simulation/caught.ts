@@ -97,10 +97,14 @@ export const CAUGHT: readonly number[] = [
  * clocks 9.6 s behind, 9.3 s ahead and 8.4 s behind the tier's: with their time moved onto the
  * tier's only by the slots they took, two took none for 112 s, and served the third's copies,
  * 10 s old on the tier's clock, as fresh (tier-time.ts now reads the tier's clock at start).
+ * And seed 29169 as drawn: an instance restarted while the tier was lost, its clock 6.3 s
+ * behind, stepped onto the tier's time during a fill's call; the copy's freshness, counted from
+ * before the step, had run out when it was stored, and the poll was answered `max-age=0`.
  */
 export const CAUGHT_VARIANTS: readonly SeedRun[] = [
   { seed: 141, variant: { sprayer: 'rotating', clocks: 'together' } },
   { seed: 145, variant: {} },
+  { seed: 29169, variant: {} },
 ];
 
 /**
