@@ -226,7 +226,6 @@ export class Filler {
     if (grantedAt === undefined) throw new FillError('unwanted');
     if (lease && (await lease.confirm(this.#leaseAfterGrantMs(context.route))) === false)
       throw new FillError('lease_lost');
-    const began = this.#options.clock.monotonic();
     // The plan counts the running fill from here on, as the copy will: counted from when the fill
     // began, before the grant and the lease, the key's next refill was armed 4 ms inside the least
     // gap after the copy's start, and dropped (seed 1077).
@@ -245,9 +244,10 @@ export class Filler {
     const previous = this.#latency.get(context.host);
     this.#latency.set(context.host, previous === undefined ? outcome.ms : previous * 0.7 + outcome.ms * 0.3);
     const body = JSON.stringify(forClients(context.route, outcome.data, this.#options.rawDataPersonalFields));
-    // The copy's times are read now, on one time: `now()` may have stepped during the call.
+    // The copy's times are read now, on one time: `now()` may have stepped during the call,
+    // whose length the upstream client measured on the clock that never steps.
     const fetchedAt = this.#now();
-    const startedAt = fetchedAt - Math.round(this.#options.clock.monotonic() - began);
+    const startedAt = fetchedAt - outcome.ms;
     const freshUntil = startedAt + ttlMs(context.route, this.#options);
     const stored = await storeBody(body, { startedAt, fetchedAt, freshUntil }, this.#options.encodeBody);
     if (lease) await lease.write(stored, stored.freshUntil + this.#options.staleWindowMs - this.#now());
